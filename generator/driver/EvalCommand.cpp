@@ -1,0 +1,119 @@
+#include "driver/Commands.h"
+
+#include "driver/SourceLoader.h"
+#include "rise/infer/Infer.h"
+#include "rise/interp/Interpreter.h"
+#include "rise/interp/Json.h"
+#include "rise/interp/ValueIO.h"
+#include "rise/parse/Parser.h"
+#include "support/Diagnostic.h"
+
+#include <iostream>
+#include <iterator>
+#include <ostream>
+#include <random>
+
+namespace risec::driver {
+
+using namespace risec::rise;
+
+namespace {
+
+/// "n=4,m=3" -> {n: 4, m: 3}.
+interp::SizeEnv parseSizes(const std::string& text) {
+  interp::SizeEnv sizes;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    std::size_t comma = text.find(',', pos);
+    std::string item = text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+    std::size_t eq = item.find('=');
+    std::string name = item.substr(0, eq);
+    std::string value = eq == std::string::npos ? "" : item.substr(eq + 1);
+    bool digits = !value.empty() && value.find_first_not_of("0123456789") == std::string::npos;
+    if (name.empty() || !digits || value.size() > 15)
+      throw CompileError("E0503", {},
+                         "bad --sizes item `" + item +
+                             "`; write NAME=VALUE pairs separated by commas, e.g. n=4,m=3");
+    if (sizes.count(name))
+      throw CompileError("E0503", {}, "size `" + name + "` is given twice in --sizes");
+    sizes[name] = std::stoll(value);
+    if (comma == std::string::npos)
+      break;
+    pos = comma + 1;
+  }
+  return sizes;
+}
+
+/// Splits the text of a JSON list into the texts of its elements.
+std::vector<std::string> splitJsonList(const std::string& text, const std::string& source) {
+  interp::JsonValue list;
+  try {
+    list = interp::parseJson(text);
+  } catch (const interp::JsonSyntaxError& e) {
+    throw CompileError("E0414", {},
+                       source + ": invalid JSON at " + interp::jsonPosition(text, e.offset) +
+                           ": " + e.what());
+  }
+  if (list.kind != interp::JsonValue::Kind::Array)
+    throw CompileError("E0414", {},
+                       source + " must hold a JSON list with one element per argument, e.g. "
+                                "[[1, 2, 3], 2.0]");
+  std::vector<std::string> items;
+  for (std::size_t i = 0; i < list.elements.size(); ++i) {
+    std::size_t begin = list.elements[i].offset;
+    std::size_t end = i + 1 < list.elements.size() ? text.rfind(',', list.elements[i + 1].offset)
+                                                   : text.rfind(']');
+    items.push_back(text.substr(begin, end - begin));
+  }
+  return items;
+}
+
+std::string readInputs(const std::string& path) {
+  if (path == "-")
+    return std::string(std::istreambuf_iterator<char>(std::cin), {});
+  return loadSource(path)->text;
+}
+
+const Def& findEntry(const Program& program, const std::string& entry,
+                     const std::string& file) {
+  if (program.defs.empty())
+    throw CompileError("E0502", {}, file + " has no def to evaluate");
+  if (entry.empty())
+    return *program.findDef(program.defs.back().name);
+  if (const Def* d = program.findDef(entry))
+    return *d;
+  std::string names;
+  for (const Def& d : program.defs)
+    names += (names.empty() ? "" : ", ") + d.name;
+  throw CompileError("E0502", {},
+                     "no def named `" + entry + "` in " + file + "; its defs are: " + names);
+}
+
+} // namespace
+
+int runEval(const EvalOptions& opts, std::ostream& out) {
+  Program program = parseProgram(loadSource(opts.file));
+  const Def& entry = findEntry(program, opts.entry, opts.file);
+  TypedDef def = inferDef(program, entry.name);
+  interp::SizeEnv sizes = parseSizes(opts.sizes);
+  interp::EntryInterface iface = interp::instantiateEntry(def, sizes);
+
+  std::vector<interp::Value> inputs;
+  if (opts.randomSeed >= 0) {
+    std::mt19937_64 rng(static_cast<std::uint64_t>(opts.randomSeed));
+    for (const Type& t : iface.inputTypes)
+      inputs.push_back(interp::randomValue(t, rng));
+  } else {
+    if (opts.inputs.empty() && !iface.inputTypes.empty())
+      throw CompileError("E0504", {},
+                         "`" + entry.name + "` takes " + std::to_string(iface.inputTypes.size()) +
+                             " argument(s); pass them with --inputs FILE.json (a JSON list) or "
+                             "use --random SEED");
+    std::string text = opts.inputs.empty() ? "[]" : readInputs(opts.inputs);
+    inputs = interp::parseInputs(def, sizes, splitJsonList(text, "--inputs"));
+  }
+  out << interp::valueToJson(interp::evaluate(def, sizes, inputs)) << "\n";
+  return 0;
+}
+
+} // namespace risec::driver

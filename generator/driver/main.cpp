@@ -1,0 +1,67 @@
+// risec: the command-line driver. Exit codes: 0 success, 1 user error,
+// 2 internal error (a bug in risec).
+#include "driver/Commands.h"
+#include "support/Diagnostic.h"
+
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+#include <sstream>
+
+namespace {
+
+int run(int argc, char** argv) {
+  using namespace risec::driver;
+  CLI::App app{"risec: an ahead-of-time compiler for the RISE language", "risec"};
+  app.set_version_flag("--version", std::string("risec ") + RISEC_VERSION);
+  app.require_subcommand(1);
+
+  CheckOptions check;
+  CLI::App* checkCmd = app.add_subcommand("check", "parse and type-check; print each def's type");
+  checkCmd->add_option("file", check.file, "the .rise file")->required();
+  checkCmd->add_option("--dump", check.dump, "print a stage's result instead: parse | infer")
+      ->check(CLI::IsMember({"parse", "infer"}));
+
+  EvalOptions eval;
+  CLI::App* evalCmd =
+      app.add_subcommand("eval", "evaluate a def with the reference interpreter (JSON in/out)");
+  evalCmd->add_option("file", eval.file, "the .rise file")->required();
+  evalCmd->add_option("--entry", eval.entry, "the def to evaluate (default: the last one)");
+  evalCmd->add_option("--sizes", eval.sizes, "values of the size parameters, e.g. n=4,m=3");
+  evalCmd->add_option("--inputs", eval.inputs,
+                      "JSON file holding the list of arguments, or - for standard input");
+  evalCmd->add_option("--random", eval.randomSeed,
+                      "evaluate on random inputs from this seed instead of --inputs");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int code = app.exit(e);
+    return code == 0 ? 0 : 1;
+  }
+
+  // Output is buffered so that a failing command prints nothing on stdout.
+  std::ostringstream out;
+  int status = 0;
+  if (*checkCmd)
+    status = runCheck(check, out);
+  else if (*evalCmd)
+    status = runEval(eval, out);
+  std::cout << out.str();
+  return status;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const risec::CompileError& e) {
+    risec::printDiagnostic(std::cerr, e);
+    return 1;
+  } catch (const std::exception& e) {
+    std::cerr << "risec: internal error: " << e.what()
+              << "\nThis is a bug in risec; please report it with the input that caused it.\n";
+    return 2;
+  }
+}

@@ -1,0 +1,418 @@
+#include "rise/infer/Unifier.h"
+
+#include <algorithm>
+
+namespace risec::rise {
+
+// ---- preconditions ----------------------------------------------------------
+
+std::string Precondition::str() const {
+  return natToString(lhs) + (rel == Rel::Eq ? " == " : " >= ") + natToString(rhs);
+}
+
+namespace {
+
+/// Splits a Nat into its terms with positive and with negative coefficients,
+/// so that `n - 3 >= 0` can be stated as `n >= 3`.
+std::pair<Nat, Nat> splitBySign(const Nat& n) {
+  Nat pos = natConst(0), neg = natConst(0);
+  std::vector<Nat> terms = n->kind() == NatKind::Sum ? n->operands() : std::vector<Nat>{n};
+  for (const Nat& t : terms) {
+    bool negative = (t->isConst() && t->value() < 0) ||
+                    (t->kind() == NatKind::Prod && t->operands()[0]->isConst() &&
+                     t->operands()[0]->value() < 0);
+    if (negative)
+      neg = natSub(neg, t);
+    else
+      pos = natAdd(pos, t);
+  }
+  return {pos, neg};
+}
+
+/// Evaluates a closed precondition: true/false when decidable, nullopt otherwise.
+std::optional<bool> decide(const Precondition& p) {
+  Nat diff = natSub(p.lhs, p.rhs);
+  if (p.rel == Precondition::Rel::Eq) {
+    if (diff->isConst())
+      return diff->value() == 0;
+    return std::nullopt;
+  }
+  if (proveNonNegative(diff))
+    return true;
+  if (diff->isConst())
+    return diff->value() >= 0;
+  return std::nullopt;
+}
+
+} // namespace
+
+void Unifier::require(Precondition p) {
+  p.lhs = resolve(p.lhs);
+  p.rhs = resolve(p.rhs);
+  if (!natHasMeta(p.lhs) && !natHasMeta(p.rhs)) {
+    std::optional<bool> holds = decide(p);
+    if (holds && *holds)
+      return;
+    if (holds && !*holds)
+      throw CompileError("E0303", p.loc, p.reason + ", but " + p.str() + " is false");
+  }
+  preconditions_.push_back(std::move(p));
+}
+
+std::vector<Precondition> Unifier::preconditions() const {
+  std::vector<Precondition> out;
+  for (Precondition p : preconditions_) {
+    p.lhs = resolve(p.lhs);
+    p.rhs = resolve(p.rhs);
+    std::optional<bool> holds = decide(p);
+    if (holds && *holds)
+      continue;
+    if (holds && !*holds)
+      throw CompileError("E0303", p.loc, p.reason + ", but " + p.str() + " is false");
+    bool duplicate = std::any_of(out.begin(), out.end(), [&](const Precondition& q) {
+      return q.rel == p.rel && natEqual(q.lhs, p.lhs) && natEqual(q.rhs, p.rhs);
+    });
+    if (!duplicate)
+      out.push_back(std::move(p));
+  }
+  return out;
+}
+
+// ---- sorts ------------------------------------------------------------------
+
+namespace {
+
+bool satisfiesSort(const Type& t, TypeSort sort) {
+  switch (sort) {
+  case TypeSort::Any:
+    return true;
+  case TypeSort::Data:
+    return t->isData();
+  case TypeSort::Scalar:
+    if (t->kind() == TypeKind::Var)
+      return t->var().sort == TypeSort::Scalar || t->var().sort == TypeSort::Float;
+    return t->kind() == TypeKind::Scalar;
+  case TypeSort::Numeric:
+    if (t->kind() == TypeKind::Var)
+      return t->var().sort == TypeSort::Numeric || t->var().sort == TypeSort::Float;
+    if (t->kind() == TypeKind::Vec)
+      return satisfiesSort(t->elem(), TypeSort::Numeric);
+    return t->kind() == TypeKind::Scalar && t->scalar() != ScalarKind::Bool;
+  case TypeSort::Float:
+    if (t->kind() == TypeKind::Var)
+      return t->var().sort == TypeSort::Float;
+    if (t->kind() == TypeKind::Vec)
+      return satisfiesSort(t->elem(), TypeSort::Float);
+    return t->kind() == TypeKind::Scalar && isFloat(t->scalar());
+  }
+  return false;
+}
+
+/// The more restrictive of two sorts (Scalar and Numeric meet at Numeric,
+/// which is the closer fit for operators).
+TypeSort meetSort(TypeSort a, TypeSort b) {
+  auto rank = [](TypeSort s) {
+    switch (s) {
+    case TypeSort::Any:
+      return 0;
+    case TypeSort::Data:
+      return 1;
+    case TypeSort::Scalar:
+      return 2;
+    case TypeSort::Numeric:
+      return 3;
+    case TypeSort::Float:
+      return 4;
+    }
+    return 0;
+  };
+  return rank(a) >= rank(b) ? a : b;
+}
+
+bool occursIn(std::uint64_t id, const Type& t) {
+  switch (t->kind()) {
+  case TypeKind::Var:
+    return t->var().id == id;
+  case TypeKind::Array:
+  case TypeKind::Vec:
+    return occursIn(id, t->elem());
+  case TypeKind::Pair:
+  case TypeKind::Fun:
+    return occursIn(id, t->first()) || occursIn(id, t->second());
+  case TypeKind::DepFun:
+    return occursIn(id, t->result());
+  default:
+    return false;
+  }
+}
+
+} // namespace
+
+void Unifier::requireSort(const Type& t0, TypeSort sort, const ConstraintSite& site) {
+  Type t = resolve(t0);
+  if (t->kind() == TypeKind::Var && t->var().meta) {
+    if (satisfiesSort(t, sort))
+      return;
+    // Narrow the unknown: bind it to a fresh unknown of the stricter sort.
+    TypeSort s = meetSort(t->var().sort, sort);
+    subst_.types[t->var().id] = freshTypeVar(t->var().name, s, true);
+    return;
+  }
+  if (!satisfiesSort(t, sort))
+    throw CompileError("E0308", site.loc,
+                       site.what + " has type `" + typeToString(t) + "`, but it must be " +
+                           std::string(sortName(sort)));
+}
+
+// ---- types ------------------------------------------------------------------
+
+void Unifier::mismatch(const Type& a, const Type& b, const ConstraintSite& site,
+                       const std::string& detail) {
+  std::string msg = "type mismatch in " + site.what + ": expected `" + typeToString(resolve(a)) +
+                    "`, found `" + typeToString(resolve(b)) + "`";
+  if (!detail.empty())
+    msg += " (" + detail + ")";
+  throw CompileError("E0301", site.loc, msg);
+}
+
+void Unifier::unify(const Type& expected, const Type& found, const ConstraintSite& site) {
+  unifyRec(expected, found, site, expected, found);
+}
+
+void Unifier::bindTypeMeta(const Type& meta, const Type& t, const ConstraintSite& site) {
+  const TypeVarInfo& v = meta->var();
+  if (t->kind() == TypeKind::Var && t->var().id == v.id)
+    return;
+  if (occursIn(v.id, t))
+    throw CompileError("E0310", site.loc,
+                       "infinite type in " + site.what + ": `" + typeToString(meta) +
+                           "` would have to contain itself as `" + typeToString(t) + "`");
+  if (t->kind() == TypeKind::Var && t->var().meta) {
+    // Two unknowns: keep the stricter sort on the survivor.
+    TypeSort s = meetSort(v.sort, t->var().sort);
+    Type merged = s == t->var().sort ? t : freshTypeVar(t->var().name, s, true);
+    if (merged != t)
+      subst_.types[t->var().id] = merged;
+    subst_.types[v.id] = merged;
+    return;
+  }
+  requireSort(t, v.sort, site);
+  subst_.types[v.id] = t;
+}
+
+void Unifier::unifyRec(const Type& a0, const Type& b0, const ConstraintSite& site,
+                       const Type& topA, const Type& topB) {
+  Type a = resolve(a0), b = resolve(b0);
+  if (a->kind() == TypeKind::Var && a->var().meta)
+    return bindTypeMeta(a, b, site);
+  if (b->kind() == TypeKind::Var && b->var().meta)
+    return bindTypeMeta(b, a, site);
+  if (a->kind() != b->kind())
+    mismatch(topA, topB, site, "");
+  switch (a->kind()) {
+  case TypeKind::Scalar:
+    if (a->scalar() != b->scalar())
+      mismatch(topA, topB, site,
+               std::string(scalarName(a->scalar())) + " vs " + std::string(scalarName(b->scalar())));
+    return;
+  case TypeKind::Array:
+  case TypeKind::Vec:
+    unifyNat(a->size(), b->size(), site);
+    return unifyRec(a->elem(), b->elem(), site, topA, topB);
+  case TypeKind::Index:
+    return unifyNat(a->size(), b->size(), site);
+  case TypeKind::Pair:
+  case TypeKind::Fun:
+    unifyRec(a->first(), b->first(), site, topA, topB);
+    return unifyRec(a->second(), b->second(), site, topA, topB);
+  case TypeKind::Var:
+    if (a->var().id != b->var().id)
+      mismatch(topA, topB, site, "");
+    return;
+  case TypeKind::DepFun: {
+    const DepBinder& ba = a->binder();
+    const DepBinder& bb = b->binder();
+    if (ba.kind != bb.kind)
+      mismatch(topA, topB, site, "the kinds of the dependent parameters differ");
+    // Rename b's bound variable to a's, then compare the bodies.
+    TypeSubst rename;
+    rename.bind(bb, ba.asArg());
+    return unifyRec(a->result(), substitute(b->result(), rename), site, topA, topB);
+  }
+  }
+}
+
+void Unifier::unifyAddr(const AddrSpace& e0, const AddrSpace& f0, const ConstraintSite& site) {
+  AddrSpace e = resolve(e0), f = resolve(f0);
+  if (e == f)
+    return;
+  if (e.tag == AddrSpace::Tag::Var && e.var->meta) {
+    subst_.addrs[e.var->id] = f;
+    return;
+  }
+  if (f.tag == AddrSpace::Tag::Var && f.var->meta) {
+    subst_.addrs[f.var->id] = e;
+    return;
+  }
+  throw CompileError("E0301", site.loc,
+                     "address space mismatch in " + site.what + ": expected `" + e.str() +
+                         "`, found `" + f.str() + "`");
+}
+
+// ---- Nat equations ------------------------------------------------------------
+
+namespace {
+
+/// `d` written as `coef * meta + rest`, when the meta occurs linearly.
+struct LinearForm {
+  Nat coef;
+  Nat rest;
+};
+
+std::optional<LinearForm> linearIn(const Nat& d, std::uint64_t id) {
+  std::vector<Nat> terms = d->kind() == NatKind::Sum ? d->operands() : std::vector<Nat>{d};
+  Nat coef = natConst(0), rest = natConst(0);
+  for (const Nat& t : terms) {
+    if (!natContainsVar(t, id)) {
+      rest = natAdd(rest, t);
+      continue;
+    }
+    if (t->kind() == NatKind::Var) {
+      coef = natAdd(coef, natConst(1));
+      continue;
+    }
+    if (t->kind() != NatKind::Prod)
+      return std::nullopt;
+    Nat others = natConst(1);
+    int occurrences = 0;
+    for (const Nat& f : t->operands()) {
+      if (f->kind() == NatKind::Var && f->var().id == id)
+        ++occurrences;
+      else if (natContainsVar(f, id))
+        return std::nullopt;
+      else
+        others = natMul(others, f);
+    }
+    if (occurrences != 1)
+      return std::nullopt;
+    coef = natAdd(coef, others);
+  }
+  if (coef->isConst(0))
+    return std::nullopt;
+  return LinearForm{coef, rest};
+}
+
+std::vector<std::shared_ptr<const NatVarInfo>> metasOf(const Nat& n) {
+  std::vector<std::shared_ptr<const NatVarInfo>> out;
+  natForEachVar(n, [&](const NatVarInfo& v) {
+    if (!v.meta)
+      return;
+    for (const auto& o : out)
+      if (o->id == v.id)
+        return;
+    out.push_back(std::make_shared<const NatVarInfo>(v));
+  });
+  return out;
+}
+
+bool isUnit(const Nat& c) { return c->isConst(1) || c->isConst(-1); }
+
+} // namespace
+
+void Unifier::bindNatMeta(const NatVarInfo& meta, const Nat& solution) {
+  subst_.nats[meta.id] = solution;
+}
+
+bool Unifier::trySolveNat(const Nat& lhs0, const Nat& rhs0, const ConstraintSite& site,
+                          bool force) {
+  Nat lhs = resolve(lhs0), rhs = resolve(rhs0);
+  Nat d = natSub(lhs, rhs);
+  if (d->isConst(0))
+    return true;
+  auto metas = metasOf(d);
+  if (metas.empty()) {
+    std::string msg = "size mismatch in " + site.what + ": " + natToString(lhs) + " vs " +
+                      natToString(rhs);
+    if (!d->isConst())
+      msg += " (the sizes are not provably equal; make them the same expression)";
+    throw CompileError(d->isConst() ? "E0302" : "E0304", site.loc, msg);
+  }
+  // Pick the unknown to solve for: one with a unit coefficient needs no
+  // divisibility condition, so prefer it.
+  std::optional<std::pair<std::shared_ptr<const NatVarInfo>, LinearForm>> pick;
+  for (const auto& m : metas) {
+    auto form = linearIn(d, m->id);
+    if (!form)
+      continue;
+    if (isUnit(form->coef)) {
+      pick = {m, *form};
+      break;
+    }
+    bool onlyUnknown = metas.size() == 1;
+    if (!pick && (onlyUnknown || force))
+      pick = {m, *form};
+  }
+  if (!pick)
+    return false;
+  const auto& [meta, form] = *pick;
+  // coef*meta + rest = 0  =>  meta = -rest / coef
+  Nat numerator = natSub(natConst(0), form.rest);
+  Nat coef = form.coef;
+  if (coef->isConst() && coef->value() < 0) {
+    numerator = natSub(natConst(0), numerator);
+    coef = natSub(natConst(0), coef);
+  }
+  Nat solution = natDiv(numerator, coef);
+  if (!natEqual(natMul(solution, coef), numerator)) {
+    if (numerator->isConst() && coef->isConst())
+      throw CompileError("E0303", site.loc,
+                         "size mismatch in " + site.what + ": " + natToString(numerator) +
+                             " is not a multiple of " + natToString(coef));
+    require({Precondition::Rel::Eq, natMod(numerator, coef), natConst(0), site.loc,
+             site.what + " needs " + natToString(numerator) + " to be a multiple of " +
+                 natToString(coef)});
+  }
+  if (!proveNonNegative(solution)) {
+    auto [pos, neg] = splitBySign(numerator);
+    if (solution->isConst())
+      throw CompileError("E0311", site.loc,
+                         "size mismatch in " + site.what + ": the size " +
+                             natToString(pos) + " is smaller than " + natToString(neg));
+    require({Precondition::Rel::Ge, pos, neg, site.loc,
+             site.what + " needs " + natToString(pos) + " to be at least " + natToString(neg)});
+  }
+  bindNatMeta(*meta, solution);
+  return true;
+}
+
+void Unifier::unifyNat(const Nat& expected, const Nat& found, const ConstraintSite& site) {
+  if (!trySolveNat(expected, found, site, false))
+    deferred_.push_back({expected, found, site});
+}
+
+void Unifier::solveDeferred(bool force) {
+  bool progress = true;
+  while (progress && !deferred_.empty()) {
+    progress = false;
+    std::vector<Deferred> pending;
+    pending.swap(deferred_);
+    for (Deferred& d : pending) {
+      if (trySolveNat(d.lhs, d.rhs, d.site, false))
+        progress = true;
+      else
+        deferred_.push_back(std::move(d));
+    }
+    if (!progress && force && !deferred_.empty()) {
+      Deferred d = deferred_.front();
+      deferred_.erase(deferred_.begin());
+      if (!trySolveNat(d.lhs, d.rhs, d.site, true))
+        throw CompileError("E0309", d.site.loc,
+                           "cannot solve the size equation " + natToString(resolve(d.lhs)) +
+                               " = " + natToString(resolve(d.rhs)) + " in " + d.site.what +
+                               "; add a type annotation that fixes the sizes");
+      progress = true;
+    }
+  }
+}
+
+} // namespace risec::rise

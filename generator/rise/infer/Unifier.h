@@ -1,0 +1,72 @@
+// The constraint solver behind inference: first-order unification of RISE
+// types with meta variables, extended with equations over Nats (the sizes in
+// array types). A Nat equation is solved for an unknown that occurs linearly,
+// e.g. `?m*32 = n` gives `?m = n/32` and records the precondition
+// `n % 32 == 0`; equations that cannot be solved yet (two unknowns) are
+// deferred until more is known.
+#pragma once
+
+#include "rise/infer/Infer.h"
+#include "rise/types/Type.h"
+#include "support/Diagnostic.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace risec::rise {
+
+/// Where a constraint came from, for diagnostics: the location to point at
+/// and a phrase such as "the 2nd argument of `zip`".
+struct ConstraintSite {
+  SourceLocation loc;
+  std::string what;
+};
+
+class Unifier {
+public:
+  /// Unifies two types; throws CompileError (E03xx) on a mismatch.
+  void unify(const Type& expected, const Type& found, const ConstraintSite& site);
+  void unifyNat(const Nat& expected, const Nat& found, const ConstraintSite& site);
+  void unifyAddr(const AddrSpace& expected, const AddrSpace& found, const ConstraintSite& site);
+
+  /// Checks that `t` may stand for a variable of sort `sort`.
+  void requireSort(const Type& t, TypeSort sort, const ConstraintSite& site);
+
+  /// Records a run-time size condition (dropped if provably true, an error if
+  /// provably false).
+  void require(Precondition p);
+
+  /// Retries deferred equations; with `force`, also solves equations with
+  /// several unknowns by picking one. Throws if an equation stays unsolvable.
+  void solveDeferred(bool force);
+
+  Type resolve(const Type& t) const { return substitute(t, subst_); }
+  Nat resolve(const Nat& n) const { return substitute(n, subst_); }
+  AddrSpace resolve(const AddrSpace& a) const { return substitute(a, subst_); }
+  TypeArg resolve(const TypeArg& a) const { return substitute(a, subst_); }
+
+  /// The preconditions with all solutions applied, simplified and deduplicated.
+  std::vector<Precondition> preconditions() const;
+
+private:
+  struct Deferred {
+    Nat lhs, rhs;
+    ConstraintSite site;
+  };
+
+  void unifyRec(const Type& a, const Type& b, const ConstraintSite& site, const Type& topA,
+                const Type& topB);
+  void bindTypeMeta(const Type& meta, const Type& t, const ConstraintSite& site);
+  /// Tries to solve `lhs = rhs`; returns false if it must be deferred.
+  bool trySolveNat(const Nat& lhs, const Nat& rhs, const ConstraintSite& site, bool force);
+  void bindNatMeta(const NatVarInfo& meta, const Nat& solution);
+  [[noreturn]] void mismatch(const Type& a, const Type& b, const ConstraintSite& site,
+                             const std::string& detail);
+
+  TypeSubst subst_;
+  std::vector<Deferred> deferred_;
+  std::vector<Precondition> preconditions_;
+};
+
+} // namespace risec::rise

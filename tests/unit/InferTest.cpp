@@ -1,0 +1,274 @@
+// Unit tests of type inference and elaboration (rise/infer).
+#include "rise/infer/Infer.h"
+#include "rise/infer/Signatures.h"
+#include "rise/parse/Parser.h"
+#include "support/Diagnostic.h"
+
+#include <gtest/gtest.h>
+
+using namespace risec;
+using namespace risec::rise;
+
+namespace {
+
+Program parse(const std::string& src) { return parseProgram(makeSourceFile("t.rise", src)); }
+
+/// Infers the last def of `src`.
+TypedDef infer(const std::string& src) {
+  Program p = parse(src);
+  return inferDef(p, p.defs.back().name);
+}
+
+/// The type of the body of the innermost `fun` of the last def, i.e. the type
+/// of the program's result for the given parameter annotations.
+std::string typeOf(const std::string& src) { return typeToString(infer(src).type); }
+
+/// Expects inference of `src` to fail with `code` at `line:col` and a message
+/// containing `fragment`.
+void expectError(const std::string& src, const std::string& code, int line, int col,
+                 const std::string& fragment) {
+  try {
+    infer(src);
+    FAIL() << "expected " << code << " for:\n" << src;
+  } catch (const CompileError& e) {
+    EXPECT_EQ(e.code(), code) << e.message();
+    EXPECT_EQ(e.location().line, line) << e.message();
+    EXPECT_EQ(e.location().column, col) << e.message();
+    EXPECT_NE(e.message().find(fragment), std::string::npos) << e.message();
+  }
+}
+
+std::vector<std::string> preconditions(const std::string& src) {
+  std::vector<std::string> out;
+  for (const Precondition& p : infer(src).preconditions)
+    out.push_back(p.str());
+  return out;
+}
+
+} // namespace
+
+TEST(Signatures, EveryPrimitiveHasAWellFormedSignature) {
+  for (Prim p : allPrims()) {
+    const Type& t = signature(p);
+    ASSERT_TRUE(t) << primName(p);
+    EXPECT_GE(valueArity(p), 1) << primName(p);
+    EXPECT_FALSE(typeHasMeta(t)) << primName(p);
+  }
+  EXPECT_EQ(depArity(Prim::Map), 3);
+  EXPECT_EQ(valueArity(Prim::Map), 2);
+  EXPECT_EQ(depArity(Prim::Slide), 4);
+  EXPECT_EQ(valueArity(Prim::ReduceSeq), 3);
+}
+
+TEST(Infer, SplitOfConstantSize) {
+  EXPECT_EQ(typeOf("def f = fun(xs: 1024.f32 => xs |> split(32))"), "1024.f32 -> 32.32.f32");
+}
+
+TEST(Infer, SplitOfSymbolicSizeRecordsDivisibility) {
+  const char* src = "def f = depFun(n: Nat => fun(xs: n.f32 => xs |> split(32)))";
+  EXPECT_EQ(typeOf(src), "(n: Nat) -> n.f32 -> (n/32).32.f32");
+  EXPECT_EQ(preconditions(src), std::vector<std::string>{"n%32 == 0"});
+}
+
+TEST(Infer, SplitOfProductNeedsNoPrecondition) {
+  const char* src = "def f = depFun(n: Nat => fun(xs: (n*32).f32 => xs |> split(32)))";
+  EXPECT_EQ(typeOf(src), "(n: Nat) -> (32*n).f32 -> n.32.f32");
+  EXPECT_TRUE(preconditions(src).empty());
+}
+
+TEST(Infer, SplitThenJoinRestoresTheSize) {
+  EXPECT_EQ(typeOf("def f = depFun(n: Nat => fun(xs: (4*n).f32 => xs |> split(4) |> join))"),
+            "(n: Nat) -> (4*n).f32 -> (4*n).f32");
+}
+
+TEST(Infer, MatrixVectorMultiplication) {
+  const char* src = R"(
+def mv = depFun((n: Nat, m: Nat) =>
+  fun(M: n.m.f32 => fun(x: m.f32 =>
+    M |> map(fun(row =>
+      zip(row)(x) |> map(fun(ax => fst(ax) * snd(ax))) |> reduce(add)(0.0f))))))
+)";
+  EXPECT_EQ(typeOf(src), "(n: Nat) -> (m: Nat) -> n.m.f32 -> m.f32 -> n.f32");
+}
+
+TEST(Infer, EveryNodeIsTypedWithoutUnknowns) {
+  TypedDef d = infer("def f = depFun(n: Nat => fun(xs: n.f32 => xs |> map(fun(x => x + 1.0f))))");
+  std::function<void(const Expr&)> walk = [&](const Expr& e) {
+    ASSERT_TRUE(e->type());
+    EXPECT_FALSE(typeHasMeta(e->type())) << typeToString(e->type());
+    switch (e->kind()) {
+    case ExprKind::Lambda:
+    case ExprKind::DepLambda:
+      walk(e->body());
+      break;
+    case ExprKind::App:
+      walk(e->fn());
+      walk(e->arg());
+      break;
+    case ExprKind::DepApp:
+      walk(e->fn());
+      break;
+    default:
+      break;
+    }
+  };
+  walk(d.expr);
+}
+
+TEST(Infer, ImplicitArgumentsBecomeDepApps) {
+  TypedDef d = infer("def f = fun(xs: 8.f32 => xs |> split(2))");
+  // body: App(DepApp(DepApp(DepApp(split, 2), 4 [implicit]), f32 [implicit]), xs)
+  Expr app = d.expr->body();
+  ASSERT_EQ(app->kind(), ExprKind::App);
+  Expr t = app->fn();
+  ASSERT_EQ(t->kind(), ExprKind::DepApp);
+  EXPECT_TRUE(t->implicitArg());
+  EXPECT_EQ(typeArgToString(t->typeArg()), "f32");
+  Expr m = t->fn();
+  ASSERT_EQ(m->kind(), ExprKind::DepApp);
+  EXPECT_TRUE(m->implicitArg());
+  EXPECT_EQ(typeArgToString(m->typeArg()), "4");
+  Expr k = m->fn();
+  ASSERT_EQ(k->kind(), ExprKind::DepApp);
+  EXPECT_FALSE(k->implicitArg());
+  EXPECT_EQ(typeArgToString(k->typeArg()), "2");
+  EXPECT_EQ(k->fn()->kind(), ExprKind::Primitive);
+}
+
+TEST(Infer, SlideAndPad) {
+  const char* src = "def f = depFun(n: Nat => fun(xs: n.f32 => xs |> padCst(1, 1, 0.0f) |> "
+                    "slide(3, 1)))";
+  EXPECT_EQ(typeOf(src), "(n: Nat) -> n.f32 -> n.3.f32");
+  const char* raw = "def f = depFun(n: Nat => fun(xs: n.f32 => xs |> slide(3, 1)))";
+  EXPECT_EQ(typeOf(raw), "(n: Nat) -> n.f32 -> (n - 2).3.f32");
+  EXPECT_EQ(preconditions(raw), std::vector<std::string>{"n >= 3"});
+}
+
+TEST(Infer, SlideWithStep) {
+  EXPECT_EQ(typeOf("def f = fun(xs: 9.f32 => xs |> slide(3, 2))"), "9.f32 -> 4.3.f32");
+  expectError("def f = fun(xs: 10.f32 => xs |> slide(3, 2))", "E0303", 1, 27, "multiple of 2");
+}
+
+TEST(Infer, TransposeJoinTakeDropConcat) {
+  EXPECT_EQ(typeOf("def f = fun(m: 3.5.i32 => m |> transpose)"), "3.5.i32 -> 5.3.i32");
+  EXPECT_EQ(typeOf("def f = fun(m: 3.5.i32 => m |> join)"), "3.5.i32 -> 15.i32");
+  EXPECT_EQ(typeOf("def f = fun(x: 5.i32 => x |> take(2))"), "5.i32 -> 2.i32");
+  EXPECT_EQ(typeOf("def f = fun(x: 5.i32 => x |> drop(2))"), "5.i32 -> 3.i32");
+  EXPECT_EQ(typeOf("def f = fun(x: 5.i32, y: 2.i32 => concat(x)(y))"),
+            "5.i32 -> 2.i32 -> 7.i32");
+}
+
+TEST(Infer, VectorsAndCasts) {
+  EXPECT_EQ(typeOf("def f = fun(x: 16.f32 => x |> asVector(4))"), "16.f32 -> 4.vec[f32, 4]");
+  EXPECT_EQ(typeOf("def f = fun(x: 16.f32 => x |> asVector(4) |> asScalar)"),
+            "16.f32 -> 16.f32");
+  EXPECT_EQ(typeOf("def f = fun(x: i32 => cast(f64)(x))"), "i32 -> f64");
+  EXPECT_EQ(typeOf("def f = fun(x: 4.vec[f32, 4] => x |> map(fun(v => v + v)))"),
+            "4.vec[f32, 4] -> 4.vec[f32, 4]");
+}
+
+TEST(Infer, IterateTreeReduction) {
+  const char* src = R"(
+def sum = fun(xs: 8.f32 =>
+  xs |> iterate(3)(depFun(l: Nat => fun(ys => ys |> split(2) |> map(reduce(add)(0.0f))))))
+)";
+  EXPECT_EQ(typeOf(src), "8.f32 -> 1.f32");
+}
+
+TEST(Infer, DefsAreInlinedAndPolymorphic) {
+  const char* src = R"(
+def dot = fun(a, b => zip(a)(b) |> map(fun(p => fst(p) * snd(p))) |> reduce(add)(0.0f))
+def use = depFun((n: Nat, m: Nat) => fun(M: n.m.f32, x: m.f32, y: n.f32 =>
+  makePair(M |> map(fun(r => dot(r, x))))(dot(y, y))))
+)";
+  EXPECT_EQ(typeOf(src), "(n: Nat) -> (m: Nat) -> n.m.f32 -> m.f32 -> n.f32 -> (n.f32, f32)");
+}
+
+TEST(Infer, UnannotatedDefsAreGeneralised) {
+  EXPECT_EQ(typeOf("def sq = fun(x => x * x)"), "{x: Numeric} -> x -> x");
+  EXPECT_EQ(typeOf("def sum = fun(xs => xs |> reduce(add)(0.0f))"), "{n: Nat} -> n.f32 -> f32");
+}
+
+TEST(Infer, ForeignFunctions) {
+  EXPECT_EQ(typeOf("foreign sq(x: f32): f32 = \"return x * x;\"\n"
+                   "def f = fun(xs: 4.f32 => xs |> map(sq))"),
+            "4.f32 -> 4.f32");
+}
+
+TEST(Infer, LowLevelPrimitives) {
+  EXPECT_EQ(typeOf("def f = fun(xs: 64.f32 => xs |> split(32) |> mapWorkGroup(0)(mapLocal(0)("
+                   "fun(x => x * 2.0f))) |> join)"),
+            "64.f32 -> 64.f32");
+  EXPECT_EQ(typeOf("def f = fun(xs: 4.i32 => xs |> oclReduceSeq(Private)(fun(a, x => a + "
+                   "cast(f32)(x)))(0.0f))"),
+            "4.i32 -> f32");
+  EXPECT_EQ(typeOf("def f = fun(xs: 4.f32 => xs |> toMem |> scanSeq(add)(0.0f))"),
+            "4.f32 -> 4.f32");
+}
+
+TEST(InferErrors, UnknownIdentifierSuggestsAName) {
+  expectError("def f = fun(xs: 4.f32 => xs |> mpa(fun(x => x)))", "E0201", 1, 32,
+              "did you mean `map`?");
+}
+
+TEST(InferErrors, ZipOfMismatchedConcreteSizes) {
+  expectError("def f = fun(a: 64.f32, b: 48.f32 => zip(a)(b))", "E0302", 1, 44,
+              "size mismatch in the 2nd argument of `zip`: 64 vs 48");
+}
+
+TEST(InferErrors, ZipOfDifferentSymbolicSizes) {
+  expectError("def f = depFun((n: Nat, m: Nat) => fun(a: n.f32, b: m.f32 => zip(a)(b)))",
+              "E0304", 1, 69, "not provably equal");
+}
+
+TEST(InferErrors, SplitOfNonDivisibleConstant) {
+  expectError("def f = fun(xs: 1000.f32 => xs |> split(30))", "E0303", 1, 29,
+              "1000 is not a multiple of 30");
+}
+
+TEST(InferErrors, ScalarTypeMismatch) {
+  expectError("def f = fun(xs: 4.f32 => xs |> reduce(add)(0))", "E0301", 1, 26,
+              "expected `4.i32`, found `4.f32` (i32 vs f32)");
+}
+
+TEST(InferErrors, OperatorOnBool) {
+  expectError("def f = fun(b: bool => b + b)", "E0308", 1, 24, "numeric");
+}
+
+TEST(InferErrors, TakeMoreThanAvailable) {
+  expectError("def f = fun(x: 3.f32 => x |> take(5))", "E0311", 1, 25, "smaller than");
+}
+
+TEST(InferErrors, BadOpenClDimension) {
+  expectError("def f = fun(x: 3.f32 => x |> mapGlobal(3)(fun(y => y)))", "E0312", 1, 30,
+              "dimension 0, 1 or 2");
+}
+
+TEST(InferErrors, ZeroChunkSize) {
+  expectError("def f = fun(x: 3.f32 => x |> split(0))", "E0313", 1, 30, "at least 1");
+}
+
+TEST(InferErrors, MissingSizeArgument) {
+  expectError("def f = fun(x: 4.f32 => x |> split(x))", "E0306", 1, 36, "kind Nat");
+}
+
+TEST(InferErrors, TooManyArguments) {
+  expectError("def f = fun(x: f32 => x(1.0f))", "E0305", 1, 25, "not a function");
+}
+
+TEST(InferErrors, SizeUsedAsValue) {
+  expectError("def f = depFun(n: Nat => fun(x: n.f32 => n))", "E0202", 1, 42, "not a value");
+}
+
+TEST(InferErrors, AmbiguousSize) {
+  // The length of the generated array is not determined by anything.
+  expectError("def f = fun(x: f32 => generate(fun(i => x)) |> reduce(add)(0.0f))", "E0309", 1,
+              23, "cannot infer");
+  // A size that shows up in the def's type is generalised instead.
+  EXPECT_EQ(typeOf("def f = generate(fun(i => 1.0f))"), "{n: Nat} -> n.f32");
+}
+
+TEST(InferErrors, LaterDefIsNotVisible) {
+  expectError("def f = fun(x: f32 => g(x))\ndef g = fun(y: f32 => y)\ndef h = f", "E0201", 1,
+              23, "declared later");
+}
