@@ -68,6 +68,8 @@ TEST(Infer, SplitOfSymbolicSizeRecordsDivisibility) {
   const char* src = "def f = depFun(n: Nat => fun(xs: n.f32 => xs |> split(32)))";
   EXPECT_EQ(typeOf(src), "(n: Nat) -> n.f32 -> (n/32).32.f32");
   EXPECT_EQ(preconditions(src), std::vector<std::string>{"n%32 == 0"});
+  // The precondition is charged to the `split` that needs it.
+  EXPECT_EQ(infer(src).preconditions.at(0).loc.column, 49);
 }
 
 TEST(Infer, SplitOfProductNeedsNoPrecondition) {

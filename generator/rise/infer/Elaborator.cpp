@@ -374,7 +374,8 @@ Expr Elaborator::elabApp(const Expr& e) {
   int index = valueArgsInSpine(fn) + 1;
   if (t->kind() == TypeKind::Fun) {
     Expr arg = elaborate(e->arg());
-    u_.unify(t->param(), arg->type(), {arg->loc(), describeArgument(fn, index)});
+    u_.unify(t->param(), arg->type(),
+             {arg->loc(), describeArgument(fn, index), spineHead(fn)->loc()});
     return makeApp(fn, arg, e->loc(), t->result());
   }
   if (t->kind() == TypeKind::Var && t->var().meta && t->var().sort == TypeSort::Any) {

@@ -368,7 +368,7 @@ bool Unifier::trySolveNat(const Nat& lhs0, const Nat& rhs0, const ConstraintSite
       throw CompileError("E0303", site.loc,
                          "size mismatch in " + site.what + ": " + natToString(numerator) +
                              " is not a multiple of " + natToString(coef));
-    require({Precondition::Rel::Eq, natMod(numerator, coef), natConst(0), site.loc,
+    require({Precondition::Rel::Eq, natMod(numerator, coef), natConst(0), site.preconditionLoc(),
              site.what + " needs " + natToString(numerator) + " to be a multiple of " +
                  natToString(coef)});
   }
@@ -378,7 +378,7 @@ bool Unifier::trySolveNat(const Nat& lhs0, const Nat& rhs0, const ConstraintSite
       throw CompileError("E0311", site.loc,
                          "size mismatch in " + site.what + ": the size " +
                              natToString(pos) + " is smaller than " + natToString(neg));
-    require({Precondition::Rel::Ge, pos, neg, site.loc,
+    require({Precondition::Rel::Ge, pos, neg, site.preconditionLoc(),
              site.what + " needs " + natToString(pos) + " to be at least " + natToString(neg)});
   }
   bindNatMeta(*meta, solution);

@@ -19,8 +19,10 @@ namespace risec::rise {
 /// Where a constraint came from, for diagnostics: the location to point at
 /// and a phrase such as "the 2nd argument of `zip`".
 struct ConstraintSite {
-  SourceLocation loc;
+  SourceLocation loc;  ///< where a mismatch is reported (usually the argument)
   std::string what;
+  SourceLocation origin = {}; ///< the primitive a size precondition is charged to
+  const SourceLocation& preconditionLoc() const { return origin.known() ? origin : loc; }
 };
 
 class Unifier {

@@ -1,0 +1,157 @@
+// Tests of the `risec` command line: outputs, exit codes and the
+// no-partial-output rule.
+#include "../support/Process.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+using risec::test::ProcessResult;
+using risec::test::runProcess;
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const char* kMv = R"(// matrix-vector multiplication
+def mv = depFun((n: Nat, m: Nat) =>
+  fun(M: n.m.f32 => fun(x: m.f32 =>
+    M |> map(fun(row =>
+      zip(row)(x) |> map(fun(ax => fst(ax) * snd(ax))) |> reduce(add)(0.0f))))))
+def chunks = depFun(n: Nat => fun(xs: n.f32 => xs |> split(4)))
+)";
+
+class Cli : public ::testing::Test {
+protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("risec-cli-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::string write(const std::string& name, const std::string& text) {
+    fs::path p = dir_ / name;
+    std::ofstream(p) << text;
+    return p.string();
+  }
+  ProcessResult risec(std::vector<std::string> args, const std::string& stdinText = "") {
+    args.insert(args.begin(), RISEC_BINARY);
+    return runProcess(args, stdinText);
+  }
+
+  fs::path dir_;
+};
+
+} // namespace
+
+TEST_F(Cli, CheckPrintsEveryDefWithItsTypeAndPreconditions) {
+  std::string file = write("mv.rise", kMv);
+  ProcessResult r = risec({"check", file});
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_EQ(r.out, "mv : (n: Nat) -> (m: Nat) -> n.m.f32 -> m.f32 -> n.f32\n"
+                   "chunks : (n: Nat) -> n.f32 -> (n/4).4.f32\n"
+                   "  requires n%4 == 0  (" + file + ":6:54)\n");
+}
+
+TEST_F(Cli, EvalReadsJsonInputsAndPrintsJson) {
+  std::string file = write("mv.rise", kMv);
+  std::string inputs = write("in.json", "[[[1, 2, 3], [4, 5, 6]], [1, 0, 2]]");
+  ProcessResult r = risec({"eval", file, "--entry", "mv", "--sizes", "n=2,m=3", "--inputs", inputs});
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(r.out, "[7.0, 16.0]\n");
+}
+
+TEST_F(Cli, EvalReadsStandardInput) {
+  std::string file = write("mv.rise", kMv);
+  ProcessResult r = risec({"eval", file, "--entry", "mv", "--sizes", "n=1,m=2", "--inputs", "-"},
+                          "[[[2, 3]], [10, 100]]");
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(r.out, "[320.0]\n");
+}
+
+TEST_F(Cli, EvalOnRandomInputsIsDeterministic) {
+  std::string file = write("mv.rise", kMv);
+  ProcessResult a = risec({"eval", file, "--entry", "mv", "--sizes", "n=3,m=5", "--random", "7"});
+  ProcessResult b = risec({"eval", file, "--entry", "mv", "--sizes", "n=3,m=5", "--random", "7"});
+  EXPECT_EQ(a.exitCode, 0) << a.err;
+  EXPECT_EQ(a.out, b.out);
+  EXPECT_EQ(std::count(a.out.begin(), a.out.end(), ','), 2) << a.out;
+}
+
+TEST_F(Cli, EvalOfTheLastDefByDefault) {
+  std::string file = write("mv.rise", kMv);
+  std::string inputs = write("in.json", "[[1, 2, 3, 4, 5, 6, 7, 8]]");
+  ProcessResult r = risec({"eval", file, "--sizes", "n=8", "--inputs", inputs});
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(r.out, "[[1.0, 2.0, 3.0, 4.0], [5.0, 6.0, 7.0, 8.0]]\n");
+}
+
+TEST_F(Cli, ViolatedPreconditionIsAUserError) {
+  std::string file = write("mv.rise", kMv);
+  ProcessResult r = risec({"eval", file, "--sizes", "n=6", "--random", "1"});
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("n%4 == 0"), std::string::npos) << r.err;
+}
+
+TEST_F(Cli, TypeErrorPrintsLocationSourceLineAndCaret) {
+  std::string file = write("bad.rise", "def f = fun(a: 4.f32, b: 5.f32 =>\n  zip(a)(b))\n");
+  ProcessResult r = risec({"check", file});
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, file + ":2:10: error: size mismatch in the 2nd argument of `zip`: 4 vs 5 "
+                          "[E0302]\n    zip(a)(b))\n           ^\n");
+}
+
+TEST_F(Cli, NoPartialOutputWhenALaterDefFails) {
+  std::string file = write("two.rise", "def ok = fun(x: f32 => x)\ndef bad = fun(x: f32 => y)\n");
+  ProcessResult r = risec({"check", file});
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_EQ(r.out, "");
+}
+
+TEST_F(Cli, MissingFileIsAUserError) {
+  ProcessResult r = risec({"check", (dir_ / "nope.rise").string()});
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.err.find("risec: error: cannot read"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("[E0501]"), std::string::npos) << r.err;
+}
+
+TEST_F(Cli, BadSizesOption) {
+  std::string file = write("mv.rise", kMv);
+  ProcessResult r = risec({"eval", file, "--sizes", "n=two", "--random", "1"});
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.err.find("[E0503]"), std::string::npos) << r.err;
+}
+
+TEST_F(Cli, UnknownEntry) {
+  std::string file = write("mv.rise", kMv);
+  ProcessResult r = risec({"eval", file, "--entry", "nope", "--random", "1"});
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.err.find("no def named `nope`"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("mv, chunks"), std::string::npos) << r.err;
+}
+
+TEST_F(Cli, MalformedJsonInputs) {
+  std::string file = write("mv.rise", kMv);
+  std::string inputs = write("in.json", "[[1, 2,");
+  ProcessResult r = risec({"eval", file, "--sizes", "n=4", "--inputs", inputs});
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.err.find("[E0414]"), std::string::npos) << r.err;
+}
+
+TEST_F(Cli, UsageErrorsExitWithOne) {
+  EXPECT_EQ(risec({}).exitCode, 1);
+  EXPECT_EQ(risec({"frobnicate"}).exitCode, 1);
+  EXPECT_EQ(risec({"check"}).exitCode, 1);
+}
+
+TEST_F(Cli, Version) {
+  ProcessResult r = risec({"--version"});
+  EXPECT_EQ(r.exitCode, 0);
+  EXPECT_EQ(r.out.rfind("risec ", 0), 0u) << r.out;
+}
