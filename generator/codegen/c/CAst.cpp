@@ -1,0 +1,207 @@
+#include "codegen/c/CAst.h"
+
+namespace risec::codegen::c {
+
+// ---- types --------------------------------------------------------------------
+
+CType namedType(std::string name, bool isConst) {
+  return std::make_shared<const TypeNode>(TypeNode::Kind::Named, std::move(name), nullptr, 0,
+                                          isConst, false, "");
+}
+
+CType pointerType(CType elem, bool isRestrict, bool isConst, std::string addressSpace) {
+  return std::make_shared<const TypeNode>(TypeNode::Kind::Pointer, "", std::move(elem), 0, isConst,
+                                          isRestrict, std::move(addressSpace));
+}
+
+CType arrayType(CType elem, std::int64_t size) {
+  return std::make_shared<const TypeNode>(TypeNode::Kind::Array, "", std::move(elem), size, false,
+                                          false, "");
+}
+
+CType constOf(const CType& t) {
+  switch (t->kind()) {
+  case TypeNode::Kind::Named:
+    return namedType(t->name(), true);
+  case TypeNode::Kind::Pointer:
+    return pointerType(constOf(t->elem()), t->isRestrict(), t->isConst(), t->addressSpace());
+  case TypeNode::Kind::Array:
+    return arrayType(constOf(t->elem()), t->size());
+  }
+  return t;
+}
+
+// ---- expressions ----------------------------------------------------------------
+
+namespace {
+CExpr make(ExprNode::Kind k, std::string text, std::vector<CExpr> ops = {}, CType type = nullptr) {
+  return std::make_shared<const ExprNode>(k, std::move(text), std::move(ops), std::move(type));
+}
+} // namespace
+
+CExpr ident(std::string name) { return make(ExprNode::Kind::Ident, std::move(name)); }
+CExpr literal(std::string text) { return make(ExprNode::Kind::Literal, std::move(text)); }
+CExpr intLit(std::int64_t v) { return literal(std::to_string(v)); }
+CExpr unary(std::string op, CExpr e) {
+  return make(ExprNode::Kind::Unary, std::move(op), {std::move(e)});
+}
+CExpr binary(std::string op, CExpr lhs, CExpr rhs) {
+  return make(ExprNode::Kind::Binary, std::move(op), {std::move(lhs), std::move(rhs)});
+}
+CExpr ternary(CExpr cond, CExpr then, CExpr otherwise) {
+  return make(ExprNode::Kind::Ternary, "?:", {std::move(cond), std::move(then), std::move(otherwise)});
+}
+CExpr call(std::string fn, std::vector<CExpr> args) {
+  return make(ExprNode::Kind::Call, std::move(fn), std::move(args));
+}
+CExpr index(CExpr base, CExpr idx) {
+  return make(ExprNode::Kind::Index, "[]", {std::move(base), std::move(idx)});
+}
+CExpr member(CExpr base, std::string field) {
+  return make(ExprNode::Kind::Member, std::move(field), {std::move(base)});
+}
+CExpr cast(CType type, CExpr e) {
+  return make(ExprNode::Kind::Cast, "", {std::move(e)}, std::move(type));
+}
+
+// ---- statements -------------------------------------------------------------------
+
+struct StmtNode::Fields {
+  Kind kind = Kind::Expr;
+  CType type;
+  std::string text, comment;
+  CExpr e0, e1;
+  CStmt s0;
+  std::vector<CStmt> body, elseBody;
+  bool hasElse = false;
+};
+
+StmtNode::StmtNode(Fields f)
+    : kind_(f.kind), type_(std::move(f.type)), text_(std::move(f.text)),
+      comment_(std::move(f.comment)), e0_(std::move(f.e0)), e1_(std::move(f.e1)),
+      s0_(std::move(f.s0)), body_(std::move(f.body)), else_(std::move(f.elseBody)),
+      hasElse_(f.hasElse) {}
+
+namespace {
+StmtNode::Fields fields(StmtNode::Kind k) {
+  StmtNode::Fields f;
+  f.kind = k;
+  return f;
+}
+CStmt build(StmtNode::Fields f) { return std::make_shared<const StmtNode>(std::move(f)); }
+} // namespace
+
+CStmt declStmt(CType type, std::string name, CExpr init) {
+  auto f = fields(StmtNode::Kind::Decl);
+  f.type = std::move(type);
+  f.text = std::move(name);
+  f.e0 = std::move(init);
+  return build(std::move(f));
+}
+
+CStmt exprStmt(CExpr e) {
+  auto f = fields(StmtNode::Kind::Expr);
+  f.e0 = std::move(e);
+  return build(std::move(f));
+}
+
+CStmt assign(CExpr lhs, CExpr rhs) { return exprStmt(binary("=", std::move(lhs), std::move(rhs))); }
+
+CStmt block(std::vector<CStmt> body, std::string comment) {
+  auto f = fields(StmtNode::Kind::Block);
+  f.body = std::move(body);
+  f.comment = std::move(comment);
+  return build(std::move(f));
+}
+
+CStmt forLoop(CStmt init, CExpr cond, CExpr step, std::vector<CStmt> body, std::string comment) {
+  auto f = fields(StmtNode::Kind::For);
+  f.s0 = std::move(init);
+  f.e0 = std::move(cond);
+  f.e1 = std::move(step);
+  f.body = std::move(body);
+  f.comment = std::move(comment);
+  return build(std::move(f));
+}
+
+CStmt countingLoop(CType indexType, const std::string& var, CExpr begin, CExpr end, CExpr step,
+                   std::vector<CStmt> body, std::string comment) {
+  return forLoop(declStmt(std::move(indexType), var, std::move(begin)),
+                 binary("<", ident(var), std::move(end)), binary("+=", ident(var), std::move(step)),
+                 std::move(body), std::move(comment));
+}
+
+CStmt ifStmt(CExpr cond, std::vector<CStmt> then, std::optional<std::vector<CStmt>> otherwise) {
+  auto f = fields(StmtNode::Kind::If);
+  f.e0 = std::move(cond);
+  f.body = std::move(then);
+  if (otherwise) {
+    f.hasElse = true;
+    f.elseBody = std::move(*otherwise);
+  }
+  return build(std::move(f));
+}
+
+CStmt returnStmt(CExpr e) {
+  auto f = fields(StmtNode::Kind::Return);
+  f.e0 = std::move(e);
+  return build(std::move(f));
+}
+
+CStmt comment(std::string text) {
+  auto f = fields(StmtNode::Kind::Comment);
+  f.text = std::move(text);
+  return build(std::move(f));
+}
+
+CStmt pragma(std::string text) {
+  auto f = fields(StmtNode::Kind::Pragma);
+  f.text = std::move(text);
+  return build(std::move(f));
+}
+
+CStmt breakStmt() { return build(fields(StmtNode::Kind::Break)); }
+
+// ---- top level ----------------------------------------------------------------------
+
+namespace {
+TopLevel item(TopLevel::Kind k, std::string text) {
+  TopLevel t{k, std::move(text), {}, {}};
+  return t;
+}
+} // namespace
+
+TranslationUnit& TranslationUnit::include(std::string header) {
+  items.push_back(item(TopLevel::Kind::Include, std::move(header)));
+  return *this;
+}
+TranslationUnit& TranslationUnit::define(std::string text) {
+  items.push_back(item(TopLevel::Kind::Define, std::move(text)));
+  return *this;
+}
+TranslationUnit& TranslationUnit::raw(std::string text) {
+  items.push_back(item(TopLevel::Kind::Raw, std::move(text)));
+  return *this;
+}
+TranslationUnit& TranslationUnit::comment(std::string text) {
+  items.push_back(item(TopLevel::Kind::Comment, std::move(text)));
+  return *this;
+}
+TranslationUnit& TranslationUnit::blank() {
+  items.push_back(item(TopLevel::Kind::Blank, ""));
+  return *this;
+}
+TranslationUnit& TranslationUnit::add(StructDef s) {
+  TopLevel t = item(TopLevel::Kind::Struct, "");
+  t.structDef = std::move(s);
+  items.push_back(std::move(t));
+  return *this;
+}
+TranslationUnit& TranslationUnit::add(Function f) {
+  TopLevel t = item(TopLevel::Kind::Function, "");
+  t.function = std::move(f);
+  items.push_back(std::move(t));
+  return *this;
+}
+
+} // namespace risec::codegen::c

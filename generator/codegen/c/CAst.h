@@ -1,0 +1,195 @@
+// A small syntax tree for the C code risec emits (C11, C11 + OpenMP, and the
+// OpenCL C subset). Back ends build it; CPrinter.h prints it. Nodes are
+// immutable and shared. Only the constructs generated code needs exist:
+// there is no goto, switch or do-while.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace risec::codegen::c {
+
+// ---- types --------------------------------------------------------------------
+
+class TypeNode;
+using CType = std::shared_ptr<const TypeNode>;
+
+class TypeNode {
+public:
+  enum class Kind { Named, Pointer, Array };
+
+  Kind kind() const { return kind_; }
+  const std::string& name() const { return name_; } ///< Named: `float`, `int32_t`, `struct pair_f32_i32`
+  const CType& elem() const { return elem_; }       ///< Pointer: pointee; Array: element
+  std::int64_t size() const { return size_; }       ///< Array: the constant length
+  bool isConst() const { return const_; }           ///< Named/Pointer: `const` qualifier
+  bool isRestrict() const { return restrict_; }     ///< Pointer: `restrict`
+  const std::string& addressSpace() const { return addr_; } ///< OpenCL `global`/`local`/...
+
+  TypeNode(Kind k, std::string name, CType elem, std::int64_t size, bool isConst, bool isRestrict,
+           std::string addr)
+      : kind_(k), name_(std::move(name)), elem_(std::move(elem)), size_(size), const_(isConst),
+        restrict_(isRestrict), addr_(std::move(addr)) {}
+
+private:
+  Kind kind_;
+  std::string name_;
+  CType elem_;
+  std::int64_t size_ = 0;
+  bool const_ = false;
+  bool restrict_ = false;
+  std::string addr_;
+};
+
+CType namedType(std::string name, bool isConst = false);
+/// `elem* [const] [restrict]`; `addressSpace` prefixes the pointee (OpenCL).
+CType pointerType(CType elem, bool isRestrict = false, bool isConst = false,
+                  std::string addressSpace = "");
+CType arrayType(CType elem, std::int64_t size);
+/// The same type with `const` on the outermost named type or pointee.
+CType constOf(const CType& t);
+
+// ---- expressions ----------------------------------------------------------------
+
+class ExprNode;
+using CExpr = std::shared_ptr<const ExprNode>;
+
+class ExprNode {
+public:
+  enum class Kind { Ident, Literal, Unary, Binary, Ternary, Call, Index, Member, Cast };
+
+  Kind kind() const { return kind_; }
+  const std::string& text() const { return text_; } ///< Ident name, Literal text, operator, Call name, Member field
+  const std::vector<CExpr>& operands() const { return ops_; }
+  const CType& type() const { return type_; } ///< Cast target
+
+  ExprNode(Kind k, std::string text, std::vector<CExpr> ops, CType type)
+      : kind_(k), text_(std::move(text)), ops_(std::move(ops)), type_(std::move(type)) {}
+
+private:
+  Kind kind_;
+  std::string text_;
+  std::vector<CExpr> ops_;
+  CType type_;
+};
+
+CExpr ident(std::string name);
+/// A literal exactly as it should appear (`0.5f`, `42`, `true`, `(int64_t)1 << 40`).
+CExpr literal(std::string text);
+CExpr intLit(std::int64_t v);
+/// Prefix operators: `-`, `!`, `~`, `*`, `&`.
+CExpr unary(std::string op, CExpr e);
+/// Infix operators of C, including `=` and compound assignments.
+CExpr binary(std::string op, CExpr lhs, CExpr rhs);
+CExpr ternary(CExpr cond, CExpr then, CExpr otherwise);
+CExpr call(std::string fn, std::vector<CExpr> args);
+CExpr index(CExpr base, CExpr idx);
+CExpr member(CExpr base, std::string field);
+CExpr cast(CType type, CExpr e);
+
+// ---- statements -------------------------------------------------------------------
+
+class StmtNode;
+using CStmt = std::shared_ptr<const StmtNode>;
+
+class StmtNode {
+public:
+  enum class Kind { Decl, Expr, Block, For, If, Return, Comment, Pragma, Break };
+
+  Kind kind() const { return kind_; }
+  // Decl
+  const CType& declType() const { return type_; }
+  const std::string& name() const { return text_; }
+  const CExpr& init() const { return e0_; } ///< may be null
+  // Expr / Return (may be null) / If condition / For condition
+  const CExpr& expr() const { return e0_; }
+  // For
+  const CStmt& forInit() const { return s0_; } ///< a Decl or Expr statement
+  const CExpr& forStep() const { return e1_; }
+  // For / Block / If
+  const std::vector<CStmt>& body() const { return body_; }      ///< Block, For, If-then
+  const std::vector<CStmt>& elseBody() const { return else_; } ///< If
+  bool hasElse() const { return hasElse_; }
+  // Comment / Pragma text; For / Block trailing comment (`// mapSeq`)
+  const std::string& text() const { return text_; }
+  const std::string& comment() const { return comment_; }
+
+  struct Fields;
+  explicit StmtNode(Fields f);
+
+private:
+  Kind kind_;
+  CType type_;
+  std::string text_;
+  std::string comment_;
+  CExpr e0_, e1_;
+  CStmt s0_;
+  std::vector<CStmt> body_, else_;
+  bool hasElse_ = false;
+};
+
+/// `type name [= init];`
+CStmt declStmt(CType type, std::string name, CExpr init = nullptr);
+CStmt exprStmt(CExpr e);
+CStmt assign(CExpr lhs, CExpr rhs);
+CStmt block(std::vector<CStmt> body, std::string comment = "");
+/// `for (init; cond; step) { body }  // comment`
+CStmt forLoop(CStmt init, CExpr cond, CExpr step, std::vector<CStmt> body,
+              std::string comment = "");
+/// The canonical counting loop `for (int i = begin; i < end; i += 1)`.
+CStmt countingLoop(CType indexType, const std::string& var, CExpr begin, CExpr end, CExpr step,
+                   std::vector<CStmt> body, std::string comment = "");
+CStmt ifStmt(CExpr cond, std::vector<CStmt> then, std::optional<std::vector<CStmt>> otherwise = {});
+CStmt returnStmt(CExpr e = nullptr);
+/// A `//` comment on its own line(s); newlines in `text` start new comment lines.
+CStmt comment(std::string text);
+/// `#pragma text`
+CStmt pragma(std::string text);
+CStmt breakStmt();
+
+// ---- top level ----------------------------------------------------------------------
+
+struct Param {
+  CType type;
+  std::string name;
+};
+
+struct Function {
+  std::string docComment; ///< printed as a `/* ... */` block above the function; may be empty
+  std::vector<std::string> qualifiers; ///< `static`, `inline`, `__kernel`, ...
+  CType returnType;
+  std::string name;
+  std::vector<Param> params;
+  std::vector<CStmt> body;
+  bool declarationOnly = false; ///< print a prototype `...;`
+};
+
+struct StructDef {
+  std::string name; ///< `struct NAME { ... };`
+  std::vector<Param> fields;
+};
+
+/// One top-level item of a translation unit.
+struct TopLevel {
+  enum class Kind { Include, Define, Raw, Struct, Function, Comment, Blank } kind;
+  std::string text; ///< Include: `<math.h>` or `"x.h"`; Define: `NAME value`; Raw: verbatim; Comment
+  StructDef structDef;
+  Function function;
+};
+
+struct TranslationUnit {
+  std::vector<TopLevel> items;
+
+  TranslationUnit& include(std::string header);
+  TranslationUnit& define(std::string text);
+  TranslationUnit& raw(std::string text);
+  TranslationUnit& comment(std::string text);
+  TranslationUnit& blank();
+  TranslationUnit& add(StructDef s);
+  TranslationUnit& add(Function f);
+};
+
+} // namespace risec::codegen::c
