@@ -23,8 +23,8 @@ int runCheck(const CheckOptions& opts, std::ostream& out) {
     if (opts.dump == "infer") {
       PrintOptions po;
       po.showTypes = true;
-      out << "def " << d.name << " : " << typeToString(d.type) << " =\n  "
-          << printExpr(d.expr, po) << "\n";
+      out << "def " << d.name << " : " << typeToString(d.type) << " =\n  " << printExpr(d.expr, po)
+          << "\n";
     } else {
       out << d.name << " : " << typeToString(d.type) << "\n";
     }

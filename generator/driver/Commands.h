@@ -19,9 +19,9 @@ int runCheck(const CheckOptions& opts, std::ostream& out);
 
 struct EvalOptions {
   std::string file;
-  std::string entry;  ///< default: the last def
-  std::string sizes;  ///< "n=4,m=3"
-  std::string inputs; ///< path of a JSON file with the argument list, or "-" for stdin
+  std::string entry;         ///< default: the last def
+  std::string sizes;         ///< "n=4,m=3"
+  std::string inputs;        ///< path of a JSON file with the argument list, or "-" for stdin
   long long randomSeed = -1; ///< >= 0: random inputs instead of --inputs
 };
 

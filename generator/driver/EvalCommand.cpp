@@ -25,7 +25,8 @@ interp::SizeEnv parseSizes(const std::string& text) {
   std::size_t pos = 0;
   while (pos < text.size()) {
     std::size_t comma = text.find(',', pos);
-    std::string item = text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+    std::string item =
+        text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
     std::size_t eq = item.find('=');
     std::string name = item.substr(0, eq);
     std::string value = eq == std::string::npos ? "" : item.substr(eq + 1);
@@ -51,8 +52,8 @@ std::vector<std::string> splitJsonList(const std::string& text, const std::strin
     list = interp::parseJson(text);
   } catch (const interp::JsonSyntaxError& e) {
     throw CompileError("E0414", {},
-                       source + ": invalid JSON at " + interp::jsonPosition(text, e.offset) +
-                           ": " + e.what());
+                       source + ": invalid JSON at " + interp::jsonPosition(text, e.offset) + ": " +
+                           e.what());
   }
   if (list.kind != interp::JsonValue::Kind::Array)
     throw CompileError("E0414", {},
@@ -74,8 +75,7 @@ std::string readInputs(const std::string& path) {
   return loadSource(path)->text;
 }
 
-const Def& findEntry(const Program& program, const std::string& entry,
-                     const std::string& file) {
+const Def& findEntry(const Program& program, const std::string& entry, const std::string& file) {
   if (program.defs.empty())
     throw CompileError("E0502", {}, file + " has no def to evaluate");
   if (entry.empty())

@@ -28,8 +28,8 @@ std::string slurp(const fs::path& p) {
 ProcessResult runProcess(const std::vector<std::string>& argv, const std::string& stdinText) {
   // Files rather than pipes: no risk of a deadlock on large outputs.
   static int counter = 0;
-  std::string stem = (fs::temp_directory_path() /
-                      ("risec-test-" + std::to_string(::getpid()) + "-" + std::to_string(++counter)))
+  std::string stem = (fs::temp_directory_path() / ("risec-test-" + std::to_string(::getpid()) +
+                                                   "-" + std::to_string(++counter)))
                          .string();
   std::string inPath = stem + ".in", outPath = stem + ".out", errPath = stem + ".err";
   std::ofstream(inPath, std::ios::binary) << stdinText;

@@ -10,7 +10,9 @@
 using namespace risec::codegen::c;
 
 namespace {
-CExpr id(const char* n) { return ident(n); }
+CExpr id(const char* n) {
+  return ident(n);
+}
 } // namespace
 
 TEST(CPrinter, Declarators) {
@@ -41,9 +43,9 @@ TEST(CPrinter, PrecedenceNeedsNoRedundantParentheses) {
   EXPECT_EQ(printExpr(unary("-", literal("-1"))), "-(-1)");
   EXPECT_EQ(printExpr(binary("-", id("a"), literal("-1"))), "a - -1");
   EXPECT_EQ(printExpr(cast(namedType("double"), binary("+", id("a"), id("b")))), "(double)(a + b)");
-  EXPECT_EQ(printExpr(ternary(binary("<", id("i"), id("n")), index(id("x"), id("i")),
-                              literal("0.0f"))),
-            "i < n ? x[i] : 0.0f");
+  EXPECT_EQ(
+      printExpr(ternary(binary("<", id("i"), id("n")), index(id("x"), id("i")), literal("0.0f"))),
+      "i < n ? x[i] : 0.0f");
   EXPECT_EQ(printExpr(call("fmaxf", {binary("+", id("a"), id("b")), literal("0.0f")})),
             "fmaxf(a + b, 0.0f)");
   EXPECT_EQ(printExpr(member(index(id("p"), id("i")), "fst")), "p[i].fst");
@@ -57,10 +59,10 @@ TEST(CPrinter, ClarifyingParenthesesAsCompilersAskForThem) {
 }
 
 TEST(CPrinter, Statements) {
-  CStmt loop = countingLoop(namedType("int"), "i", intLit(0), id("n"), intLit(1),
-                            {assign(index(id("out"), id("i")),
-                                    binary("*", index(id("x"), id("i")), literal("2.0f")))},
-                            "mapSeq");
+  CStmt loop = countingLoop(
+      namedType("int"), "i", intLit(0), id("n"), intLit(1),
+      {assign(index(id("out"), id("i")), binary("*", index(id("x"), id("i")), literal("2.0f")))},
+      "mapSeq");
   EXPECT_EQ(printStmt(loop, 1), "  // mapSeq\n"
                                 "  for (int i = 0; i < n; i += 1) {\n"
                                 "    out[i] = x[i] * 2.0f;\n"
@@ -120,8 +122,8 @@ TEST(CPrinter, PrintedUnitCompilesWarningFree) {
   fs::path dir = fs::temp_directory_path() / ("risec-cprinter-" + std::to_string(::getpid()));
   fs::create_directories(dir);
   std::ofstream(dir / "unit.c") << printUnit(u);
-  std::string cmd = "cc -std=c11 -Wall -Wextra -Werror -pedantic -c -o " + (dir / "unit.o").string() +
-                    " " + (dir / "unit.c").string();
+  std::string cmd = "cc -std=c11 -Wall -Wextra -Werror -pedantic -c -o " +
+                    (dir / "unit.o").string() + " " + (dir / "unit.c").string();
   EXPECT_EQ(std::system(cmd.c_str()), 0) << printUnit(u);
   fs::remove_all(dir);
 }

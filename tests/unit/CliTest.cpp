@@ -54,13 +54,15 @@ TEST_F(Cli, CheckPrintsEveryDefWithItsTypeAndPreconditions) {
   EXPECT_EQ(r.err, "");
   EXPECT_EQ(r.out, "mv : (n: Nat) -> (m: Nat) -> n.m.f32 -> m.f32 -> n.f32\n"
                    "chunks : (n: Nat) -> n.f32 -> (n/4).4.f32\n"
-                   "  requires n%4 == 0  (" + file + ":6:54)\n");
+                   "  requires n%4 == 0  (" +
+                       file + ":6:54)\n");
 }
 
 TEST_F(Cli, EvalReadsJsonInputsAndPrintsJson) {
   std::string file = write("mv.rise", kMv);
   std::string inputs = write("in.json", "[[[1, 2, 3], [4, 5, 6]], [1, 0, 2]]");
-  ProcessResult r = risec({"eval", file, "--entry", "mv", "--sizes", "n=2,m=3", "--inputs", inputs});
+  ProcessResult r =
+      risec({"eval", file, "--entry", "mv", "--sizes", "n=2,m=3", "--inputs", inputs});
   EXPECT_EQ(r.exitCode, 0) << r.err;
   EXPECT_EQ(r.out, "[7.0, 16.0]\n");
 }

@@ -11,7 +11,9 @@ using namespace risec::rise;
 
 namespace {
 
-Program parse(const std::string& src) { return parseProgram(makeSourceFile("t.rise", src)); }
+Program parse(const std::string& src) {
+  return parseProgram(makeSourceFile("t.rise", src));
+}
 
 /// Infers the last def of `src`.
 TypedDef infer(const std::string& src) {
@@ -21,7 +23,9 @@ TypedDef infer(const std::string& src) {
 
 /// The type of the body of the innermost `fun` of the last def, i.e. the type
 /// of the program's result for the given parameter annotations.
-std::string typeOf(const std::string& src) { return typeToString(infer(src).type); }
+std::string typeOf(const std::string& src) {
+  return typeToString(infer(src).type);
+}
 
 /// Expects inference of `src` to fail with `code` at `line:col` and a message
 /// containing `fragment`.
@@ -156,14 +160,12 @@ TEST(Infer, TransposeJoinTakeDropConcat) {
   EXPECT_EQ(typeOf("def f = fun(m: 3.5.i32 => m |> join)"), "3.5.i32 -> 15.i32");
   EXPECT_EQ(typeOf("def f = fun(x: 5.i32 => x |> take(2))"), "5.i32 -> 2.i32");
   EXPECT_EQ(typeOf("def f = fun(x: 5.i32 => x |> drop(2))"), "5.i32 -> 3.i32");
-  EXPECT_EQ(typeOf("def f = fun(x: 5.i32, y: 2.i32 => concat(x)(y))"),
-            "5.i32 -> 2.i32 -> 7.i32");
+  EXPECT_EQ(typeOf("def f = fun(x: 5.i32, y: 2.i32 => concat(x)(y))"), "5.i32 -> 2.i32 -> 7.i32");
 }
 
 TEST(Infer, VectorsAndCasts) {
   EXPECT_EQ(typeOf("def f = fun(x: 16.f32 => x |> asVector(4))"), "16.f32 -> 4.vec[f32, 4]");
-  EXPECT_EQ(typeOf("def f = fun(x: 16.f32 => x |> asVector(4) |> asScalar)"),
-            "16.f32 -> 16.f32");
+  EXPECT_EQ(typeOf("def f = fun(x: 16.f32 => x |> asVector(4) |> asScalar)"), "16.f32 -> 16.f32");
   EXPECT_EQ(typeOf("def f = fun(x: i32 => cast(f64)(x))"), "i32 -> f64");
   EXPECT_EQ(typeOf("def f = fun(x: 4.vec[f32, 4] => x |> map(fun(v => v + v)))"),
             "4.vec[f32, 4] -> 4.vec[f32, 4]");
@@ -219,8 +221,8 @@ TEST(InferErrors, ZipOfMismatchedConcreteSizes) {
 }
 
 TEST(InferErrors, ZipOfDifferentSymbolicSizes) {
-  expectError("def f = depFun((n: Nat, m: Nat) => fun(a: n.f32, b: m.f32 => zip(a)(b)))",
-              "E0304", 1, 69, "not provably equal");
+  expectError("def f = depFun((n: Nat, m: Nat) => fun(a: n.f32, b: m.f32 => zip(a)(b)))", "E0304",
+              1, 69, "not provably equal");
 }
 
 TEST(InferErrors, SplitOfNonDivisibleConstant) {
@@ -264,13 +266,13 @@ TEST(InferErrors, SizeUsedAsValue) {
 
 TEST(InferErrors, AmbiguousSize) {
   // The length of the generated array is not determined by anything.
-  expectError("def f = fun(x: f32 => generate(fun(i => x)) |> reduce(add)(0.0f))", "E0309", 1,
-              23, "cannot infer");
+  expectError("def f = fun(x: f32 => generate(fun(i => x)) |> reduce(add)(0.0f))", "E0309", 1, 23,
+              "cannot infer");
   // A size that shows up in the def's type is generalised instead.
   EXPECT_EQ(typeOf("def f = generate(fun(i => 1.0f))"), "{n: Nat} -> n.f32");
 }
 
 TEST(InferErrors, LaterDefIsNotVisible) {
-  expectError("def f = fun(x: f32 => g(x))\ndef g = fun(y: f32 => y)\ndef h = f", "E0201", 1,
-              23, "declared later");
+  expectError("def f = fun(x: f32 => g(x))\ndef g = fun(y: f32 => y)\ndef h = f", "E0201", 1, 23,
+              "declared later");
 }

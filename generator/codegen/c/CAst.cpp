@@ -39,9 +39,15 @@ CExpr make(ExprNode::Kind k, std::string text, std::vector<CExpr> ops = {}, CTyp
 }
 } // namespace
 
-CExpr ident(std::string name) { return make(ExprNode::Kind::Ident, std::move(name)); }
-CExpr literal(std::string text) { return make(ExprNode::Kind::Literal, std::move(text)); }
-CExpr intLit(std::int64_t v) { return literal(std::to_string(v)); }
+CExpr ident(std::string name) {
+  return make(ExprNode::Kind::Ident, std::move(name));
+}
+CExpr literal(std::string text) {
+  return make(ExprNode::Kind::Literal, std::move(text));
+}
+CExpr intLit(std::int64_t v) {
+  return literal(std::to_string(v));
+}
 CExpr unary(std::string op, CExpr e) {
   return make(ExprNode::Kind::Unary, std::move(op), {std::move(e)});
 }
@@ -49,7 +55,8 @@ CExpr binary(std::string op, CExpr lhs, CExpr rhs) {
   return make(ExprNode::Kind::Binary, std::move(op), {std::move(lhs), std::move(rhs)});
 }
 CExpr ternary(CExpr cond, CExpr then, CExpr otherwise) {
-  return make(ExprNode::Kind::Ternary, "?:", {std::move(cond), std::move(then), std::move(otherwise)});
+  return make(ExprNode::Kind::Ternary,
+              "?:", {std::move(cond), std::move(then), std::move(otherwise)});
 }
 CExpr call(std::string fn, std::vector<CExpr> args) {
   return make(ExprNode::Kind::Call, std::move(fn), std::move(args));
@@ -88,7 +95,9 @@ StmtNode::Fields fields(StmtNode::Kind k) {
   f.kind = k;
   return f;
 }
-CStmt build(StmtNode::Fields f) { return std::make_shared<const StmtNode>(std::move(f)); }
+CStmt build(StmtNode::Fields f) {
+  return std::make_shared<const StmtNode>(std::move(f));
+}
 } // namespace
 
 CStmt declStmt(CType type, std::string name, CExpr init) {
@@ -105,7 +114,9 @@ CStmt exprStmt(CExpr e) {
   return build(std::move(f));
 }
 
-CStmt assign(CExpr lhs, CExpr rhs) { return exprStmt(binary("=", std::move(lhs), std::move(rhs))); }
+CStmt assign(CExpr lhs, CExpr rhs) {
+  return exprStmt(binary("=", std::move(lhs), std::move(rhs)));
+}
 
 CStmt block(std::vector<CStmt> body, std::string comment) {
   auto f = fields(StmtNode::Kind::Block);
@@ -160,7 +171,9 @@ CStmt pragma(std::string text) {
   return build(std::move(f));
 }
 
-CStmt breakStmt() { return build(fields(StmtNode::Kind::Break)); }
+CStmt breakStmt() {
+  return build(fields(StmtNode::Kind::Break));
+}
 
 // ---- top level ----------------------------------------------------------------------
 

@@ -22,11 +22,13 @@ public:
   enum class Kind { Named, Pointer, Array };
 
   Kind kind() const { return kind_; }
-  const std::string& name() const { return name_; } ///< Named: `float`, `int32_t`, `struct pair_f32_i32`
-  const CType& elem() const { return elem_; }       ///< Pointer: pointee; Array: element
-  std::int64_t size() const { return size_; }       ///< Array: the constant length
-  bool isConst() const { return const_; }           ///< Named/Pointer: `const` qualifier
-  bool isRestrict() const { return restrict_; }     ///< Pointer: `restrict`
+  const std::string& name() const {
+    return name_;
+  }                                           ///< Named: `float`, `int32_t`, `struct pair_f32_i32`
+  const CType& elem() const { return elem_; } ///< Pointer: pointee; Array: element
+  std::int64_t size() const { return size_; } ///< Array: the constant length
+  bool isConst() const { return const_; }     ///< Named/Pointer: `const` qualifier
+  bool isRestrict() const { return restrict_; }             ///< Pointer: `restrict`
   const std::string& addressSpace() const { return addr_; } ///< OpenCL `global`/`local`/...
 
   TypeNode(Kind k, std::string name, CType elem, std::int64_t size, bool isConst, bool isRestrict,
@@ -62,7 +64,9 @@ public:
   enum class Kind { Ident, Literal, Unary, Binary, Ternary, Call, Index, Member, Cast };
 
   Kind kind() const { return kind_; }
-  const std::string& text() const { return text_; } ///< Ident name, Literal text, operator, Call name, Member field
+  const std::string& text() const {
+    return text_;
+  } ///< Ident name, Literal text, operator, Call name, Member field
   const std::vector<CExpr>& operands() const { return ops_; }
   const CType& type() const { return type_; } ///< Cast target
 
@@ -110,7 +114,7 @@ public:
   const CStmt& forInit() const { return s0_; } ///< a Decl or Expr statement
   const CExpr& forStep() const { return e1_; }
   // For / Block / If
-  const std::vector<CStmt>& body() const { return body_; }      ///< Block, For, If-then
+  const std::vector<CStmt>& body() const { return body_; }     ///< Block, For, If-then
   const std::vector<CStmt>& elseBody() const { return else_; } ///< If
   bool hasElse() const { return hasElse_; }
   // Comment / Pragma text; For / Block trailing comment (`// mapSeq`)
@@ -175,7 +179,8 @@ struct StructDef {
 /// One top-level item of a translation unit.
 struct TopLevel {
   enum class Kind { Include, Define, Raw, Struct, Function, Comment, Blank } kind;
-  std::string text; ///< Include: `<math.h>` or `"x.h"`; Define: `NAME value`; Raw: verbatim; Comment
+  std::string
+      text; ///< Include: `<math.h>` or `"x.h"`; Define: `NAME value`; Raw: verbatim; Comment
   StructDef structDef;
   Function function;
 };

@@ -20,7 +20,9 @@ std::string pointerSuffix(const CType& t) {
 
 } // namespace
 
-std::string printType(const CType& t) { return printDeclarator(t, ""); }
+std::string printType(const CType& t) {
+  return printDeclarator(t, "");
+}
 
 std::string printDeclarator(const CType& t, const std::string& name) {
   switch (t->kind()) {
@@ -51,11 +53,10 @@ constexpr int kPostfix = 16, kPrefix = 15, kTernary = 3, kAssign = 2;
 
 int binaryPrecedence(const std::string& op) {
   static const std::map<std::string, int> table = {
-      {"*", 13}, {"/", 13},  {"%", 13},  {"+", 12},  {"-", 12},  {"<<", 11}, {">>", 11},
-      {"<", 10}, {"<=", 10}, {">", 10},  {">=", 10}, {"==", 9},  {"!=", 9},  {"&", 8},
-      {"^", 7},  {"|", 6},   {"&&", 5},  {"||", 4},  {"=", 2},   {"+=", 2},  {"-=", 2},
-      {"*=", 2}, {"/=", 2},  {"%=", 2},  {"&=", 2},  {"|=", 2},  {"^=", 2},  {"<<=", 2},
-      {">>=", 2}};
+      {"*", 13},  {"/", 13}, {"%", 13},  {"+", 12},  {"-", 12}, {"<<", 11}, {">>", 11}, {"<", 10},
+      {"<=", 10}, {">", 10}, {">=", 10}, {"==", 9},  {"!=", 9}, {"&", 8},   {"^", 7},   {"|", 6},
+      {"&&", 5},  {"||", 4}, {"=", 2},   {"+=", 2},  {"-=", 2}, {"*=", 2},  {"/=", 2},  {"%=", 2},
+      {"&=", 2},  {"|=", 2}, {"^=", 2},  {"<<=", 2}, {">>=", 2}};
   auto it = table.find(op);
   return it == table.end() ? 1 : it->second;
 }
@@ -96,7 +97,9 @@ bool clarifyingParens(const std::string& parent, const CExpr& child) {
   return isBitwiseOrShift(parent) || isBitwiseOrShift(op);
 }
 
-std::string wrap(const std::string& s) { return "(" + s + ")"; }
+std::string wrap(const std::string& s) {
+  return "(" + s + ")";
+}
 
 std::string operand(const CExpr& e, int minPrecedence) {
   std::string s = printExpr(e);
@@ -129,8 +132,9 @@ std::string printExpr(const CExpr& e) {
   case ExprNode::Kind::Unary: {
     std::string inner = operand(ops[0], kPrefix);
     // `- -x` must not print as `--x`.
-    if (!inner.empty() && (inner[0] == '-' || inner[0] == '+' || inner[0] == '&' ||
-                           inner[0] == '*') && inner[0] == e->text().back())
+    if (!inner.empty() &&
+        (inner[0] == '-' || inner[0] == '+' || inner[0] == '&' || inner[0] == '*') &&
+        inner[0] == e->text().back())
       inner = wrap(inner);
     return e->text() + inner;
   }
@@ -159,7 +163,9 @@ std::string printExpr(const CExpr& e) {
 
 namespace {
 
-std::string pad(int indent) { return std::string(static_cast<std::size_t>(indent) * 2, ' '); }
+std::string pad(int indent) {
+  return std::string(static_cast<std::size_t>(indent) * 2, ' ');
+}
 
 void printCommentLines(std::ostringstream& os, const std::string& text, int indent) {
   std::istringstream in(text);
@@ -205,8 +211,8 @@ std::string printStmt(const CStmt& s, int indent) {
   case StmtNode::Kind::For:
     if (!s->comment().empty())
       printCommentLines(os, s->comment(), indent);
-    os << pad(indent) << "for (" << inlineStmt(s->forInit()) << "; " << printExpr(s->expr())
-       << "; " << printExpr(s->forStep()) << ") {\n";
+    os << pad(indent) << "for (" << inlineStmt(s->forInit()) << "; " << printExpr(s->expr()) << "; "
+       << printExpr(s->forStep()) << ") {\n";
     printBody(os, s->body(), indent + 1);
     os << pad(indent) << "}\n";
     break;

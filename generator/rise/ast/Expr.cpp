@@ -46,7 +46,9 @@ Expr ExprNode::withType(Type t) const {
 }
 
 namespace {
-Expr build(ExprNode::Fields f) { return std::make_shared<const ExprNode>(std::move(f)); }
+Expr build(ExprNode::Fields f) {
+  return std::make_shared<const ExprNode>(std::move(f));
+}
 
 ExprNode::Fields start(ExprKind k, SourceLocation loc, Type type) {
   ExprNode::Fields f;
@@ -128,8 +130,7 @@ public:
     case ExprKind::Lambda: {
       if (static_cast<bool>(a->paramType()) != static_cast<bool>(b->paramType()))
         return false;
-      if (a->paramType() &&
-          !typeEqual(substitute(a->paramType(), rename_), b->paramType()))
+      if (a->paramType() && !typeEqual(substitute(a->paramType(), rename_), b->paramType()))
         return false;
       left_.push_back(a->name());
       right_.push_back(b->name());
@@ -188,7 +189,9 @@ private:
 
 } // namespace
 
-bool alphaEquivalent(const Expr& a, const Expr& b) { return AlphaComparer().equal(a, b); }
+bool alphaEquivalent(const Expr& a, const Expr& b) {
+  return AlphaComparer().equal(a, b);
+}
 
 // ---- programs -----------------------------------------------------------------
 

@@ -51,7 +51,7 @@ public:
   const Expr& body() const { return a_; }
   // App, DepApp
   const Expr& fn() const { return a_; }
-  const Expr& arg() const { return b_; } // App
+  const Expr& arg() const { return b_; }              // App
   const TypeArg& typeArg() const { return typeArg_; } // DepApp
   /// DepApp: true when the argument was inferred rather than written.
   bool implicitArg() const { return implicit_; }
@@ -95,8 +95,7 @@ Expr makeDepLambda(DepBinder binder, Expr body, SourceLocation loc, Type type = 
 Expr makeDepApp(Expr fn, TypeArg arg, bool implicit, SourceLocation loc, Type type = nullptr);
 Expr makeLiteral(ScalarValue v, SourceLocation loc, Type type = nullptr);
 Expr makePrimitive(Prim p, SourceLocation loc, Type type = nullptr);
-Expr makeForeign(std::shared_ptr<const ForeignDecl> decl, SourceLocation loc,
-                 Type type = nullptr);
+Expr makeForeign(std::shared_ptr<const ForeignDecl> decl, SourceLocation loc, Type type = nullptr);
 
 // ---- comparison -------------------------------------------------------------
 

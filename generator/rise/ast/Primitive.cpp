@@ -12,7 +12,9 @@ constexpr std::string_view kNames[] = {
 };
 } // namespace
 
-std::string_view primName(Prim p) { return kNames[static_cast<int>(p)]; }
+std::string_view primName(Prim p) {
+  return kNames[static_cast<int>(p)];
+}
 
 const std::vector<Prim>& allPrims() {
   static const std::vector<Prim> prims = [] {

@@ -1,5 +1,6 @@
 #include "rise/infer/Elaborator.h"
 
+#include "rise/ast/Substitute.h"
 #include "rise/infer/Signatures.h"
 #include "rise/print/Printer.h"
 
@@ -67,7 +68,8 @@ std::size_t editDistance(const std::string& a, const std::string& b) {
     d[0][j] = j;
   for (std::size_t i = 1; i <= a.size(); ++i) {
     for (std::size_t j = 1; j <= b.size(); ++j) {
-      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] != b[j - 1])});
+      d[i][j] =
+          std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] != b[j - 1])});
       if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
         d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
     }
@@ -78,8 +80,8 @@ std::size_t editDistance(const std::string& a, const std::string& b) {
 /// Primitives whose explicit size arguments must be at least 1 (chunk sizes,
 /// window sizes, steps, vector widths).
 bool needsPositiveSizes(Prim p) {
-  return p == Prim::Split || p == Prim::Slide || p == Prim::AsVector ||
-         p == Prim::CircularBuffer || p == Prim::RotateValues;
+  return p == Prim::Split || p == Prim::Slide || p == Prim::AsVector || p == Prim::CircularBuffer ||
+         p == Prim::RotateValues;
 }
 
 bool isOpenClMap(Prim p) {
@@ -136,7 +138,8 @@ Expr Elaborator::elabVar(const Expr& e) {
     throw CompileError("E0202", e->loc(),
                        "`" + name + "` is a type-level " + std::string(kindName(b->kind)) +
                            " parameter, not a value; pass it as a type-level argument, e.g. "
-                           "`split(" + name + ")`");
+                           "`split(" +
+                           name + ")`");
   if (program_) {
     for (std::size_t i = visibleDecls_; i-- > 0;) {
       int d = program_->order[i];
@@ -152,8 +155,10 @@ Expr Elaborator::elabVar(const Expr& e) {
     return instantiatePrimitive(*p, e->loc());
   if (addrSpaceFromName(name))
     throw CompileError("E0202", e->loc(),
-                       "`" + name + "` is an address space, not a value; pass it to a "
-                       "primitive that takes one, e.g. `oclToMem(" + name + ")`");
+                       "`" + name +
+                           "` is an address space, not a value; pass it to a "
+                           "primitive that takes one, e.g. `oclToMem(" +
+                           name + ")`");
   unknownName(e);
 }
 
@@ -211,6 +216,7 @@ Expr Elaborator::inlineDef(const Def& def, std::size_t index, const SourceLocati
   if (def.annotation)
     u_.unify(def.annotation, body->type(),
              {def.body->loc(), "the definition of `" + def.name + "`"});
+  inlinedNames_[body.get()] = def.name;
   return body;
 }
 
@@ -253,6 +259,19 @@ Expr Elaborator::applyDep(Expr fn, const TypeArg& arg, bool implicit, const Sour
                    {loc, "the type argument of " + headName(fn)});
   TypeSubst s;
   s.bind(b, arg);
+  if (fn->kind() == ExprKind::DepLambda) {
+    // Beta-reduce a depFun (typically an inlined def) applied to its
+    // argument, so that its body and the size preconditions found in it speak
+    // about the argument: `chunks(12, 5)` must check 12 % 5 == 0.
+    auto named = inlinedNames_.find(fn.get());
+    std::string callee = named != inlinedNames_.end() ? "`" + named->second + "`" : headName(fn);
+    u_.instantiateRigid(
+        s, {loc, "the size argument " + b.name() + " = " + typeArgToString(arg) + " of " + callee});
+    Expr body = substituteInExpr(fn->body(), s);
+    if (named != inlinedNames_.end())
+      inlinedNames_[body.get()] = named->second;
+    return body;
+  }
   return makeDepApp(fn, arg, implicit, loc, substitute(t->result(), s));
 }
 
@@ -265,8 +284,7 @@ void Elaborator::checkExplicitArg(Prim p, int position, const TypeArg& arg,
   std::string name(primName(p));
   if (needsPositiveSizes(p)) {
     if (n->isConst(0))
-      throw CompileError("E0313", loc,
-                         "`" + name + "` needs sizes of at least 1, but got 0");
+      throw CompileError("E0313", loc, "`" + name + "` needs sizes of at least 1, but got 0");
     u_.require({Precondition::Rel::Ge, n, natConst(1), loc,
                 "`" + name + "` needs its size argument " + natToString(n) + " to be at least 1"});
   }
@@ -359,9 +377,9 @@ Expr Elaborator::elabApp(const Expr& e) {
     if (headPrim(fn))
       throw CompileError("E0306", e->arg()->loc(),
                          headName(fn) + " expects a type-level argument of kind " +
-                             std::string(kindName(b.kind)) + " (`" + b.name() +
-                             "`) here, but `" + printExpr(e->arg()) + "` is not one" +
-                             (b.kind == Kind::Nat ? "; write a size such as `32` or `n`"
+                             std::string(kindName(b.kind)) + " (`" + b.name() + "`) here, but `" +
+                             printExpr(e->arg()) + "` is not one" +
+                             (b.kind == Kind::Nat    ? "; write a size such as `32` or `n`"
                               : b.kind == Kind::Data ? "; write a data type such as `f32`"
                                                      : "; write `Global`, `Local` or `Private`"));
     // A user depFun applied to a value: infer its dependent argument.

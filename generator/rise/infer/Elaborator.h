@@ -50,6 +50,9 @@ private:
   Unifier& u_;
   std::vector<ValueBinding> values_; ///< lambda binders in scope, innermost last
   std::vector<DepBinder> deps_;      ///< depFun binders in scope, innermost last
+  /// Names of inlined defs by their elaborated node, for messages about
+  /// applying them (`the size argument k = 5 of \`chunks\``).
+  std::map<const ExprNode*, std::string> inlinedNames_;
 };
 
 /// "the 2nd argument of `zip`" for an application spine.

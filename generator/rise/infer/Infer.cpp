@@ -1,5 +1,6 @@
 #include "rise/infer/Infer.h"
 
+#include "rise/ast/Substitute.h"
 #include "rise/infer/Elaborator.h"
 
 #include <set>
@@ -118,8 +119,12 @@ public:
     Type out = substitute(t, s);
     for (auto it = binders.rbegin(); it != binders.rend(); ++it)
       out = depFunType(*it, out);
+    subst_ = std::move(s);
     return out;
   }
+
+  /// The replacement of each generalised unknown by its binder's variable.
+  const TypeSubst& substitution() const { return subst_; }
 
   std::set<std::uint64_t> ids() const {
     std::set<std::uint64_t> r;
@@ -185,6 +190,7 @@ private:
 
   std::vector<Found> found_;
   std::set<std::string> taken_;
+  TypeSubst subst_;
 };
 
 TypedDef finish(const std::string& name, const Expr& elaborated, Unifier& u) {
@@ -193,13 +199,20 @@ TypedDef finish(const std::string& name, const Expr& elaborated, Unifier& u) {
   Expr typed = Zonker(u).zonk(elaborated);
   Generaliser g;
   Type type = g.generalise(typed->type());
+  // The expression speaks about the generalised sizes by the same variables
+  // as the def's type, so an evaluator can bind them by name.
+  typed = substituteInExpr(typed, g.substitution());
   if (const ExprNode* amb = findAmbiguous(typed, g.ids()))
     throw CompileError("E0309", amb->loc(),
-                       "cannot infer the type-level argument `" +
-                           typeArgToString(amb->typeArg()) + "` here (its type is `" +
-                           typeToString(amb->type()) +
+                       "cannot infer the type-level argument `" + typeArgToString(amb->typeArg()) +
+                           "` here (its type is `" + typeToString(amb->type()) +
                            "`); add a type annotation to a `fun` parameter that fixes it");
-  return TypedDef{name, typed, type, u.preconditions()};
+  std::vector<Precondition> pre = u.preconditions();
+  for (Precondition& p : pre) {
+    p.lhs = substitute(p.lhs, g.substitution());
+    p.rhs = substitute(p.rhs, g.substitution());
+  }
+  return TypedDef{name, typed, type, std::move(pre)};
 }
 
 } // namespace

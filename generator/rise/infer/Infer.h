@@ -35,8 +35,8 @@ struct Precondition {
 
 struct TypedDef {
   std::string name;
-  Expr expr;  ///< elaborated and typed; earlier defs inlined
-  Type type;  ///< remaining unknowns generalised to implicit binders `{n: Nat}`
+  Expr expr; ///< elaborated and typed; earlier defs inlined
+  Type type; ///< remaining unknowns generalised to implicit binders `{n: Nat}`
   std::vector<Precondition> preconditions;
 };
 

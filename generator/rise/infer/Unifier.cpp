@@ -13,7 +13,7 @@ std::string Precondition::str() const {
 namespace {
 
 /// Splits a Nat into its terms with positive and with negative coefficients,
-/// so that `n - 3 >= 0` can be stated as `n >= 3`.
+/// so that `n + 2 >= 3` can be stated as `n >= 1`.
 std::pair<Nat, Nat> splitBySign(const Nat& n) {
   Nat pos = natConst(0), neg = natConst(0);
   std::vector<Nat> terms = n->kind() == NatKind::Sum ? n->operands() : std::vector<Nat>{n};
@@ -27,6 +27,15 @@ std::pair<Nat, Nat> splitBySign(const Nat& n) {
       pos = natAdd(pos, t);
   }
   return {pos, neg};
+}
+
+/// `a >= b` in its simplest form: common terms cancelled.
+void normalise(Precondition& p) {
+  if (p.rel != Precondition::Rel::Ge)
+    return;
+  auto [pos, neg] = splitBySign(natSub(p.lhs, p.rhs));
+  p.lhs = pos;
+  p.rhs = neg;
 }
 
 /// Evaluates a closed precondition: true/false when decidable, nullopt otherwise.
@@ -49,6 +58,7 @@ std::optional<bool> decide(const Precondition& p) {
 void Unifier::require(Precondition p) {
   p.lhs = resolve(p.lhs);
   p.rhs = resolve(p.rhs);
+  normalise(p);
   if (!natHasMeta(p.lhs) && !natHasMeta(p.rhs)) {
     std::optional<bool> holds = decide(p);
     if (holds && *holds)
@@ -64,6 +74,7 @@ std::vector<Precondition> Unifier::preconditions() const {
   for (Precondition p : preconditions_) {
     p.lhs = resolve(p.lhs);
     p.rhs = resolve(p.rhs);
+    normalise(p);
     std::optional<bool> holds = decide(p);
     if (holds && *holds)
       continue;
@@ -200,8 +211,8 @@ void Unifier::bindTypeMeta(const Type& meta, const Type& t, const ConstraintSite
   subst_.types[v.id] = t;
 }
 
-void Unifier::unifyRec(const Type& a0, const Type& b0, const ConstraintSite& site,
-                       const Type& topA, const Type& topB) {
+void Unifier::unifyRec(const Type& a0, const Type& b0, const ConstraintSite& site, const Type& topA,
+                       const Type& topB) {
   Type a = resolve(a0), b = resolve(b0);
   if (a->kind() == TypeKind::Var && a->var().meta)
     return bindTypeMeta(a, b, site);
@@ -213,7 +224,8 @@ void Unifier::unifyRec(const Type& a0, const Type& b0, const ConstraintSite& sit
   case TypeKind::Scalar:
     if (a->scalar() != b->scalar())
       mismatch(topA, topB, site,
-               std::string(scalarName(a->scalar())) + " vs " + std::string(scalarName(b->scalar())));
+               std::string(scalarName(a->scalar())) + " vs " +
+                   std::string(scalarName(b->scalar())));
     return;
   case TypeKind::Array:
   case TypeKind::Vec:
@@ -234,10 +246,12 @@ void Unifier::unifyRec(const Type& a0, const Type& b0, const ConstraintSite& sit
     const DepBinder& bb = b->binder();
     if (ba.kind != bb.kind)
       mismatch(topA, topB, site, "the kinds of the dependent parameters differ");
-    // Rename b's bound variable to a's, then compare the bodies.
+    // Rename the expected type's bound variable to the one of the type found:
+    // the found type belongs to an expression whose body refers to its own
+    // binder, so unknowns solved here must be expressed in that binder.
     TypeSubst rename;
-    rename.bind(bb, ba.asArg());
-    return unifyRec(a->result(), substitute(b->result(), rename), site, topA, topB);
+    rename.bind(ba, bb.asArg());
+    return unifyRec(substitute(a->result(), rename), b->result(), site, topA, topB);
   }
   }
 }
@@ -315,7 +329,9 @@ std::vector<std::shared_ptr<const NatVarInfo>> metasOf(const Nat& n) {
   return out;
 }
 
-bool isUnit(const Nat& c) { return c->isConst(1) || c->isConst(-1); }
+bool isUnit(const Nat& c) {
+  return c->isConst(1) || c->isConst(-1);
+}
 
 } // namespace
 
@@ -331,8 +347,8 @@ bool Unifier::trySolveNat(const Nat& lhs0, const Nat& rhs0, const ConstraintSite
     return true;
   auto metas = metasOf(d);
   if (metas.empty()) {
-    std::string msg = "size mismatch in " + site.what + ": " + natToString(lhs) + " vs " +
-                      natToString(rhs);
+    std::string msg =
+        "size mismatch in " + site.what + ": " + natToString(lhs) + " vs " + natToString(rhs);
     if (!d->isConst())
       msg += " (the sizes are not provably equal; make them the same expression)";
     throw CompileError(d->isConst() ? "E0302" : "E0304", site.loc, msg);
@@ -373,13 +389,20 @@ bool Unifier::trySolveNat(const Nat& lhs0, const Nat& rhs0, const ConstraintSite
                  natToString(coef)});
   }
   if (!proveNonNegative(solution)) {
-    auto [pos, neg] = splitBySign(numerator);
+    // The unknown stands for what is left after subtracting: state the
+    // condition as "actual size >= smallest size the pattern allows".
+    bool metaOnLeft = natContainsVar(lhs, meta->id);
+    const Nat& pattern = metaOnLeft ? lhs : rhs;
+    const Nat& actual = metaOnLeft ? rhs : lhs;
+    Nat smallest = natMapVars(
+        pattern, [](const NatVarInfo& v) -> Nat { return v.meta ? natConst(0) : nullptr; });
     if (solution->isConst())
       throw CompileError("E0311", site.loc,
-                         "size mismatch in " + site.what + ": the size " +
-                             natToString(pos) + " is smaller than " + natToString(neg));
-    require({Precondition::Rel::Ge, pos, neg, site.preconditionLoc(),
-             site.what + " needs " + natToString(pos) + " to be at least " + natToString(neg)});
+                         "size mismatch in " + site.what + ": the size " + natToString(actual) +
+                             " is smaller than " + natToString(smallest));
+    require(
+        {Precondition::Rel::Ge, actual, smallest, site.preconditionLoc(),
+         site.what + " needs " + natToString(actual) + " to be at least " + natToString(smallest)});
   }
   bindNatMeta(*meta, solution);
   return true;
@@ -388,6 +411,32 @@ bool Unifier::trySolveNat(const Nat& lhs0, const Nat& rhs0, const ConstraintSite
 void Unifier::unifyNat(const Nat& expected, const Nat& found, const ConstraintSite& site) {
   if (!trySolveNat(expected, found, site, false))
     deferred_.push_back({expected, found, site});
+}
+
+void Unifier::instantiateRigid(const TypeSubst& s, const ConstraintSite& site) {
+  for (auto& [id, n] : subst_.nats)
+    n = substitute(n, s);
+  for (auto& [id, t] : subst_.types)
+    t = substitute(t, s);
+  for (Deferred& d : deferred_) {
+    d.lhs = substitute(d.lhs, s);
+    d.rhs = substitute(d.rhs, s);
+  }
+  std::vector<Precondition> pending;
+  pending.swap(preconditions_);
+  for (Precondition& p : pending) {
+    std::string before = p.str();
+    p.lhs = substitute(p.lhs, s);
+    p.rhs = substitute(p.rhs, s);
+    try {
+      require(p); // may now be decidable, e.g. 12%5 == 0
+    } catch (const CompileError&) {
+      throw CompileError("E0303", site.loc,
+                         site.what + " violates the size precondition " + before + " (" + p.reason +
+                             ")")
+          .note(p.loc, "the precondition comes from here");
+    }
+  }
 }
 
 void Unifier::solveDeferred(bool force) {
@@ -407,8 +456,8 @@ void Unifier::solveDeferred(bool force) {
       deferred_.erase(deferred_.begin());
       if (!trySolveNat(d.lhs, d.rhs, d.site, true))
         throw CompileError("E0309", d.site.loc,
-                           "cannot solve the size equation " + natToString(resolve(d.lhs)) +
-                               " = " + natToString(resolve(d.rhs)) + " in " + d.site.what +
+                           "cannot solve the size equation " + natToString(resolve(d.lhs)) + " = " +
+                               natToString(resolve(d.rhs)) + " in " + d.site.what +
                                "; add a type annotation that fixes the sizes");
       progress = true;
     }

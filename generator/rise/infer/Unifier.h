@@ -19,7 +19,7 @@ namespace risec::rise {
 /// Where a constraint came from, for diagnostics: the location to point at
 /// and a phrase such as "the 2nd argument of `zip`".
 struct ConstraintSite {
-  SourceLocation loc;  ///< where a mismatch is reported (usually the argument)
+  SourceLocation loc; ///< where a mismatch is reported (usually the argument)
   std::string what;
   SourceLocation origin = {}; ///< the primitive a size precondition is charged to
   const SourceLocation& preconditionLoc() const { return origin.known() ? origin : loc; }
@@ -38,6 +38,12 @@ public:
   /// Records a run-time size condition (dropped if provably true, an error if
   /// provably false).
   void require(Precondition p);
+
+  /// Replaces rigid variables everywhere the solver keeps them (solutions,
+  /// deferred equations, preconditions): used when a depFun is applied.
+  /// A precondition that becomes false is reported at `site`, the
+  /// application that supplied the sizes.
+  void instantiateRigid(const TypeSubst& s, const ConstraintSite& site);
 
   /// Retries deferred equations; with `force`, also solves equations with
   /// several unknowns by picking one. Throws if an equation stays unsolvable.

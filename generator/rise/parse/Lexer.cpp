@@ -181,6 +181,16 @@ private:
       advance();
   }
 
+  /// True if the dot after a number ends a float literal without a fraction
+  /// (`1.f`, `2.)`): an array type `4.f32` or `3.(f32, i32)` continues instead.
+  bool danglingDot() const {
+    char next = peek(1);
+    if (next == 'f')
+      return !isIdentChar(peek(2));
+    return next == '\0' || next == ')' || next == ',' || next == ';' || next == ' ' ||
+           next == '\n' || next == '\t' || next == '\r';
+  }
+
   /// True if an exponent (`e3`, `E-3`) starts here.
   bool atExponent() const {
     if (peek() != 'e' && peek() != 'E')
@@ -200,6 +210,13 @@ private:
       t.kind = TokenKind::Float;
       advance();
       skipDigits();
+    } else if (peek() == '.' && danglingDot()) {
+      std::string written(spelling(from));
+      bool single = peek(1) == 'f';
+      fail(syntax::kBadNumber, t.loc,
+           "malformed number literal `" + written + "." + (single ? "f" : "") +
+               "`: a float literal needs a digit after the dot; write `" + written + ".0" +
+               (single ? "f" : "") + "`");
     }
     if (atExponent()) {
       t.kind = TokenKind::Float;

@@ -29,7 +29,9 @@ constexpr std::array<ScalarInfo, 12> kScalars{{
 }};
 } // namespace
 
-std::string_view scalarName(ScalarKind k) { return kScalars[static_cast<int>(k)].name; }
+std::string_view scalarName(ScalarKind k) {
+  return kScalars[static_cast<int>(k)].name;
+}
 
 std::optional<ScalarKind> scalarFromName(std::string_view name) {
   for (const ScalarInfo& s : kScalars)
@@ -38,7 +40,9 @@ std::optional<ScalarKind> scalarFromName(std::string_view name) {
   return std::nullopt;
 }
 
-bool isFloat(ScalarKind k) { return k == ScalarKind::F32 || k == ScalarKind::F64; }
+bool isFloat(ScalarKind k) {
+  return k == ScalarKind::F32 || k == ScalarKind::F64;
+}
 bool isSignedInt(ScalarKind k) {
   return k == ScalarKind::I8 || k == ScalarKind::I16 || k == ScalarKind::I32 ||
          k == ScalarKind::I64 || k == ScalarKind::NatType;
@@ -47,7 +51,9 @@ bool isUnsignedInt(ScalarKind k) {
   return k == ScalarKind::U8 || k == ScalarKind::U16 || k == ScalarKind::U32 ||
          k == ScalarKind::U64;
 }
-int scalarBits(ScalarKind k) { return kScalars[static_cast<int>(k)].bits; }
+int scalarBits(ScalarKind k) {
+  return kScalars[static_cast<int>(k)].bits;
+}
 
 ScalarValue ScalarValue::makeBool(bool b) {
   ScalarValue v;

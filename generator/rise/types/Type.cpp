@@ -184,7 +184,9 @@ bool TypeNode::isData() const {
   }
 }
 
-Type scalarType(ScalarKind k) { return make(TypeKind::Scalar, k); }
+Type scalarType(ScalarKind k) {
+  return make(TypeKind::Scalar, k);
+}
 Type arrayType(Nat n, Type elem) {
   return make(TypeKind::Array, ScalarKind::I32, std::move(n), std::move(elem));
 }
@@ -194,7 +196,9 @@ Type pairType(Type a, Type b) {
 Type vecType(Type elem, Nat n) {
   return make(TypeKind::Vec, ScalarKind::I32, std::move(n), std::move(elem));
 }
-Type indexType(Nat n) { return make(TypeKind::Index, ScalarKind::I32, std::move(n)); }
+Type indexType(Nat n) {
+  return make(TypeKind::Index, ScalarKind::I32, std::move(n));
+}
 Type typeVar(std::shared_ptr<const TypeVarInfo> info) {
   return make(TypeKind::Var, ScalarKind::I32, nullptr, nullptr, nullptr, std::move(info));
 }
@@ -324,8 +328,8 @@ std::string print(const Type& t, bool inFunParam) {
   case TypeKind::DepFun: {
     const DepBinder& b = t->binder();
     std::string open = b.implicit ? "{" : "(", close = b.implicit ? "}" : ")";
-    std::string s = open + b.name() + ": " + binderKindName(b) + close + " -> " +
-                    print(t->result(), false);
+    std::string s =
+        open + b.name() + ": " + binderKindName(b) + close + " -> " + print(t->result(), false);
     return inFunParam ? "(" + s + ")" : s;
   }
   }
@@ -334,7 +338,9 @@ std::string print(const Type& t, bool inFunParam) {
 
 } // namespace
 
-std::string typeToString(const Type& t) { return t ? print(t, false) : "<untyped>"; }
+std::string typeToString(const Type& t) {
+  return t ? print(t, false) : "<untyped>";
+}
 
 // ---- substitution -----------------------------------------------------------
 

@@ -103,16 +103,16 @@ public:
   TypeKind kind() const { return kind_; }
   bool isData() const; ///< Scalar, Array, Pair, Vec, Index, or a Var of a data sort
 
-  ScalarKind scalar() const { return scalar_; }           // Scalar
-  const Nat& size() const { return size_; }               // Array, Vec, Index
-  const Type& elem() const { return a_; }                 // Array, Vec
-  const Type& first() const { return a_; }                // Pair
-  const Type& second() const { return b_; }               // Pair
-  const Type& param() const { return a_; }                // Fun
-  const Type& result() const { return b_; }               // Fun, DepFun (body)
-  const TypeVarInfo& var() const { return *var_; }        // Var
+  ScalarKind scalar() const { return scalar_; }    // Scalar
+  const Nat& size() const { return size_; }        // Array, Vec, Index
+  const Type& elem() const { return a_; }          // Array, Vec
+  const Type& first() const { return a_; }         // Pair
+  const Type& second() const { return b_; }        // Pair
+  const Type& param() const { return a_; }         // Fun
+  const Type& result() const { return b_; }        // Fun, DepFun (body)
+  const TypeVarInfo& var() const { return *var_; } // Var
   const std::shared_ptr<const TypeVarInfo>& varInfo() const { return var_; }
-  const DepBinder& binder() const { return binder_; }     // DepFun
+  const DepBinder& binder() const { return binder_; } // DepFun
 
   TypeNode(TypeKind k, ScalarKind s, Nat size, Type a, Type b,
            std::shared_ptr<const TypeVarInfo> var, DepBinder binder)

@@ -1,0 +1,136 @@
+// The diagnostics corpus (tests/rise/errors/*.rise): every file is run
+// through the `risec` binary, which must fail as a user error (exit code 1),
+// print nothing on stdout, and print the expected diagnostic first on stderr.
+//
+// Directives (the first comment lines of the file):
+//   // error: LINE:COL: MESSAGE [CODE]
+//       the first line of stderr must be `FILE:LINE:COL: error: MESSAGE [CODE]`,
+//       FILE being the path as passed to risec
+//   // args: SUBCOMMAND ARGS...      (optional)
+//       run `risec SUBCOMMAND FILE ARGS...` instead of `risec check FILE`
+#include "../support/Process.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr std::size_t kMinimumCorpusSize = 25;
+
+fs::path corpusDir() {
+  return fs::path(RISEC_TEST_DATA) / "rise" / "errors";
+}
+
+std::vector<std::string> corpusFiles() {
+  std::vector<std::string> files;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(corpusDir(), ec))
+    if (entry.is_regular_file() && entry.path().extension() == ".rise")
+      files.push_back(entry.path().filename().string());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+std::string readFile(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string trim(std::string s) {
+  auto notSpace = [](unsigned char c) { return !std::isspace(c); };
+  s.erase(s.begin(), std::find_if(s.begin(), s.end(), notSpace));
+  s.erase(std::find_if(s.rbegin(), s.rend(), notSpace).base(), s.end());
+  return s;
+}
+
+struct Expectation {
+  std::string error;             ///< "LINE:COL: MESSAGE [CODE]"
+  std::vector<std::string> args; ///< empty: `check`
+};
+
+/// Reads the directives from the leading comment lines.
+std::optional<Expectation> parseDirectives(const std::string& text) {
+  Expectation e;
+  bool haveError = false;
+  std::stringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("//", 0) != 0)
+      break;
+    if (line.rfind("// error:", 0) == 0) {
+      e.error = trim(line.substr(9));
+      haveError = true;
+    } else if (line.rfind("// args:", 0) == 0) {
+      std::stringstream words(line.substr(8));
+      std::string w;
+      while (words >> w)
+        e.args.push_back(w);
+    }
+  }
+  if (!haveError)
+    return std::nullopt;
+  return e;
+}
+
+class ErrorCorpusTest : public ::testing::TestWithParam<std::string> {};
+
+TEST(ErrorCorpus, HasEnoughFiles) {
+  EXPECT_GE(corpusFiles().size(), kMinimumCorpusSize)
+      << "the error corpus in " << corpusDir() << " must hold at least " << kMinimumCorpusSize
+      << " files";
+}
+
+TEST_P(ErrorCorpusTest, Diagnostic) {
+  const std::string file = (corpusDir() / GetParam()).string();
+  const std::string text = readFile(file);
+  ASSERT_FALSE(text.empty()) << "cannot read " << file;
+  std::optional<Expectation> expect = parseDirectives(text);
+  ASSERT_TRUE(expect) << file << ": missing `// error: LINE:COL: MESSAGE [CODE]` directive";
+
+  std::vector<std::string> argv{RISEC_BINARY};
+  if (expect->args.empty()) {
+    argv.push_back("check");
+    argv.push_back(file);
+  } else {
+    argv.push_back(expect->args.front());
+    argv.push_back(file);
+    argv.insert(argv.end(), expect->args.begin() + 1, expect->args.end());
+  }
+  risec::test::ProcessResult r = risec::test::runProcess(argv);
+
+  // "LINE:COL: MESSAGE" becomes "FILE:LINE:COL: error: MESSAGE".
+  const std::string& e = expect->error;
+  std::size_t first = e.find(':');
+  std::size_t second = first == std::string::npos ? first : e.find(':', first + 1);
+  ASSERT_NE(second, std::string::npos) << "malformed error directive: " << e;
+  std::string expected = file + ":" + e.substr(0, second) + ": error:" + e.substr(second + 1);
+
+  std::string firstLine = r.err.substr(0, r.err.find('\n'));
+  EXPECT_EQ(r.exitCode, 1) << "stderr:\n" << r.err;
+  EXPECT_EQ(r.out, "") << "stdout must be empty on an error";
+  EXPECT_EQ(firstLine, expected) << "full stderr:\n" << r.err;
+}
+
+std::string testName(const ::testing::TestParamInfo<std::string>& info) {
+  std::string name = fs::path(info.param).stem().string();
+  for (char& c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c)))
+      c = '_';
+  return name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Errors, ErrorCorpusTest, ::testing::ValuesIn(corpusFiles()), testName);
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(ErrorCorpusTest);
+
+} // namespace
