@@ -12,15 +12,15 @@ namespace risec::rise {
 #define RISEC_PRIMITIVES(X)                                                                        \
   /* high level */                                                                                 \
   X(Map, "map")                                                                                    \
-  X(Reduce, "reduce") X(Zip, "zip") X(Unzip, "unzip") X(Split, "split") X(Join, "join")            \
-      X(Transpose, "transpose") X(Slide, "slide") X(PadCst, "padCst") X(PadClamp, "padClamp")      \
-          X(Generate, "generate") X(Idx, "idx") X(Take, "take") X(Drop, "drop")                    \
-              X(Concat, "concat") X(Fst, "fst") X(Snd, "snd") X(MakePair, "makePair")              \
-                  X(MapFst, "mapFst") X(MapSnd, "mapSnd") X(Iterate, "iterate") X(Let, "let")      \
-                      X(ToMem, "toMem") X(Cast, "cast") X(AsVector, "asVector")                    \
-                          X(AsScalar, "asScalar") X(VectorFromScalar, "vectorFromScalar")          \
-                              X(IndexAsNat, "indexAsNat")                                          \
-                                  X(NatAsIndex, "natAsIndex") /* low level: C */                   \
+  X(Reduce, "reduce")                                                                              \
+  X(Zip, "zip") X(Unzip, "unzip") X(Split, "split") X(Join, "join") X(Transpose, "transpose")      \
+      X(Slide, "slide") X(PadCst, "padCst") X(PadClamp, "padClamp") X(Generate, "generate")        \
+          X(Idx, "idx") X(Take, "take") X(Drop, "drop") X(Concat, "concat") X(Fst, "fst")          \
+              X(Snd, "snd") X(MakePair, "makePair") X(MapFst, "mapFst") X(MapSnd, "mapSnd")        \
+                  X(Iterate, "iterate") X(Let, "let") X(ToMem, "toMem") X(Cast, "cast")            \
+                      X(AsVector, "asVector") X(AsScalar, "asScalar")                              \
+                          X(VectorFromScalar, "vectorFromScalar") X(IndexAsNat, "indexAsNat")      \
+                              X(NatAsIndex, "natAsIndex") /* low level: C */                       \
       X(MapSeq, "mapSeq") X(MapSeqUnroll, "mapSeqUnroll") X(ReduceSeq, "reduceSeq")                \
           X(ReduceSeqUnroll, "reduceSeqUnroll") X(ScanSeq, "scanSeq") /* low level: OpenMP */      \
       X(MapPar, "mapPar") X(ReducePar, "reducePar")                   /* low level: OpenCL */      \

@@ -89,17 +89,39 @@ Nat natPow(const Nat& a, const Nat& b);
 Nat natMin(const Nat& a, const Nat& b);
 Nat natMax(const Nat& a, const Nat& b);
 
-inline Nat operator+(const Nat& a, const Nat& b) { return natAdd(a, b); }
-inline Nat operator-(const Nat& a, const Nat& b) { return natSub(a, b); }
-inline Nat operator*(const Nat& a, const Nat& b) { return natMul(a, b); }
-inline Nat operator/(const Nat& a, const Nat& b) { return natDiv(a, b); }
-inline Nat operator%(const Nat& a, const Nat& b) { return natMod(a, b); }
-inline Nat operator+(const Nat& a, std::int64_t b) { return natAdd(a, natConst(b)); }
-inline Nat operator-(const Nat& a, std::int64_t b) { return natSub(a, natConst(b)); }
-inline Nat operator*(std::int64_t a, const Nat& b) { return natMul(natConst(a), b); }
-inline Nat operator*(const Nat& a, std::int64_t b) { return natMul(a, natConst(b)); }
-inline Nat operator/(const Nat& a, std::int64_t b) { return natDiv(a, natConst(b)); }
-inline Nat operator%(const Nat& a, std::int64_t b) { return natMod(a, natConst(b)); }
+inline Nat operator+(const Nat& a, const Nat& b) {
+  return natAdd(a, b);
+}
+inline Nat operator-(const Nat& a, const Nat& b) {
+  return natSub(a, b);
+}
+inline Nat operator*(const Nat& a, const Nat& b) {
+  return natMul(a, b);
+}
+inline Nat operator/(const Nat& a, const Nat& b) {
+  return natDiv(a, b);
+}
+inline Nat operator%(const Nat& a, const Nat& b) {
+  return natMod(a, b);
+}
+inline Nat operator+(const Nat& a, std::int64_t b) {
+  return natAdd(a, natConst(b));
+}
+inline Nat operator-(const Nat& a, std::int64_t b) {
+  return natSub(a, natConst(b));
+}
+inline Nat operator*(std::int64_t a, const Nat& b) {
+  return natMul(natConst(a), b);
+}
+inline Nat operator*(const Nat& a, std::int64_t b) {
+  return natMul(a, natConst(b));
+}
+inline Nat operator/(const Nat& a, std::int64_t b) {
+  return natDiv(a, natConst(b));
+}
+inline Nat operator%(const Nat& a, std::int64_t b) {
+  return natMod(a, natConst(b));
+}
 
 // ---- comparison -------------------------------------------------------------
 
@@ -133,9 +155,9 @@ bool natHasMeta(const Nat& n);
 
 /// Evaluates with concrete values for the variables (by id). Returns nullopt if
 /// a variable is unbound or a division/modulo by zero happens.
-std::optional<std::int64_t> natEvaluate(const Nat& n,
-                                        const std::function<std::optional<std::int64_t>(
-                                            const NatVarInfo&)>& lookup);
+std::optional<std::int64_t>
+natEvaluate(const Nat& n,
+            const std::function<std::optional<std::int64_t>(const NatVarInfo&)>& lookup);
 
 // ---- printing ---------------------------------------------------------------
 

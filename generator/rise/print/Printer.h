@@ -11,8 +11,8 @@
 namespace risec::rise {
 
 struct PrintOptions {
-  int width = 100;          ///< soft line width for breaking pipelines
-  bool showTypes = false;   ///< annotate lambda parameters with inferred types
+  int width = 100;        ///< soft line width for breaking pipelines
+  bool showTypes = false; ///< annotate lambda parameters with inferred types
 };
 
 std::string printExpr(const Expr& e, const PrintOptions& opts = {});
