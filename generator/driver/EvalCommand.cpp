@@ -3,7 +3,6 @@
 #include "driver/SourceLoader.h"
 #include "rise/infer/Infer.h"
 #include "rise/interp/Interpreter.h"
-#include "rise/interp/Json.h"
 #include "rise/interp/ValueIO.h"
 #include "rise/parse/Parser.h"
 #include "support/Diagnostic.h"
@@ -43,30 +42,6 @@ interp::SizeEnv parseSizes(const std::string& text) {
     pos = comma + 1;
   }
   return sizes;
-}
-
-/// Splits the text of a JSON list into the texts of its elements.
-std::vector<std::string> splitJsonList(const std::string& text, const std::string& source) {
-  interp::JsonValue list;
-  try {
-    list = interp::parseJson(text);
-  } catch (const interp::JsonSyntaxError& e) {
-    throw CompileError("E0414", {},
-                       source + ": invalid JSON at " + interp::jsonPosition(text, e.offset) + ": " +
-                           e.what());
-  }
-  if (list.kind != interp::JsonValue::Kind::Array)
-    throw CompileError("E0414", {},
-                       source + " must hold a JSON list with one element per argument, e.g. "
-                                "[[1, 2, 3], 2.0]");
-  std::vector<std::string> items;
-  for (std::size_t i = 0; i < list.elements.size(); ++i) {
-    std::size_t begin = list.elements[i].offset;
-    std::size_t end = i + 1 < list.elements.size() ? text.rfind(',', list.elements[i + 1].offset)
-                                                   : text.rfind(']');
-    items.push_back(text.substr(begin, end - begin));
-  }
-  return items;
 }
 
 std::string readInputs(const std::string& path) {
@@ -110,7 +85,7 @@ int runEval(const EvalOptions& opts, std::ostream& out) {
                              " argument(s); pass them with --inputs FILE.json (a JSON list) or "
                              "use --random SEED");
     std::string text = opts.inputs.empty() ? "[]" : readInputs(opts.inputs);
-    inputs = interp::parseInputs(def, sizes, splitJsonList(text, "--inputs"));
+    inputs = interp::parseInputList(def, sizes, text, "--inputs");
   }
   out << interp::valueToJson(interp::evaluate(def, sizes, inputs)) << "\n";
   return 0;
