@@ -6,14 +6,28 @@ namespace risec::rise {
 
 namespace {
 constexpr std::string_view kNames[] = {
-#define RISEC_PRIM_NAME(id, name) name,
+#define RISEC_PRIM_NAME(id, name, family) name,
     RISEC_PRIMITIVES(RISEC_PRIM_NAME)
 #undef RISEC_PRIM_NAME
+};
+
+constexpr PrimFamily kFamilies[] = {
+#define RISEC_PRIM_FAMILY(id, name, family) PrimFamily::family,
+    RISEC_PRIMITIVES(RISEC_PRIM_FAMILY)
+#undef RISEC_PRIM_FAMILY
 };
 } // namespace
 
 std::string_view primName(Prim p) {
   return kNames[static_cast<int>(p)];
+}
+
+PrimFamily primFamily(Prim p) {
+  return kFamilies[static_cast<int>(p)];
+}
+
+bool isScalarPrimitive(Prim p) {
+  return primFamily(p) == PrimFamily::ScalarOperator || primFamily(p) == PrimFamily::BuiltinMath;
 }
 
 const std::vector<Prim>& allPrims() {

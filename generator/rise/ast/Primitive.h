@@ -12,94 +12,108 @@ namespace risec::rise {
 // clang-format off
 #define RISEC_PRIMITIVES(X) \
   /* high level */ \
-  X(Map, "map") \
-  X(Reduce, "reduce") \
-  X(Zip, "zip") \
-  X(Unzip, "unzip") \
-  X(Split, "split") \
-  X(Join, "join") \
-  X(Transpose, "transpose") \
-  X(Slide, "slide") \
-  X(PadCst, "padCst") \
-  X(PadClamp, "padClamp") \
-  X(Generate, "generate") \
-  X(Idx, "idx") \
-  X(Take, "take") \
-  X(Drop, "drop") \
-  X(Concat, "concat") \
-  X(Fst, "fst") \
-  X(Snd, "snd") \
-  X(MakePair, "makePair") \
-  X(MapFst, "mapFst") \
-  X(MapSnd, "mapSnd") \
-  X(Iterate, "iterate") \
-  X(Let, "let") \
-  X(ToMem, "toMem") \
-  X(Cast, "cast") \
-  X(AsVector, "asVector") \
-  X(AsScalar, "asScalar") \
-  X(VectorFromScalar, "vectorFromScalar") \
-  X(IndexAsNat, "indexAsNat") \
-  X(NatAsIndex, "natAsIndex") \
+  X(Map, "map", HighLevel) \
+  X(Reduce, "reduce", HighLevel) \
+  X(Zip, "zip", HighLevel) \
+  X(Unzip, "unzip", HighLevel) \
+  X(Split, "split", HighLevel) \
+  X(Join, "join", HighLevel) \
+  X(Transpose, "transpose", HighLevel) \
+  X(Slide, "slide", HighLevel) \
+  X(PadCst, "padCst", HighLevel) \
+  X(PadClamp, "padClamp", HighLevel) \
+  X(Generate, "generate", HighLevel) \
+  X(Idx, "idx", HighLevel) \
+  X(Take, "take", HighLevel) \
+  X(Drop, "drop", HighLevel) \
+  X(Concat, "concat", HighLevel) \
+  X(Fst, "fst", HighLevel) \
+  X(Snd, "snd", HighLevel) \
+  X(MakePair, "makePair", HighLevel) \
+  X(MapFst, "mapFst", HighLevel) \
+  X(MapSnd, "mapSnd", HighLevel) \
+  X(Iterate, "iterate", HighLevel) \
+  X(Let, "let", HighLevel) \
+  X(ToMem, "toMem", HighLevel) \
+  X(Cast, "cast", HighLevel) \
+  X(AsVector, "asVector", HighLevel) \
+  X(AsScalar, "asScalar", HighLevel) \
+  X(VectorFromScalar, "vectorFromScalar", HighLevel) \
+  X(IndexAsNat, "indexAsNat", HighLevel) \
+  X(NatAsIndex, "natAsIndex", HighLevel) \
   /* low level: C */ \
-  X(MapSeq, "mapSeq") \
-  X(MapSeqUnroll, "mapSeqUnroll") \
-  X(ReduceSeq, "reduceSeq") \
-  X(ReduceSeqUnroll, "reduceSeqUnroll") \
-  X(ScanSeq, "scanSeq") \
+  X(MapSeq, "mapSeq", SequentialC) \
+  X(MapSeqUnroll, "mapSeqUnroll", SequentialC) \
+  X(ReduceSeq, "reduceSeq", SequentialC) \
+  X(ReduceSeqUnroll, "reduceSeqUnroll", SequentialC) \
+  X(ScanSeq, "scanSeq", SequentialC) \
   /* low level: OpenMP */ \
-  X(MapPar, "mapPar") \
-  X(ReducePar, "reducePar") \
+  X(MapPar, "mapPar", OpenMP) \
+  X(ReducePar, "reducePar", OpenMP) \
   /* low level: OpenCL */ \
-  X(MapGlobal, "mapGlobal") \
-  X(MapWorkGroup, "mapWorkGroup") \
-  X(MapLocal, "mapLocal") \
-  X(OclReduceSeq, "oclReduceSeq") \
-  X(OclToMem, "oclToMem") \
-  X(ToGlobal, "toGlobal") \
-  X(ToLocal, "toLocal") \
-  X(ToPrivate, "toPrivate") \
+  X(MapGlobal, "mapGlobal", OpenCL) \
+  X(MapWorkGroup, "mapWorkGroup", OpenCL) \
+  X(MapLocal, "mapLocal", OpenCL) \
+  X(OclReduceSeq, "oclReduceSeq", OpenCL) \
+  X(OclToMem, "oclToMem", OpenCL) \
+  X(ToGlobal, "toGlobal", OpenCL) \
+  X(ToLocal, "toLocal", OpenCL) \
+  X(ToPrivate, "toPrivate", OpenCL) \
   /* stretch */ \
-  X(CircularBuffer, "circularBuffer") \
-  X(RotateValues, "rotateValues") \
+  X(CircularBuffer, "circularBuffer", Stretch) \
+  X(RotateValues, "rotateValues", Stretch) \
   /* scalar operators */ \
-  X(Add, "add") \
-  X(Sub, "sub") \
-  X(Mul, "mul") \
-  X(Div, "div") \
-  X(Mod, "mod") \
-  X(Neg, "neg") \
-  X(Not, "not") \
-  X(And, "and") \
-  X(Or, "or") \
-  X(Equal, "equal") \
-  X(NotEqual, "notEqual") \
-  X(Lt, "lt") \
-  X(Le, "le") \
-  X(Gt, "gt") \
-  X(Ge, "ge") \
+  X(Add, "add", ScalarOperator) \
+  X(Sub, "sub", ScalarOperator) \
+  X(Mul, "mul", ScalarOperator) \
+  X(Div, "div", ScalarOperator) \
+  X(Mod, "mod", ScalarOperator) \
+  X(Neg, "neg", ScalarOperator) \
+  X(Not, "not", ScalarOperator) \
+  X(And, "and", ScalarOperator) \
+  X(Or, "or", ScalarOperator) \
+  X(Equal, "equal", ScalarOperator) \
+  X(NotEqual, "notEqual", ScalarOperator) \
+  X(Lt, "lt", ScalarOperator) \
+  X(Le, "le", ScalarOperator) \
+  X(Gt, "gt", ScalarOperator) \
+  X(Ge, "ge", ScalarOperator) \
   /* built-in scalar functions */ \
-  X(Sqrt, "sqrt") \
-  X(Exp, "exp") \
-  X(Log, "log") \
-  X(Pow, "pow") \
-  X(Fabs, "fabs") \
-  X(Min, "min") \
-  X(Max, "max") \
-  X(Floor, "floor") \
-  X(Sin, "sin") \
-  X(Cos, "cos") \
-  X(Tanh, "tanh") \
-  X(Select, "select")
+  X(Sqrt, "sqrt", BuiltinMath) \
+  X(Exp, "exp", BuiltinMath) \
+  X(Log, "log", BuiltinMath) \
+  X(Pow, "pow", BuiltinMath) \
+  X(Fabs, "fabs", BuiltinMath) \
+  X(Min, "min", BuiltinMath) \
+  X(Max, "max", BuiltinMath) \
+  X(Floor, "floor", BuiltinMath) \
+  X(Sin, "sin", BuiltinMath) \
+  X(Cos, "cos", BuiltinMath) \
+  X(Tanh, "tanh", BuiltinMath) \
+  X(Select, "select", BuiltinMath)
 // clang-format on
 
 enum class Prim {
-#define RISEC_PRIM_ENUM(id, name) id,
+#define RISEC_PRIM_ENUM(id, name, family) id,
   RISEC_PRIMITIVES(RISEC_PRIM_ENUM)
 #undef RISEC_PRIM_ENUM
 };
 
+/// The groups of DESIGN.md's primitive list.
+enum class PrimFamily {
+  HighLevel,      ///< map, reduce, zip, split, ... (target independent)
+  SequentialC,    ///< mapSeq, reduceSeq, scanSeq, ...
+  OpenMP,         ///< mapPar, reducePar
+  OpenCL,         ///< mapGlobal, oclReduceSeq, toLocal, ...
+  Stretch,        ///< circularBuffer, rotateValues
+  ScalarOperator, ///< add, lt, and, ... (the infix operators)
+  BuiltinMath,    ///< sqrt, exp, min, select, ...
+};
+
 std::string_view primName(Prim p);
+PrimFamily primFamily(Prim p);
+/// True for scalar operators and built-in math functions.
+bool isScalarPrimitive(Prim p);
 std::optional<Prim> primFromName(std::string_view name);
 const std::vector<Prim>& allPrims();
 

@@ -29,41 +29,6 @@ const Type& PrimCall::type(std::size_t i) const {
   return d.type;
 }
 
-bool isScalarPrimitive(Prim p) {
-  switch (p) {
-  case Prim::Add:
-  case Prim::Sub:
-  case Prim::Mul:
-  case Prim::Div:
-  case Prim::Mod:
-  case Prim::Neg:
-  case Prim::Not:
-  case Prim::And:
-  case Prim::Or:
-  case Prim::Equal:
-  case Prim::NotEqual:
-  case Prim::Lt:
-  case Prim::Le:
-  case Prim::Gt:
-  case Prim::Ge:
-  case Prim::Sqrt:
-  case Prim::Exp:
-  case Prim::Log:
-  case Prim::Pow:
-  case Prim::Fabs:
-  case Prim::Min:
-  case Prim::Max:
-  case Prim::Floor:
-  case Prim::Sin:
-  case Prim::Cos:
-  case Prim::Tanh:
-  case Prim::Select:
-    return true;
-  default:
-    return false;
-  }
-}
-
 Value runPrimitive(const PrimCall& call) {
   return isScalarPrimitive(call.prim) ? runScalarPrimitive(call) : runDataPrimitive(call);
 }

@@ -38,7 +38,6 @@ struct PrimCall {
 Value runPrimitive(const PrimCall& call);
 
 /// True for the scalar operators and math functions (PrimitivesScalar.cpp).
-bool isScalarPrimitive(Prim p);
 
 /// Implemented in PrimitivesData.cpp and PrimitivesScalar.cpp.
 Value runDataPrimitive(const PrimCall& call);

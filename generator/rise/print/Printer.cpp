@@ -65,22 +65,6 @@ bool isSignedMinimum(const ScalarValue& v) {
   return bits == 64 ? v.i == INT64_MIN : v.i == -(std::int64_t{1} << (bits - 1));
 }
 
-std::string kindText(const DepBinder& b) {
-  if (b.kind == Kind::Data && b.data) {
-    switch (b.data->sort) {
-    case TypeSort::Scalar:
-      return "Scalar";
-    case TypeSort::Numeric:
-      return "Numeric";
-    case TypeSort::Float:
-      return "Float";
-    default:
-      break;
-    }
-  }
-  return std::string(kindName(b.kind));
-}
-
 /// Column after printing `text` starting at column `col`.
 int columnAfter(int col, const std::string& text) {
   auto nl = text.rfind('\n');
@@ -231,7 +215,7 @@ private:
     std::vector<std::string> binders;
     Expr cur = e;
     for (; cur->kind() == ExprKind::DepLambda; cur = cur->body())
-      binders.push_back(cur->binder().name() + ": " + kindText(cur->binder()));
+      binders.push_back(cur->binder().name() + ": " + binderKindName(cur->binder()));
     std::string list;
     for (std::size_t i = 0; i < binders.size(); ++i)
       list += (i ? ", " : "") + binders[i];

@@ -289,8 +289,8 @@ std::string sizePrefix(const Nat& n) {
   return atom ? s : "(" + s + ")";
 }
 
-/// `Nat`, `AddrSpace`, `Data`, or the refined data kind of a signature
-/// binder (`Scalar`, `Numeric`, `Float`).
+} // namespace
+
 std::string binderKindName(const DepBinder& b) {
   if (b.kind == Kind::Data) {
     switch (b.data->sort) {
@@ -306,6 +306,8 @@ std::string binderKindName(const DepBinder& b) {
   }
   return std::string(kindName(b.kind));
 }
+
+namespace {
 
 std::string print(const Type& t, bool inFunParam) {
   switch (t->kind()) {

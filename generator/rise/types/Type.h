@@ -98,6 +98,10 @@ struct DepBinder {
   static DepBinder fresh(Kind k, const std::string& name, bool implicit = false);
 };
 
+/// `Nat`, `AddrSpace`, `Data`, or the refined data kind of a signature
+/// binder (`Scalar`, `Numeric`, `Float`).
+std::string binderKindName(const DepBinder& b);
+
 class TypeNode {
 public:
   TypeKind kind() const { return kind_; }
