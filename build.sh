@@ -4,7 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-packages=(cmake make g++ gcc clang clang-format ccache libgtest-dev libyaml-cpp-dev libcli11-dev)
+packages=(cmake make g++ gcc clang clang-format ccache libgtest-dev libyaml-cpp-dev libcli11-dev
+          ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,0 +1,82 @@
+/*
+ * risec OpenCL host runtime: the part of libkernels that OpenCL kernel
+ * wrappers share. It creates a context and queue on a chosen device, builds
+ * programs with an in-memory cache and an on-disk binary cache, and turns
+ * OpenCL error codes into readable text.
+ *
+ * Device selection (risec_cl_create): the selector, or when it is NULL the
+ * environment variable RISEC_CL_DEVICE, is either
+ *   - "P:D"    platform index P, device index D (as listed by clinfo -l), or
+ *   - "P"      the first device of platform P, or
+ *   - any other text: the first device whose "platform / device" name
+ *              contains it (case-sensitive), e.g. "Portable" or "NVIDIA".
+ * Without a selector the first GPU is used, else the first device of any type.
+ *
+ * Binary cache: compiled programs are stored in RISEC_CL_CACHE_DIR, else
+ * $XDG_CACHE_HOME/risec, else $HOME/.cache/risec. The key covers the source,
+ * the build options, the device, its driver and its platform, so a change in
+ * any of them misses. Setting RISEC_CL_CACHE_DIR to the empty string disables
+ * the cache. A cache file that is unreadable, truncated or corrupt is ignored
+ * and rewritten; it never makes a build fail.
+ */
+#ifndef RISEC_CL_H
+#define RISEC_CL_H
+
+#define CL_TARGET_OPENCL_VERSION 120
+#include <CL/cl.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Status codes of the runtime (0 is success). */
+enum {
+  RISEC_CL_OK = 0,
+  RISEC_CL_NO_DEVICE = -1001,     /* no OpenCL platform/device matches the selector */
+  RISEC_CL_BAD_SELECTOR = -1002,  /* the selector names an index that does not exist */
+  RISEC_CL_BUILD_FAILED = -1003,  /* the program does not compile; see risec_cl_last_error */
+  RISEC_CL_OUT_OF_MEMORY = -1004, /* a host allocation failed */
+  RISEC_CL_OPENCL_ERROR = -1005   /* an OpenCL call failed; see risec_cl_last_error */
+};
+
+typedef struct risec_cl_context risec_cl_context;
+
+/* Counters for tests and diagnostics. */
+typedef struct risec_cl_stats {
+  unsigned source_builds; /* programs compiled from source */
+  unsigned binary_loads;  /* programs loaded from the on-disk cache */
+  unsigned memory_hits;   /* programs found in this context's in-memory cache */
+  unsigned cache_writes;  /* binaries written to the on-disk cache */
+  unsigned cache_rejects; /* cache files ignored as unreadable or corrupt */
+} risec_cl_stats;
+
+/* Creates a context and an in-order queue on the selected device. */
+int risec_cl_create(risec_cl_context** out, const char* selector);
+void risec_cl_release(risec_cl_context* ctx);
+
+cl_context risec_cl_context_handle(const risec_cl_context* ctx);
+cl_command_queue risec_cl_queue(const risec_cl_context* ctx);
+cl_device_id risec_cl_device(const risec_cl_context* ctx);
+/* "platform / device", e.g. "Portable Computing Language / pthread-...". */
+const char* risec_cl_device_name(const risec_cl_context* ctx);
+
+/*
+ * Returns a built program for `source` and `options` (NULL means ""). The
+ * program is owned by the context: do not release it. Programs are looked up
+ * in memory, then in the binary cache, and built from source last.
+ */
+int risec_cl_program(risec_cl_context* ctx, const char* source, const char* options,
+                     cl_program* out);
+
+/* The message of the last failure in this context (a build log, a call). */
+const char* risec_cl_last_error(const risec_cl_context* ctx);
+risec_cl_stats risec_cl_get_stats(const risec_cl_context* ctx);
+
+/* "CL_INVALID_KERNEL_ARGS", or a risec status name, or "unknown error". */
+const char* risec_cl_error_string(int code);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RISEC_CL_H */
