@@ -5,7 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 packages=(cmake make g++ gcc clang clang-format ccache libgtest-dev libyaml-cpp-dev libcli11-dev
-          ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd)
+          ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd
+          llvm-14-dev libclang-14-dev libclang-cpp14-dev libclang-common-14-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

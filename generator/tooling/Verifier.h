@@ -1,0 +1,27 @@
+// Pipeline stage "verify": every emitted file is parsed by Clang (through
+// LibTooling) in its own language mode with all warnings as errors. A file
+// that fails is a bug in risec: the caller reports an internal error.
+#pragma once
+
+#include "tooling/SourceLanguage.h"
+
+#include <string>
+#include <vector>
+
+namespace risec::tooling {
+
+struct VerifyResult {
+  bool ok = false;
+  /// Clang's diagnostics as `file:line:col: error: message` lines.
+  std::string diagnostics;
+};
+
+/// Parses `code` as the file `fileName` (its name only matters for messages
+/// and for resolving `#include "..."` against `includeDirs`). Flags: C11
+/// `-std=c11 -Wall -Wextra -Werror`, plus `-fopenmp` for OpenMP, and
+/// `-cl-std=CL1.2` with the default OpenCL header for OpenCL.
+VerifyResult verifySource(const std::string& code, SourceLanguage language,
+                          const std::string& fileName,
+                          const std::vector<std::string>& includeDirs = {});
+
+} // namespace risec::tooling

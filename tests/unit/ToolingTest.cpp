@@ -1,0 +1,95 @@
+// Tests of the verify and format stages (generator/tooling).
+#include "tooling/Formatter.h"
+#include "tooling/Verifier.h"
+
+#include <gtest/gtest.h>
+
+using namespace risec::tooling;
+
+TEST(Verifier, AcceptsCleanC11) {
+  VerifyResult r = verifySource("#include <stdint.h>\n"
+                                "int f(int32_t* restrict out, int n) {\n"
+                                "  for (int i = 0; i < n; i += 1) {\n"
+                                "    out[i] = i;\n"
+                                "  }\n"
+                                "  return 0;\n"
+                                "}\n",
+                                SourceLanguage::C11, "f.c");
+  EXPECT_TRUE(r.ok) << r.diagnostics;
+  EXPECT_EQ(r.diagnostics, "");
+}
+
+TEST(Verifier, WarningsAreErrors) {
+  VerifyResult r =
+      verifySource("int f(int n) {\n  int unused;\n  return n;\n}\n", SourceLanguage::C11, "w.c");
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.diagnostics.find("w.c:2:7: error: unused variable 'unused'"), std::string::npos)
+      << r.diagnostics;
+}
+
+TEST(Verifier, SyntaxErrorsAreReportedWithTheirPlace) {
+  VerifyResult r = verifySource("int f(void) { return 0 }\n", SourceLanguage::C11, "s.c");
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.diagnostics.find("s.c:1:23: error:"), std::string::npos) << r.diagnostics;
+}
+
+TEST(Verifier, C11ModeRejectsCxx) {
+  VerifyResult r =
+      verifySource("int f(void) { auto x = 1; return x; }\n", SourceLanguage::C11, "cxx.c");
+  EXPECT_FALSE(r.ok) << "`auto x = 1` is not C11 without an implicit int";
+}
+
+TEST(Verifier, OpenMPPragmasParse) {
+  const char* code = "void f(float* restrict x, int n) {\n"
+                     "#pragma omp parallel for\n"
+                     "  for (int i = 0; i < n; i += 1) {\n"
+                     "    x[i] = 2.0f * x[i];\n"
+                     "  }\n"
+                     "}\n";
+  EXPECT_TRUE(verifySource(code, SourceLanguage::C11OpenMP, "omp.c").ok);
+}
+
+TEST(Verifier, OpenCLWithTheDefaultHeader) {
+  const char* good = "__kernel void k(global float* restrict out, const global float* restrict in,"
+                     " int n) {\n"
+                     "  for (int i = get_global_id(0); i < n; i += get_global_size(0)) {\n"
+                     "    out[i] = sqrt(in[i]);\n"
+                     "  }\n"
+                     "}\n";
+  VerifyResult r = verifySource(good, SourceLanguage::OpenCL12, "k.cl");
+  EXPECT_TRUE(r.ok) << r.diagnostics;
+  VerifyResult bad = verifySource("__kernel void k(global double* x) { x[0] = undefined_fn(); }\n",
+                                  SourceLanguage::OpenCL12, "bad.cl");
+  EXPECT_FALSE(bad.ok);
+}
+
+TEST(Verifier, IncludesResolveAgainstIncludeDirectories) {
+  VerifyResult missing = verifySource("#include \"nowhere.h\"\n", SourceLanguage::C11, "i.c");
+  EXPECT_FALSE(missing.ok);
+  EXPECT_NE(missing.diagnostics.find("nowhere.h"), std::string::npos);
+}
+
+TEST(Formatter, FormatsWithTheRepositoryStyle) {
+  std::string ugly = "int f(int n){int s=0;for(int i=0;i<n;i+=1){s+=i;}return s;}\n";
+  EXPECT_EQ(formatSource(ugly, SourceLanguage::C11, "f.c"), "int f(int n) {\n"
+                                                            "  int s = 0;\n"
+                                                            "  for (int i = 0; i < n; i += 1) {\n"
+                                                            "    s += i;\n"
+                                                            "  }\n"
+                                                            "  return s;\n"
+                                                            "}\n");
+}
+
+TEST(Formatter, IsIdempotentAndKeepsPragmas) {
+  std::string code =
+      "void f(float *x, int n) {\n#pragma omp parallel for\n  for (int i = 0; i < n; "
+      "i += 1) {\n    x[i] = 0.0f;\n  }\n}\n";
+  std::string once = formatSource(code, SourceLanguage::C11OpenMP, "p.c");
+  EXPECT_EQ(formatSource(once, SourceLanguage::C11OpenMP, "p.c"), once);
+  EXPECT_NE(once.find("#pragma omp parallel for"), std::string::npos);
+  EXPECT_NE(once.find("float* x"), std::string::npos) << "PointerAlignment: Left\n" << once;
+}
+
+TEST(Formatter, EmbedsTheRepositoryStyle) {
+  EXPECT_NE(std::string(embeddedStyle()).find("ColumnLimit: 100"), std::string::npos);
+}
