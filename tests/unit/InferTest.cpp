@@ -276,3 +276,15 @@ TEST(InferErrors, LaterDefIsNotVisible) {
   expectError("def f = fun(x: f32 => g(x))\ndef g = fun(y: f32 => y)\ndef h = f", "E0201", 1, 23,
               "declared later");
 }
+
+TEST(Infer, DivisibilityPreconditionsAreUsedAsFacts) {
+  // After split(4) of a k.f32 (precondition k%4 == 0), 4*(k/4) and k are the
+  // same size: zipping the re-joined chunks with the original array is fine.
+  const char* src = "def f = depFun(k: Nat => fun(xs: k.f32 =>\n"
+                    "  zip(xs |> split(4) |> join)(xs)))";
+  EXPECT_EQ(typeOf(src), "(k: Nat) -> k.f32 -> (4*(k/4)).(f32, f32)");
+  EXPECT_EQ(preconditions(src), std::vector<std::string>{"k%4 == 0"});
+  // Without the precondition the sizes stay different.
+  expectError("def f = depFun(k: Nat => fun(xs: k.f32, ys: (4*(k/4)).f32 => zip(xs)(ys)))", "E0304",
+              1, 70, "not provably equal");
+}

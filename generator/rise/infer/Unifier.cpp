@@ -346,6 +346,8 @@ bool Unifier::trySolveNat(const Nat& lhs0, const Nat& rhs0, const ConstraintSite
   if (d->isConst(0))
     return true;
   auto metas = metasOf(d);
+  if (metas.empty() && zeroUnderPreconditions(d))
+    return true;
   if (metas.empty()) {
     std::string msg =
         "size mismatch in " + site.what + ": " + natToString(lhs) + " vs " + natToString(rhs);
@@ -406,6 +408,24 @@ bool Unifier::trySolveNat(const Nat& lhs0, const Nat& rhs0, const ConstraintSite
   }
   bindNatMeta(*meta, solution);
   return true;
+}
+
+bool Unifier::zeroUnderPreconditions(const Nat& d) const {
+  // A recorded `x % c == 0` with x a variable means x = c*q for some q:
+  // substituting it turns `c*(x/c) - x` into 0. This is how `4*(k/4)` and
+  // `k` are known to be equal after `split(4)` of a `k.f32`.
+  Nat cur = d;
+  for (const Precondition& p : preconditions_) {
+    Nat lhs = resolve(p.lhs);
+    if (p.rel != Precondition::Rel::Eq || !resolve(p.rhs)->isConst(0) ||
+        lhs->kind() != NatKind::Mod || lhs->lhs()->kind() != NatKind::Var || !lhs->rhs()->isConst())
+      continue;
+    Nat quotient = natVar(lhs->lhs()->var().name + "_q");
+    cur = natSubstitute(cur, {{lhs->lhs()->var().id, natMul(lhs->rhs(), quotient)}});
+    if (cur->isConst(0))
+      return true;
+  }
+  return false;
 }
 
 void Unifier::unifyNat(const Nat& expected, const Nat& found, const ConstraintSite& site) {

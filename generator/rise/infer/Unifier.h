@@ -69,6 +69,8 @@ private:
   /// Tries to solve `lhs = rhs`; returns false if it must be deferred.
   bool trySolveNat(const Nat& lhs, const Nat& rhs, const ConstraintSite& site, bool force);
   void bindNatMeta(const NatVarInfo& meta, const Nat& solution);
+  /// True if `d == 0` follows from the divisibility preconditions recorded so far.
+  bool zeroUnderPreconditions(const Nat& d) const;
   [[noreturn]] void mismatch(const Type& a, const Type& b, const ConstraintSite& site,
                              const std::string& detail);
 
