@@ -114,6 +114,16 @@ Type parseType(std::shared_ptr<const SourceFile> file, bool allowFreeVars) {
   return t;
 }
 
+Nat parseNat(std::shared_ptr<const SourceFile> file, const std::vector<DepBinder>& sizes) {
+  TokenStream ts(lex(file));
+  Scope scope;
+  for (const DepBinder& b : sizes)
+    scope.pushDep(b);
+  Nat n = TypeParser(ts, scope).parseNat();
+  ts.expect(TokenKind::End, "after the size expression");
+  return n;
+}
+
 std::shared_ptr<const SourceFile> makeSourceFile(std::string name, std::string text) {
   return std::make_shared<const SourceFile>(SourceFile{std::move(name), std::move(text)});
 }

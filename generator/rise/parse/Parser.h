@@ -27,6 +27,10 @@ Expr parseExpr(std::shared_ptr<const SourceFile> file);
 /// variable (Nat in size position, Data in type position). Used by tests.
 Type parseType(std::shared_ptr<const SourceFile> file, bool allowFreeVars = false);
 
+/// Parses a size expression (`n/32`, `2*m + 1`) whose names must be among
+/// `sizes` (used for the launch configuration of kernel specs).
+Nat parseNat(std::shared_ptr<const SourceFile> file, const std::vector<DepBinder>& sizes);
+
 /// Convenience: wraps `text` in an in-memory SourceFile named `name`.
 std::shared_ptr<const SourceFile> makeSourceFile(std::string name, std::string text);
 

@@ -1,0 +1,58 @@
+// A kernel spec (DESIGN.md, "Kernel spec (YAML)") after loading and
+// validation: the program it names, type-checked, and its variants with their
+// strategies and launch configurations resolved.
+#pragma once
+
+#include "rise/ast/Expr.h"
+#include "rise/infer/Infer.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace risec::driver {
+
+enum class Target { C, OpenMP, OpenCL };
+std::string_view targetName(Target t); ///< "c", "openmp", "opencl"
+
+/// OpenCL NDRange sizes as Nat expressions over the entry's size parameters.
+struct LaunchConfig {
+  std::vector<rise::Nat> global;
+  std::vector<rise::Nat> local; ///< empty: chosen by the OpenCL runtime
+  SourceLocation loc;
+};
+
+struct VariantSpec {
+  Target target = Target::C;
+  std::string strategyPath; ///< resolved against the spec's folder; empty: lowerToC
+  std::string symbol;       ///< `<kernel>_<target>` unless the spec sets `symbol:`
+  std::optional<LaunchConfig> launch;
+  SourceLocation loc;
+};
+
+/// One `check:` entry: a value for every size parameter of the entry.
+struct CheckSizes {
+  std::map<std::string, std::int64_t> sizes;
+  SourceLocation loc;
+};
+
+struct KernelSpec {
+  std::string path;       ///< the spec file as given
+  std::string kernel;     ///< symbol prefix
+  std::string sourcePath; ///< the .rise file, resolved against the spec's folder
+  std::string entry;      ///< the def to compile
+  std::string doc;
+  std::vector<VariantSpec> variants;
+  std::vector<CheckSizes> checks;
+  SourceLocation loc;
+
+  rise::Program program;
+  rise::TypedDef typedEntry;
+  /// The entry's size parameters, in depFun order.
+  std::vector<rise::DepBinder> sizeParameters;
+};
+
+} // namespace risec::driver

@@ -1,0 +1,301 @@
+#include "driver/SpecLoader.h"
+
+#include "driver/SourceLoader.h"
+#include "rise/parse/Parser.h"
+#include "support/Diagnostic.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <filesystem>
+#include <set>
+
+namespace risec::driver {
+
+namespace fs = std::filesystem;
+using namespace risec::rise;
+
+std::string_view targetName(Target t) {
+  switch (t) {
+  case Target::C:
+    return "c";
+  case Target::OpenMP:
+    return "openmp";
+  case Target::OpenCL:
+    return "opencl";
+  }
+  return "?";
+}
+
+namespace {
+
+bool isIdentifier(const std::string& s) {
+  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0])))
+    return false;
+  for (char c : s)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_')
+      return false;
+  return true;
+}
+
+std::string joined(const std::vector<std::string>& items) {
+  std::string s;
+  for (const std::string& i : items)
+    s += (s.empty() ? "" : ", ") + i;
+  return s;
+}
+
+/// Reads one spec file; a class so that every helper knows the file for
+/// locations.
+class SpecReader {
+public:
+  SpecReader(std::string path, std::shared_ptr<const SourceFile> file)
+      : path_(std::move(path)), file_(std::move(file)) {}
+
+  KernelSpec read() {
+    YAML::Node root;
+    try {
+      root = YAML::Load(file_->text);
+    } catch (const YAML::ParserException& e) {
+      throw CompileError("E0801", at(e.mark), "invalid YAML: " + e.msg);
+    }
+    KernelSpec spec;
+    spec.path = path_;
+    spec.loc = {file_, 1, 1};
+    if (!root.IsMap())
+      throw CompileError("E0801", spec.loc,
+                         "a kernel spec is a YAML mapping with the keys kernel, source, variants, "
+                         "...; see docs/usage.md");
+    checkKeys(root, {"kernel", "source", "entry", "doc", "variants", "check"}, "the kernel spec");
+    spec.kernel =
+        identifier(required(root, "kernel", "the kernel spec", "the symbol prefix"), "`kernel`");
+    YAML::Node source = required(root, "source", "the kernel spec", "the .rise file");
+    spec.sourcePath = existingFile(source, "source");
+    spec.entry = root["entry"] ? scalar(root["entry"], "`entry`") : spec.kernel;
+    spec.doc = root["doc"] ? scalar(root["doc"], "`doc`") : "";
+    loadProgram(spec, root["entry"] ? root["entry"] : source);
+    readVariants(spec, required(root, "variants", "the kernel spec", "the list of targets"));
+    if (root["check"])
+      readChecks(spec, root["check"]);
+    return spec;
+  }
+
+private:
+  SourceLocation at(const YAML::Mark& m) const {
+    if (m.is_null())
+      return {file_, 1, 1};
+    return {file_, m.line + 1, m.column + 1};
+  }
+  SourceLocation at(const YAML::Node& n) const { return at(n.Mark()); }
+
+  void checkKeys(const YAML::Node& map, const std::vector<std::string>& allowed,
+                 const std::string& what) const {
+    for (auto it = map.begin(); it != map.end(); ++it) {
+      std::string key = it->first.IsScalar() ? it->first.Scalar() : "";
+      if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())
+        throw CompileError("E0802", at(it->first),
+                           "unknown key `" + key + "` in " + what + "; the keys are " +
+                               joined(allowed));
+    }
+  }
+
+  YAML::Node required(const YAML::Node& map, const std::string& key, const std::string& what,
+                      const std::string& purpose) const {
+    YAML::Node n = map[key];
+    if (!n)
+      throw CompileError("E0803", at(map), what + " needs a `" + key + "` key (" + purpose + ")");
+    return n;
+  }
+
+  std::string scalar(const YAML::Node& n, const std::string& what) const {
+    if (!n.IsScalar())
+      throw CompileError("E0807", at(n), what + " must be a single value");
+    return n.Scalar();
+  }
+
+  std::string identifier(const YAML::Node& n, const std::string& what) const {
+    std::string s = scalar(n, what);
+    if (!isIdentifier(s))
+      throw CompileError("E0806", at(n),
+                         what + " `" + s +
+                             "` must be a C identifier (letters, digits and `_`, not starting "
+                             "with a digit)");
+    return s;
+  }
+
+  /// A path relative to the spec's folder that must exist.
+  std::string existingFile(const YAML::Node& n, const std::string& key) const {
+    std::string value = scalar(n, "`" + key + "`");
+    fs::path p = fs::path(path_).parent_path() / value;
+    std::error_code ec;
+    if (!fs::is_regular_file(p, ec))
+      throw CompileError("E0804", at(n),
+                         "`" + key + "` names `" + value + "`, which does not exist (looked for " +
+                             p.string() + "; paths are relative to the spec file)");
+    return p.lexically_normal().string();
+  }
+
+  void loadProgram(KernelSpec& spec, const YAML::Node& entryNode) {
+    spec.program = parseProgram(loadSource(spec.sourcePath));
+    if (!spec.program.findDef(spec.entry)) {
+      std::vector<std::string> names;
+      for (const Def& d : spec.program.defs)
+        names.push_back(d.name);
+      throw CompileError("E0813", at(entryNode),
+                         "`" + spec.sourcePath + "` has no def named `" + spec.entry +
+                             "`; its defs are " + joined(names) +
+                             " (set `entry:` when it differs from `kernel:`)");
+    }
+    spec.typedEntry = inferDef(spec.program, spec.entry);
+    for (Expr e = spec.typedEntry.expr;
+         e->kind() == ExprKind::DepLambda && e->binder().kind == Kind::Nat; e = e->body())
+      spec.sizeParameters.push_back(e->binder());
+  }
+
+  std::vector<std::string> sizeNames(const KernelSpec& spec) const {
+    std::vector<std::string> names;
+    for (const DepBinder& b : spec.sizeParameters)
+      names.push_back(b.name());
+    return names;
+  }
+
+  void readVariants(KernelSpec& spec, const YAML::Node& list) {
+    if (!list.IsSequence() || list.size() == 0)
+      throw CompileError("E0814", at(list),
+                         "`variants` must be a non-empty list, e.g. `- target: c`");
+    std::set<std::string> symbols;
+    for (const YAML::Node& v : list) {
+      if (!v.IsMap())
+        throw CompileError("E0807", at(v), "a variant is a mapping with a `target` key");
+      checkKeys(v, {"target", "strategy", "launch", "symbol"}, "a variant");
+      VariantSpec variant;
+      variant.loc = at(v);
+      YAML::Node target = required(v, "target", "a variant", "c, openmp or opencl");
+      std::string t = scalar(target, "`target`");
+      if (t == "c")
+        variant.target = Target::C;
+      else if (t == "openmp")
+        variant.target = Target::OpenMP;
+      else if (t == "opencl")
+        variant.target = Target::OpenCL;
+      else
+        throw CompileError("E0805", at(target),
+                           "unknown target `" + t + "`; the targets are c, openmp and opencl");
+      if (v["strategy"])
+        variant.strategyPath = existingFile(v["strategy"], "strategy");
+      variant.symbol = v["symbol"] ? identifier(v["symbol"], "`symbol`")
+                                   : spec.kernel + "_" + std::string(targetName(variant.target));
+      if (!symbols.insert(variant.symbol).second)
+        throw CompileError("E0812", at(v),
+                           "two variants are both named `" + variant.symbol +
+                               "`; give one of them a different `symbol:`");
+      if (v["launch"]) {
+        if (variant.target != Target::OpenCL)
+          throw CompileError("E0809", at(v["launch"]),
+                             "`launch` only applies to opencl variants; remove it from this " +
+                                 std::string(targetName(variant.target)) + " variant");
+        variant.launch = readLaunch(spec, v["launch"]);
+      }
+      spec.variants.push_back(std::move(variant));
+    }
+  }
+
+  LaunchConfig readLaunch(const KernelSpec& spec, const YAML::Node& n) {
+    if (!n.IsMap())
+      throw CompileError("E0807", at(n),
+                         "`launch` is a mapping such as `{global: [n], local: [32]}`");
+    checkKeys(n, {"global", "local"}, "`launch`");
+    LaunchConfig launch;
+    launch.loc = at(n);
+    launch.global =
+        readSizes(spec, required(n, "global", "`launch`", "the global NDRange"), "global");
+    if (n["local"]) {
+      launch.local = readSizes(spec, n["local"], "local");
+      if (launch.local.size() != launch.global.size())
+        throw CompileError("E0807", at(n["local"]),
+                           "`local` has " + std::to_string(launch.local.size()) +
+                               " dimensions but `global` has " +
+                               std::to_string(launch.global.size()));
+    }
+    return launch;
+  }
+
+  std::vector<Nat> readSizes(const KernelSpec& spec, const YAML::Node& n, const std::string& key) {
+    if (!n.IsSequence() || n.size() < 1 || n.size() > 3)
+      throw CompileError("E0807", at(n),
+                         "`" + key + "` is a list of 1 to 3 size expressions, e.g. [n, m/4]");
+    std::vector<Nat> sizes;
+    for (const YAML::Node& item : n) {
+      std::string text = scalar(item, "a launch size");
+      try {
+        sizes.push_back(parseNat(makeSourceFile(spec.path, text), spec.sizeParameters));
+      } catch (const CompileError& e) {
+        throw CompileError("E0808", at(item),
+                           "launch size `" + text + "` of `" + key + "`: " + e.message() +
+                               " (the sizes of `" + spec.entry + "` are " +
+                               joined(sizeNames(spec)) + ")");
+      }
+    }
+    return sizes;
+  }
+
+  void readChecks(KernelSpec& spec, const YAML::Node& list) {
+    if (!list.IsSequence())
+      throw CompileError("E0807", at(list), "`check` is a list of sizes, e.g. `- {n: 64}`");
+    std::vector<std::string> names = sizeNames(spec);
+    for (const YAML::Node& c : list) {
+      if (!c.IsMap())
+        throw CompileError("E0807", at(c), "a `check` entry maps every size to a value");
+      CheckSizes check;
+      check.loc = at(c);
+      for (auto it = c.begin(); it != c.end(); ++it) {
+        std::string name = scalar(it->first, "a size name");
+        if (std::find(names.begin(), names.end(), name) == names.end())
+          throw CompileError("E0810", at(it->first),
+                             "`" + name + "` is not a size of `" + spec.entry +
+                                 "`; its sizes are " + joined(names));
+        std::string value = scalar(it->second, "a size");
+        bool digits = !value.empty() && value.size() < 13 &&
+                      value.find_first_not_of("0123456789") == std::string::npos;
+        if (!digits)
+          throw CompileError("E0810", at(it->second),
+                             "size `" + name + "` must be a non-negative integer, not `" + value +
+                                 "`");
+        check.sizes[name] = std::stoll(value);
+      }
+      for (const std::string& name : names)
+        if (!check.sizes.count(name))
+          throw CompileError("E0810", at(c), "this `check` entry has no value for `" + name + "`");
+      checkPreconditions(spec, check);
+      spec.checks.push_back(std::move(check));
+    }
+  }
+
+  void checkPreconditions(const KernelSpec& spec, const CheckSizes& check) const {
+    auto lookup = [&](const NatVarInfo& v) -> std::optional<std::int64_t> {
+      for (const DepBinder& b : spec.sizeParameters)
+        if (b.nat->id == v.id)
+          return check.sizes.at(b.name());
+      return std::nullopt;
+    };
+    for (const Precondition& p : spec.typedEntry.preconditions) {
+      auto lhs = natEvaluate(p.lhs, lookup), rhs = natEvaluate(p.rhs, lookup);
+      bool holds = lhs && rhs && (p.rel == Precondition::Rel::Eq ? *lhs == *rhs : *lhs >= *rhs);
+      if (!holds)
+        throw CompileError("E0811", check.loc,
+                           "these sizes violate the precondition " + p.str() + " of `" +
+                               spec.entry + "` (" + p.reason + ")")
+            .note(p.loc, "the precondition comes from here");
+    }
+  }
+
+  std::string path_;
+  std::shared_ptr<const SourceFile> file_;
+};
+
+} // namespace
+
+KernelSpec loadSpec(const std::string& path) {
+  return SpecReader(path, loadSource(path)).read();
+}
+
+} // namespace risec::driver

@@ -1,0 +1,159 @@
+// Tests of kernel spec loading and validation (driver/SpecLoader).
+#include "driver/SpecLoader.h"
+#include "support/Diagnostic.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+using namespace risec;
+using namespace risec::driver;
+namespace fs = std::filesystem;
+
+namespace {
+
+const char* kChunks = "def chunks = depFun((n: Nat, m: Nat) => fun(xs: n.f32, ys: m.f32 =>\n"
+                      "  makePair(xs |> split(32) |> map(reduce(add)(0.0f)))(ys)))\n";
+
+class Spec : public ::testing::Test {
+protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("risec-spec-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir_);
+    write("chunks.rise", kChunks);
+    write("chunks.c.elevate", "lowerToC\n");
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::string write(const std::string& name, const std::string& text) {
+    std::ofstream(dir_ / name) << text;
+    return (dir_ / name).string();
+  }
+
+  /// Loads `yaml` and expects an error `code` at `line:col` whose message
+  /// contains `fragment`.
+  void expectError(const std::string& yaml, const std::string& code, int line, int col,
+                   const std::string& fragment) {
+    std::string path = write("k.yaml", yaml);
+    try {
+      loadSpec(path);
+      FAIL() << "expected " << code << " for:\n" << yaml;
+    } catch (const CompileError& e) {
+      EXPECT_EQ(e.code(), code) << e.message();
+      EXPECT_EQ(e.location().file->name, path);
+      EXPECT_EQ(e.location().line, line) << e.message();
+      EXPECT_EQ(e.location().column, col) << e.message();
+      EXPECT_NE(e.message().find(fragment), std::string::npos) << e.message();
+    }
+  }
+
+  fs::path dir_;
+};
+
+const char* kGood = R"(kernel: chunks
+source: chunks.rise
+doc: Sums of 32-element chunks
+variants:
+  - target: c
+    strategy: chunks.c.elevate
+  - target: openmp
+  - target: opencl
+    launch: {global: [n/32], local: [8]}
+    symbol: chunks_gpu
+check:
+  - {n: 64, m: 3}
+  - {n: 0, m: 1}
+)";
+
+} // namespace
+
+TEST_F(Spec, LoadsAValidSpec) {
+  KernelSpec s = loadSpec(write("k.yaml", kGood));
+  EXPECT_EQ(s.kernel, "chunks");
+  EXPECT_EQ(s.entry, "chunks");
+  EXPECT_EQ(s.doc, "Sums of 32-element chunks");
+  EXPECT_EQ(s.sourcePath, (dir_ / "chunks.rise").lexically_normal().string());
+  ASSERT_EQ(s.variants.size(), 3u);
+  EXPECT_EQ(s.variants[0].symbol, "chunks_c");
+  EXPECT_EQ(s.variants[0].strategyPath, (dir_ / "chunks.c.elevate").lexically_normal().string());
+  EXPECT_EQ(s.variants[1].symbol, "chunks_openmp");
+  EXPECT_TRUE(s.variants[1].strategyPath.empty());
+  EXPECT_EQ(s.variants[2].symbol, "chunks_gpu");
+  ASSERT_TRUE(s.variants[2].launch);
+  EXPECT_EQ(rise::natToString(s.variants[2].launch->global.at(0)), "n/32");
+  EXPECT_EQ(rise::natToString(s.variants[2].launch->local.at(0)), "8");
+  ASSERT_EQ(s.checks.size(), 2u);
+  EXPECT_EQ(s.checks[0].sizes.at("n"), 64);
+  ASSERT_EQ(s.sizeParameters.size(), 2u);
+  EXPECT_EQ(s.sizeParameters[1].name(), "m");
+  EXPECT_EQ(s.typedEntry.preconditions.size(), 1u);
+}
+
+TEST_F(Spec, UnknownKeys) {
+  expectError("kernel: chunks\nsource: chunks.rise\nsorce: x\nvariants: [{target: c}]\n", "E0802",
+              3, 1, "unknown key `sorce` in the kernel spec");
+  expectError("kernel: chunks\nsource: chunks.rise\nvariants:\n  - target: c\n    strat: x\n",
+              "E0802", 5, 5, "unknown key `strat` in a variant");
+}
+
+TEST_F(Spec, MissingKeysAndFiles) {
+  expectError("kernel: chunks\nvariants: [{target: c}]\n", "E0803", 1, 1, "needs a `source` key");
+  expectError("kernel: chunks\nsource: nope.rise\nvariants: [{target: c}]\n", "E0804", 2, 9,
+              "`nope.rise`, which does not exist");
+  expectError(
+      "kernel: chunks\nsource: chunks.rise\nvariants:\n  - target: c\n    strategy: s.elevate\n",
+      "E0804", 5, 15, "`s.elevate`, which does not exist");
+  expectError("kernel: chunks\nsource: chunks.rise\nvariants: []\n", "E0814", 3, 11,
+              "non-empty list");
+}
+
+TEST_F(Spec, BadTargetsAndNames) {
+  expectError("kernel: chunks\nsource: chunks.rise\nvariants:\n  - target: cuda\n", "E0805", 4, 13,
+              "unknown target `cuda`");
+  expectError("kernel: 2chunks\nsource: chunks.rise\nentry: chunks\nvariants: [{target: c}]\n",
+              "E0806", 1, 9, "must be a C identifier");
+  expectError("kernel: chunks\nsource: chunks.rise\nentry: sums\nvariants: [{target: c}]\n",
+              "E0813", 3, 8, "no def named `sums`");
+  expectError("kernel: chunks\nsource: chunks.rise\nvariants:\n  - target: c\n  - target: c\n",
+              "E0812", 5, 5, "both named `chunks_c`");
+}
+
+TEST_F(Spec, LaunchConfigurations) {
+  expectError("kernel: chunks\nsource: chunks.rise\nvariants:\n"
+              "  - target: opencl\n    launch: {global: [k/32]}\n",
+              "E0808", 5, 23, "unknown size variable `k`");
+  expectError("kernel: chunks\nsource: chunks.rise\nvariants:\n"
+              "  - target: c\n    launch: {global: [n]}\n",
+              "E0809", 5, 13, "only applies to opencl");
+  expectError("kernel: chunks\nsource: chunks.rise\nvariants:\n"
+              "  - target: opencl\n    launch: {global: [n], local: [8, 8]}\n",
+              "E0807", 5, 34, "`local` has 2 dimensions but `global` has 1");
+}
+
+TEST_F(Spec, CheckSizes) {
+  std::string head = "kernel: chunks\nsource: chunks.rise\nvariants: [{target: c}]\ncheck:\n";
+  expectError(head + "  - {n: 64, k: 3}\n", "E0810", 5, 13, "`k` is not a size of `chunks`");
+  expectError(head + "  - {n: 64}\n", "E0810", 5, 5, "no value for `m`");
+  expectError(head + "  - {n: 64, m: -1}\n", "E0810", 5, 16, "non-negative integer");
+  expectError(head + "  - {n: 30, m: 1}\n", "E0811", 5, 5, "violate the precondition n%32 == 0");
+}
+
+TEST_F(Spec, InvalidYaml) {
+  expectError("kernel: [unclosed\n", "E0801", 2, 1, "invalid YAML");
+  expectError("- just\n- a list\n", "E0801", 1, 1, "YAML mapping");
+}
+
+TEST_F(Spec, ErrorsInTheProgramPointIntoTheProgram) {
+  write("bad.rise", "def chunks = fun(x: f32 => y)\n");
+  std::string path = write("k.yaml", "kernel: chunks\nsource: bad.rise\nvariants: [{target: c}]\n");
+  try {
+    loadSpec(path);
+    FAIL();
+  } catch (const CompileError& e) {
+    EXPECT_EQ(e.code(), "E0201");
+    EXPECT_EQ(e.location().file->name, (dir_ / "bad.rise").lexically_normal().string());
+  }
+}
