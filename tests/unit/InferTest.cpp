@@ -288,3 +288,13 @@ TEST(Infer, DivisibilityPreconditionsAreUsedAsFacts) {
   expectError("def f = depFun(k: Nat => fun(xs: k.f32, ys: (4*(k/4)).f32 => zip(xs)(ys)))", "E0304",
               1, 70, "not provably equal");
 }
+
+TEST(Infer, VectorArithmeticBeforeTheElementTypeIsKnown) {
+  // Inside the lambda the element type of `r` is still unknown when `v + v`
+  // is checked; it is fixed later by the map over `x`.
+  EXPECT_EQ(typeOf("def f = fun(x: 5.4.f32 => x |> map(fun(r => r |> asVector(2) |> "
+                   "map(fun(v => v + v)) |> asScalar)))"),
+            "5.4.f32 -> 5.4.f32");
+  expectError("def f = fun(x: 4.bool => x |> asVector(2) |> map(fun(v => v + v)))", "E0308", 1, 31,
+              "numeric");
+}

@@ -169,6 +169,12 @@ void Unifier::requireSort(const Type& t0, TypeSort sort, const ConstraintSite& s
     subst_.types[t->var().id] = freshTypeVar(t->var().name, s, true);
     return;
   }
+  if (t->kind() == TypeKind::Vec && (sort == TypeSort::Numeric || sort == TypeSort::Float) &&
+      t->elem()->kind() == TypeKind::Var && t->elem()->var().meta) {
+    // `v + v` on a `vec[?s, 4]` whose element type is not known yet: the
+    // element must be numeric (or float) too.
+    return requireSort(t->elem(), sort, site);
+  }
   if (!satisfiesSort(t, sort))
     throw CompileError("E0308", site.loc,
                        site.what + " has type `" + typeToString(t) + "`, but it must be " +
