@@ -52,8 +52,8 @@ std::vector<std::string> languageFlags(SourceLanguage language) {
 } // namespace
 
 VerifyResult verifySource(const std::string& code, SourceLanguage language,
-                          const std::string& fileName,
-                          const std::vector<std::string>& includeDirs) {
+                          const std::string& fileName, const std::vector<std::string>& includeDirs,
+                          const std::map<std::string, std::string>& siblings) {
   // The file under test lives in memory, over the real file system (which
   // provides the system and Clang resource headers).
   llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> overlay(
@@ -62,6 +62,9 @@ VerifyResult verifySource(const std::string& code, SourceLanguage language,
   overlay->pushOverlay(memory);
   std::string path = "/risec-verify/" + fileName;
   memory->addFile(path, 0, llvm::MemoryBuffer::getMemBufferCopy(code, path));
+  for (const auto& [name, text] : siblings)
+    memory->addFile("/risec-verify/" + name, 0,
+                    llvm::MemoryBuffer::getMemBufferCopy(text, "/risec-verify/" + name));
   llvm::IntrusiveRefCntPtr<clang::FileManager> files(
       new clang::FileManager(clang::FileSystemOptions(), overlay));
 
@@ -83,9 +86,10 @@ VerifyResult verifySource(const std::string& code, SourceLanguage language,
   r.ok = ran && consumer.getNumErrors() == 0 && consumer.getNumWarnings() == 0;
   r.diagnostics = consumer.text;
   // Messages name the file as the caller knows it.
-  for (std::size_t at = r.diagnostics.find(path); at != std::string::npos;
-       at = r.diagnostics.find(path, at))
-    r.diagnostics.replace(at, path.size(), fileName);
+  const std::string dir = "/risec-verify/";
+  for (std::size_t at = r.diagnostics.find(dir); at != std::string::npos;
+       at = r.diagnostics.find(dir, at))
+    r.diagnostics.erase(at, dir.size());
   if (!r.ok && r.diagnostics.empty())
     r.diagnostics = fileName + ": error: Clang could not parse the file\n";
   return r;

@@ -5,6 +5,7 @@
 
 #include "tooling/SourceLanguage.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -20,8 +21,11 @@ struct VerifyResult {
 /// and for resolving `#include "..."` against `includeDirs`). Flags: C11
 /// `-std=c11 -Wall -Wextra -Werror`, plus `-fopenmp` for OpenMP, and
 /// `-cl-std=CL1.2` with the default OpenCL header for OpenCL.
+/// `siblings` are further in-memory files next to it (name -> text), e.g. the
+/// header that a generated `.c` file includes.
 VerifyResult verifySource(const std::string& code, SourceLanguage language,
                           const std::string& fileName,
-                          const std::vector<std::string>& includeDirs = {});
+                          const std::vector<std::string>& includeDirs = {},
+                          const std::map<std::string, std::string>& siblings = {});
 
 } // namespace risec::tooling

@@ -63,6 +63,18 @@ TEST(Verifier, OpenCLWithTheDefaultHeader) {
   EXPECT_FALSE(bad.ok);
 }
 
+TEST(Verifier, SiblingFilesAreVisibleToIncludes) {
+  VerifyResult r =
+      verifySource("#include \"k.h\"\nint k(int n) { return n + K; }\n", SourceLanguage::C11, "k.c",
+                   {}, {{"k.h", "#define K 1\nint k(int n);\n"}});
+  EXPECT_TRUE(r.ok) << r.diagnostics;
+  VerifyResult bad = verifySource("#include \"k.h\"\n", SourceLanguage::C11, "k.c", {},
+                                  {{"k.h", "int k(int n) { int unused; return n; }\n"}});
+  EXPECT_FALSE(bad.ok);
+  EXPECT_NE(bad.diagnostics.find("k.h:1:20: error: unused variable"), std::string::npos)
+      << bad.diagnostics;
+}
+
 TEST(Verifier, IncludesResolveAgainstIncludeDirectories) {
   VerifyResult missing = verifySource("#include \"nowhere.h\"\n", SourceLanguage::C11, "i.c");
   EXPECT_FALSE(missing.ok);

@@ -1,0 +1,59 @@
+#include "codegen/Compile.h"
+
+#include "dpia/FromRise.h"
+#include "dpia/Translate.h"
+#include "rules/LowerToC.h"
+#include "support/Diagnostic.h"
+#include "tooling/Formatter.h"
+#include "tooling/Verifier.h"
+
+#include <cstdlib>
+#include <fstream>
+
+namespace risec::codegen {
+
+namespace {
+
+/// Keeps files that failed verification in a fresh temporary directory, so
+/// that the internal error can say where to look.
+std::string keepForInspection(const c::CFiles& files, const std::string& symbol) {
+  char pattern[] = "/tmp/risec-failed-XXXXXX";
+  const char* dir = mkdtemp(pattern);
+  if (!dir)
+    return "(could not keep the files)";
+  std::ofstream(std::string(dir) + "/" + symbol + ".c") << files.source;
+  std::ofstream(std::string(dir) + "/" + symbol + ".h") << files.header;
+  return dir;
+}
+
+/// Pipeline stage 7: format with libFormat, then parse both files with Clang
+/// in C11 mode and -Werror. A file that fails is a bug in risec.
+c::CFiles formatAndVerify(c::CFiles files, const std::string& symbol) {
+  using tooling::SourceLanguage;
+  std::string header = symbol + ".h", source = symbol + ".c";
+  files.header = tooling::formatSource(files.header, SourceLanguage::C11, header);
+  files.source = tooling::formatSource(files.source, SourceLanguage::C11, source);
+  tooling::VerifyResult h = tooling::verifySource(files.header, SourceLanguage::C11, header);
+  tooling::VerifyResult s = tooling::verifySource(files.source, SourceLanguage::C11, source, {},
+                                                  {{header, files.header}});
+  if (!h.ok || !s.ok)
+    throw InternalError("the C emitted for `" + symbol + "` does not compile (kept in " +
+                        keepForInspection(files, symbol) + "):\n" + h.diagnostics + s.diagnostics);
+  return files;
+}
+
+} // namespace
+
+CompileResult compileToC(const rise::Program& program, const rise::TypedDef& def,
+                         const c::COptions& opts) {
+  CompileResult r;
+  r.lowered = rules::lowerToC(program, def);                  // 1. every choice made
+  r.functional = dpia::fromRise(r.lowered);                   // 2. read/write checked DPIA
+  r.imperative = r.functional;                                //
+  dpia::translateToImperative(r.imperative);                  // 3. accT / conT
+  r.files = c::emitC(r.imperative, opts);                     // 4-6. passes, views, C
+  r.files = formatAndVerify(std::move(r.files), opts.symbol); // 7. format and verify
+  return r;
+}
+
+} // namespace risec::codegen

@@ -1,0 +1,30 @@
+// The compiler pipeline for one entry, as one list of passes (DESIGN.md,
+// "The pipeline"): parse and infer happen before (the caller has a
+// TypedDef); then
+//   1. lowerToC                   RISE -> low-level RISE (rules/LowerToC.h)
+//   2. fromRise                   -> functional DPIA, read/write checked
+//   3. translateToImperative      accT / conT -> imperative DPIA
+//   4. emitC                      unroll, hoist, views -> C (codegen/c/EmitC.h)
+#pragma once
+
+#include "codegen/c/EmitC.h"
+#include "dpia/Program.h"
+#include "rise/ast/Expr.h"
+#include "rise/infer/Infer.h"
+
+#include <string>
+
+namespace risec::codegen {
+
+struct CompileResult {
+  rise::TypedDef lowered;   ///< after lowerToC
+  dpia::Program functional; ///< after RISE -> DPIA (body set)
+  dpia::Program imperative; ///< after accT/conT (output and command set)
+  c::CFiles files;
+};
+
+/// Compiles the typed def `def` of `program` to C.
+CompileResult compileToC(const rise::Program& program, const rise::TypedDef& def,
+                         const c::COptions& opts);
+
+} // namespace risec::codegen

@@ -1,0 +1,655 @@
+#include "codegen/c/EmitC.h"
+
+#include "codegen/c/CPrinter.h"
+#include "codegen/c/EmitNames.h"
+#include "codegen/c/EmitNat.h"
+#include "codegen/c/EmitTypes.h"
+#include "dpia/Imperative.h"
+#include "dpia/Passes.h"
+#include "dpia/Primitive.h"
+#include "dpia/View.h"
+#include "support/Diagnostic.h"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <regex>
+#include <set>
+
+namespace risec::codegen::c {
+
+using dpia::Path;
+using dpia::PathElem;
+using dpia::Phrase;
+using dpia::PhraseKind;
+using rise::Nat;
+
+namespace {
+
+/// Where the value of a DPIA identifier lives.
+struct Memory {
+  std::string name;
+  rise::Type type;
+  bool variable = false;     ///< a plain C variable (non-array); else a pointer/array
+  std::vector<Memory> parts; ///< a pair holding arrays: one memory per component
+};
+
+bool holdsArray(const rise::Type& t) {
+  switch (t->kind()) {
+  case rise::TypeKind::Array:
+  case rise::TypeKind::Vec:
+    return true;
+  case rise::TypeKind::Pair:
+    return holdsArray(t->first()) || holdsArray(t->second());
+  default:
+    return false;
+  }
+}
+
+/// A pair holding arrays has no flat layout: it is stored as one memory per
+/// component ("struct of arrays"), e.g. the parameters `output_fst, output_snd`.
+bool splitPair(const rise::Type& t) {
+  return t->kind() == rise::TypeKind::Pair && holdsArray(t);
+}
+
+/// The leaves of a memory (itself, or its components' leaves, in order).
+void leaves(const Memory& m, std::vector<const Memory*>& out) {
+  if (m.parts.empty()) {
+    out.push_back(&m);
+    return;
+  }
+  for (const Memory& p : m.parts)
+    leaves(p, out);
+}
+
+bool isStack(const rise::Type& t) {
+  Nat count = TypeMapper::count(t);
+  return count->isConst() &&
+         count->value() * TypeMapper::bytes(TypeMapper::innermost(t)) <= kStackLimitBytes;
+}
+
+class Emitter {
+public:
+  explicit Emitter(const COptions& opts) : opts_(opts) {
+    nats_.name = [this](const rise::NatVarInfo& v) {
+      auto it = natNames_.find(v.id);
+      return it != natNames_.end() ? it->second : v.name;
+    };
+    nats_.helpers = &helpers_;
+    names_.reserve("output");
+  }
+
+  CFiles run(const dpia::Program& p);
+
+private:
+  const COptions& opts_;
+  TypeMapper types_;
+  NameTable names_;
+  NatPrinter nats_;
+  std::set<std::string> helpers_;
+  std::map<std::uint64_t, std::string> natNames_;
+  std::map<std::uint64_t, Memory> memory_;
+  bool math_ = false;
+  std::vector<std::string> loops_;  ///< loop indices in scope, outermost first
+  std::set<std::string> loopNames_; ///< every name used for a loop index
+
+  // ---- expressions -----------------------------------------------------------
+
+  Path newPath() {
+    Path p;
+    p.indexOf = [this](const Phrase& i) { return indexOf(i); };
+    return p;
+  }
+
+  Nat indexOf(const Phrase& i) {
+    if (i->kind() == PhraseKind::Natural)
+      return i->nat();
+    if (i->kind() == PhraseKind::Literal)
+      return rise::natConst(i->value().asInt());
+    if (i->kind() == PhraseKind::Prim && (i->isPrim("natAsIndex") || i->isPrim("indexAsNat")))
+      return indexOf(i->args()[0]);
+    // a run-time index: an opaque variable spelled as its C expression
+    Path empty = newPath();
+    std::string text = printExpr(exp(i, empty));
+    rise::Nat bound;
+    const rise::Type& t = dpia::dataType(i);
+    if (t->kind() == rise::TypeKind::Index)
+      bound = t->size();
+    Nat v = rise::natVar("(" + text + ")", rise::natConst(0), bound);
+    return v;
+  }
+
+  Memory& memoryOf(const Phrase& p) {
+    const Phrase& id = p->kind() == PhraseKind::Ident ? p : p->of();
+    auto it = memory_.find(id->id());
+    if (it == memory_.end())
+      throw InternalError("C back end: `" + id->name() + "` has no memory");
+    return it->second;
+  }
+
+  /// The element of memory `m` selected by `path`.
+  CExpr access(const Memory& m, Path& path) {
+    if (!m.parts.empty())
+      return access(m.parts[path.popFst() ? 0 : 1], path);
+    CExpr e = ident(m.name);
+    rise::Type t = m.type;
+    if (!m.variable) {
+      Nat flat = rise::natConst(0);
+      // arrays and vector lanes, row-major
+      for (; t->kind() == rise::TypeKind::Array || t->kind() == rise::TypeKind::Vec; t = t->elem())
+        flat = flat * t->size() + path.popIndex();
+      e = index(e, nats_.bare(flat));
+    }
+    while (!path.empty()) {
+      if (t->kind() != rise::TypeKind::Pair)
+        throw CompileError("E0699", {},
+                           "`" + m.name + "` of type `" + rise::typeToString(m.type) +
+                               "` is accessed in a way the C back end does not support yet");
+      bool fst = path.popFst();
+      e = member(e, fst ? "fst" : "snd");
+      t = fst ? t->first() : t->second();
+    }
+    return e;
+  }
+
+  static rise::Type scalarOf(const rise::Type& t) {
+    return t->kind() == rise::TypeKind::Vec ? t->elem() : t;
+  }
+
+  static bool narrow(const rise::Type& t) {
+    return t->kind() == rise::TypeKind::Scalar && !rise::isFloat(t->scalar()) &&
+           t->scalar() != rise::ScalarKind::Bool && rise::scalarBits(t->scalar()) < 32;
+  }
+
+  std::string mathFn(const std::string& name, const rise::Type& t) {
+    math_ = true;
+    return t->scalar() == rise::ScalarKind::F32 ? name + "f" : name;
+  }
+
+  CExpr exp(const Phrase& p, Path& path) {
+    switch (p->kind()) {
+    case PhraseKind::Ident:
+    case PhraseKind::Proj1:
+      return access(memoryOf(p), path);
+    case PhraseKind::Literal:
+      return scalarLiteral(p->value());
+    case PhraseKind::Natural:
+      return nats_.expr(p->nat());
+    case PhraseKind::Apply:
+      if (p->fn()->kind() == PhraseKind::Lambda)
+        return exp(dpia::betaApply(p->fn(), p->arg()), path);
+      break;
+    case PhraseKind::Prim:
+      return prim(p, path);
+    default:
+      break;
+    }
+    throw InternalError("C back end: cannot read a phrase of type " +
+                        dpia::phraseTypeToString(p->type()));
+  }
+
+  CExpr prim(const Phrase& p, Path& path) {
+    const std::string& n = p->primName();
+    if (p->prim().view) {
+      Phrase next = p->prim().view(p, path);
+      return exp(next, path);
+    }
+    // operands are read at the same lane as the result (vectors are computed
+    // lane by lane; for scalars the path is empty)
+    auto arg = [&](std::size_t i) {
+      Path same = path;
+      return exp(p->args()[i], same);
+    };
+    const rise::Type& t = scalarOf(dpia::dataType(p));
+    if (n == "vectorFromScalar") {
+      path.popIndex(); // every lane is the scalar
+      return arg(0);
+    }
+    static const std::map<std::string, std::string> binaryOps = {
+        {"add", "+"},    {"sub", "-"},       {"mul", "*"},  {"div", "/"},
+        {"lt", "<"},     {"le", "<="},       {"gt", ">"},   {"ge", ">="},
+        {"equal", "=="}, {"notEqual", "!="}, {"and", "&&"}, {"or", "||"}};
+    if (auto it = binaryOps.find(n); it != binaryOps.end()) {
+      static const std::set<std::string> relational = {"lt", "le", "gt", "ge", "equal", "notEqual"};
+      auto operand = [&](std::size_t i) { // `i + j < n + 1` needs no parentheses
+        const Phrase& a = p->args()[i];
+        if (relational.count(n) && a->kind() == PhraseKind::Natural)
+          return nats_.bare(a->nat());
+        return arg(i);
+      };
+      CExpr e = binary(it->second, operand(0), operand(1));
+      return narrow(t) ? cast(types_.element(t), e) : e;
+    }
+    if (n == "mod") {
+      if (t->kind() == rise::TypeKind::Scalar && rise::isFloat(t->scalar()))
+        return call(mathFn("fmod", t), {arg(0), arg(1)});
+      CExpr e = binary("%", arg(0), arg(1));
+      return narrow(t) ? cast(types_.element(t), e) : e;
+    }
+    if (n == "neg") {
+      CExpr e = unary("-", arg(0));
+      return narrow(t) ? cast(types_.element(t), e) : e;
+    }
+    if (n == "not")
+      return unary("!", arg(0));
+    if (n == "min" || n == "max") {
+      CExpr a = arg(0), b = arg(1);
+      return ternary(binary(n == "min" ? "<" : ">", a, b), a, b);
+    }
+    if (n == "select") {
+      Path a = path, b = path;
+      CExpr e = ternary(arg(0), exp(p->args()[1], a), exp(p->args()[2], b));
+      path = a;
+      return e;
+    }
+    if (n == "cast")
+      return cast(types_.element(t), arg(0));
+    if (n == "indexAsNat" || n == "natAsIndex")
+      return arg(0);
+    if (n == "foreign") {
+      std::vector<CExpr> args;
+      for (std::size_t i = 0; i < p->args().size(); ++i)
+        args.push_back(arg(i));
+      return call(p->tag(), args);
+    }
+    static const std::set<std::string> math = {"sqrt", "exp", "log",  "fabs", "floor",
+                                               "sin",  "cos", "tanh", "pow"};
+    if (math.count(n)) {
+      std::vector<CExpr> args;
+      for (std::size_t i = 0; i < p->args().size(); ++i)
+        args.push_back(arg(i));
+      return call(mathFn(n, t), args);
+    }
+    throw CompileError("E0699", p->loc(),
+                       "`" + n +
+                           "` inside a function that a view applies on access (`generate`, a "
+                           "`map` view, `mapFst`, `mapSnd`) is not supported by the C back end "
+                           "yet; compute it outside the view and store it with `toMem`");
+  }
+
+  CExpr acc(const Phrase& a, Path& path) {
+    switch (a->kind()) {
+    case PhraseKind::Ident:
+    case PhraseKind::Proj2:
+      return access(memoryOf(a), path);
+    case PhraseKind::Prim:
+      if (a->prim().view) {
+        Phrase next = a->prim().view(a, path);
+        return acc(next, path);
+      }
+      break;
+    default:
+      break;
+    }
+    throw InternalError("C back end: cannot write through " + dpia::phraseTypeToString(a->type()));
+  }
+
+  // ---- commands --------------------------------------------------------------
+
+  void assignment(const Phrase& lhs, const Phrase& rhs, const rise::Type& t, const Path& at,
+                  std::vector<CStmt>& out) {
+    if (t->kind() == rise::TypeKind::Pair) {
+      Path f = at, s = at;
+      f.pushFst();
+      s.pushSnd();
+      assignment(lhs, rhs, t->first(), f, out);
+      assignment(lhs, rhs, t->second(), s, out);
+      return;
+    }
+    if (t->kind() == rise::TypeKind::Vec) { // lane by lane
+      if (!t->size()->isConst())
+        throw CompileError("E0699", {}, "vectors of a symbolic width are not supported");
+      for (std::int64_t lane = 0; lane < t->size()->value(); ++lane) {
+        Path l = at;
+        l.pushIndex(rise::natConst(lane));
+        assignment(lhs, rhs, t->elem(), l, out);
+      }
+      return;
+    }
+    if (t->kind() == rise::TypeKind::Array)
+      throw InternalError("C back end: an assignment of a whole array");
+    Path l = at, r = at;
+    out.push_back(assign(acc(lhs, l), exp(rhs, r)));
+  }
+
+  void comm(const Phrase& c, std::vector<CStmt>& out) {
+    const std::string& n = c->primName();
+    if (n == "seq") {
+      for (const Phrase& x : c->args())
+        comm(x, out);
+    } else if (n == "skip") {
+    } else if (n == "assign") {
+      assignment(c->args()[0], c->args()[1], c->dataArg(0), newPath(), out);
+    } else if (n == "new") {
+      const rise::Type& t = c->dataArg(0);
+      const Phrase& f = c->args()[0];
+      std::string name = fresh(c->tag());
+      bool array = t->kind() == rise::TypeKind::Array || t->kind() == rise::TypeKind::Vec;
+      if (array && !isStack(t))
+        throw InternalError("C back end: a heap temporary was not hoisted");
+      CType ct = types_.element(t);
+      if (array)
+        ct = arrayType(ct, TypeMapper::count(t)->value());
+      memory_[f->param()->id()] = {name, t, !array, {}};
+      std::vector<CStmt> body;
+      comm(f->body(), body);
+      // `float acc; acc = 0.0f;` reads better as `float acc = 0.0f;`
+      CExpr init;
+      if (!array && !body.empty() && body[0]->kind() == StmtNode::Kind::Expr &&
+          body[0]->expr()->kind() == ExprNode::Kind::Binary && body[0]->expr()->text() == "=" &&
+          body[0]->expr()->operands()[0]->kind() == ExprNode::Kind::Ident &&
+          body[0]->expr()->operands()[0]->text() == name) {
+        init = body[0]->expr()->operands()[1];
+        body.erase(body.begin());
+      }
+      out.push_back(declStmt(ct, name, init));
+      out.insert(out.end(), body.begin(), body.end());
+    } else if (n == "for") {
+      std::string i = loopName();
+      natNames_[dpia::forIndex(c)->var().id] = i;
+      loops_.push_back(i);
+      std::vector<CStmt> body;
+      comm(c->args()[0], body);
+      loops_.pop_back();
+      out.push_back(countingLoop(namedType("int"), i, intLit(0), nats_.bare(dpia::forCount(c)),
+                                 intLit(1), body, c->tag()));
+    } else {
+      throw InternalError("C back end: unexpected command `" + n + "`");
+    }
+  }
+
+  /// The memory of a value of type `t` named after `base` (split pairs get
+  /// `base_fst`, `base_snd`); `fresh` picks unique names.
+  Memory makeMemory(const std::string& base, const rise::Type& t,
+                    const std::function<std::string(const std::string&)>& name) {
+    if (splitPair(t))
+      return {base,
+              t,
+              false,
+              {makeMemory(base + "_fst", t->first(), name),
+               makeMemory(base + "_snd", t->second(), name)}};
+    bool buffer = t->kind() == rise::TypeKind::Array || t->kind() == rise::TypeKind::Vec;
+    return {name(base), t, !buffer, {}};
+  }
+
+  /// A name for a temporary: not a loop index name either.
+  std::string fresh(const std::string& hint) {
+    std::string n = names_.fresh(hint);
+    while (loopNames_.count(n))
+      n = names_.fresh(hint);
+    return n;
+  }
+
+  /// Loop indices are named i, j, k, l by nesting depth (reused by sibling
+  /// loops, as a person writes them), avoiding every other name.
+  std::string loopName() {
+    static const char* const base[] = {"i", "j", "k", "l", "p", "q"};
+    for (int round = 0;; ++round)
+      for (const char* b : base) {
+        std::string n = round == 0 ? b : b + std::to_string(round + 1);
+        bool inScope = std::find(loops_.begin(), loops_.end(), n) != loops_.end();
+        if (!inScope && !names_.taken(n)) {
+          loopNames_.insert(n);
+          return n;
+        }
+      }
+  }
+
+  // ---- the function ----------------------------------------------------------
+
+  std::string helperCode(const std::string& h) {
+    if (h == "risec_min")
+      return "static inline int risec_min(int a, int b) { return a < b ? a : b; }";
+    if (h == "risec_max")
+      return "static inline int risec_max(int a, int b) { return a > b ? a : b; }";
+    return "static inline int risec_pow(int b, int e) {\n  int r = 1;\n  while (e-- > 0)\n"
+           "    r *= b;\n  return r;\n}";
+  }
+
+  std::string foreignCode(const rise::ForeignDecl& f) {
+    std::string s = "static inline " + printType(types_.element(f.result)) + " " + f.name + "(";
+    for (std::size_t i = 0; i < f.params.size(); ++i)
+      s += (i ? ", " : "") + printDeclarator(types_.element(f.params[i].second), f.params[i].first);
+    if (f.params.empty())
+      s += "void";
+    s += ") {\n";
+    std::string body = f.body;
+    std::size_t start = 0;
+    while (start <= body.size()) {
+      std::size_t end = body.find('\n', start);
+      std::string line = body.substr(start, end == std::string::npos ? end : end - start);
+      std::size_t first = line.find_first_not_of(" \t");
+      if (first != std::string::npos)
+        s += "  " + line.substr(first) + "\n";
+      if (end == std::string::npos)
+        break;
+      start = end + 1;
+    }
+    return s + "}";
+  }
+};
+
+CFiles Emitter::run(const dpia::Program& p) {
+  // imperative passes
+  Phrase command = dpia::unrollLoops(p.command);
+  std::vector<dpia::HoistedAllocation> heap;
+  command = dpia::hoistAllocations(
+      command,
+      [](const rise::Type& t) {
+        return splitPair(t) || (t->kind() == rise::TypeKind::Array && !isStack(t));
+      },
+      heap);
+
+  // parameters: the output (one pointer per component of a pair of arrays),
+  // the sizes, the inputs
+  std::vector<Param> params;
+  memory_[p.output->id()] =
+      makeMemory("output", p.outputType, [](const std::string& n) { return n; });
+  std::function<void(Memory&)> asPointers = [&](Memory& m) {
+    m.variable = false; // a scalar result is a one-element array
+    for (Memory& part : m.parts)
+      asPointers(part);
+  };
+  asPointers(memory_[p.output->id()]);
+  std::vector<const Memory*> outLeaves;
+  leaves(memory_[p.output->id()], outLeaves);
+  for (const Memory* m : outLeaves) {
+    names_.reserve(m->name);
+    params.push_back({pointerType(types_.element(m->type), true), m->name});
+  }
+  std::vector<std::string> sizeNames;
+  for (const rise::DepBinder& b : p.sizes) {
+    std::string name = names_.fresh(b.name());
+    natNames_[b.id()] = name;
+    sizeNames.push_back(name);
+    params.push_back({namedType("int"), name});
+  }
+  for (const Phrase& x : p.inputs) {
+    Memory m = makeMemory(x->name(), dpia::dataType(x),
+                          [&](const std::string& n) { return names_.fresh(n); });
+    std::vector<const Memory*> ls;
+    leaves(m, ls);
+    for (const Memory* l : ls) {
+      CType ct = types_.element(l->type);
+      params.push_back({l->variable ? ct : pointerType(constOf(ct), true), l->name});
+    }
+    memory_[x->id()] = m;
+  }
+
+  // checks
+  std::vector<CStmt> body;
+  if (!sizeNames.empty()) {
+    CExpr negative;
+    for (const std::string& s : sizeNames) {
+      CExpr c = binary("<", ident(s), intLit(0));
+      negative = negative ? binary("||", negative, c) : c;
+    }
+    body.push_back(ifStmt(negative, {returnStmt(intLit(kNegativeSize))}));
+  }
+  // heap temporaries (named now, allocated after the checks)
+  std::vector<const Memory*> heapLeaves;
+  for (const auto& h : heap) {
+    memory_[h.var->id()] =
+        makeMemory(h.name, h.type, [&](const std::string& n) { return fresh(n); });
+    leaves(memory_[h.var->id()], heapLeaves);
+  }
+  std::vector<rise::Type> sized;
+  for (const Phrase& x : p.inputs) {
+    std::vector<const Memory*> ls;
+    leaves(memory_[x->id()], ls);
+    for (const Memory* l : ls)
+      sized.push_back(l->type);
+  }
+  for (const Memory* l : outLeaves)
+    sized.push_back(l->type);
+  for (const Memory* l : heapLeaves)
+    sized.push_back(l->type);
+  CExpr tooLarge;
+  std::set<std::string> seen;
+  for (const rise::Type& t : sized) {
+    Nat count = TypeMapper::count(t);
+    if (count->isConst() || count->kind() == rise::NatKind::Var)
+      continue; // a single size parameter always fits
+    CExpr c = binary(">", nats_.upperBound(count), literal("INT_MAX"));
+    std::string key = printExpr(c);
+    if (!seen.insert(key).second)
+      continue;
+    tooLarge = tooLarge ? binary("||", tooLarge, c) : c;
+  }
+  if (tooLarge)
+    body.push_back(ifStmt(tooLarge, {returnStmt(intLit(kSizeTooLarge))}));
+  for (const rise::Precondition& pre : p.preconditions) {
+    CExpr cond = binary(pre.rel == rise::Precondition::Rel::Eq ? "!=" : "<", nats_.bare(pre.lhs),
+                        nats_.bare(pre.rhs));
+    body.push_back(comment(pre.reason.empty() ? pre.str() : pre.reason));
+    body.push_back(ifStmt(cond, {returnStmt(intLit(kPreconditionFailed))}));
+  }
+
+  // heap temporaries, allocated once up front
+  std::vector<std::string> heapNames;
+  CExpr failed;
+  for (const Memory* h : heapLeaves) {
+    const std::string& name = h->name;
+    CType elem = types_.element(h->type);
+    if (h->variable || isStack(h->type)) { // a small part of a split pair
+      body.push_back(declStmt(
+          h->variable ? elem : arrayType(elem, TypeMapper::count(h->type)->value()), name));
+      continue;
+    }
+    heapNames.push_back(name);
+    CExpr size = binary("*", cast(namedType("size_t"), nats_.expr(TypeMapper::count(h->type))),
+                        call("sizeof", {ident(printType(elem))}));
+    body.push_back(declStmt(pointerType(elem, true), name, call("malloc", {size})));
+    CExpr c = binary("==", ident(name), literal("NULL"));
+    Nat count = TypeMapper::count(h->type);
+    if (!count->isConst()) // malloc(0) may return NULL
+      c = binary("&&", c, binary("!=", nats_.bare(count), intLit(0)));
+    failed = failed ? binary("||", failed, c) : c;
+  }
+  if (failed) {
+    std::vector<CStmt> cleanup;
+    for (const std::string& n : heapNames)
+      cleanup.push_back(exprStmt(call("free", {ident(n)})));
+    cleanup.push_back(returnStmt(intLit(kOutOfMemory)));
+    body.push_back(ifStmt(failed, cleanup));
+  }
+
+  std::vector<CStmt> main;
+  comm(command, main);
+  body.insert(body.end(), main.begin(), main.end());
+  for (auto it = heapNames.rbegin(); it != heapNames.rend(); ++it)
+    body.push_back(exprStmt(call("free", {ident(*it)})));
+  body.push_back(returnStmt(intLit(kOk)));
+
+  // unused parameters (e.g. a size only used by the types)
+  std::string printed;
+  for (const CStmt& s : body)
+    printed += printStmt(s);
+  std::vector<CStmt> voids;
+  for (const Param& prm : params) {
+    std::regex word("\\b" + prm.name + "\\b");
+    if (!std::regex_search(printed, word))
+      voids.push_back(exprStmt(cast(namedType("void"), ident(prm.name))));
+  }
+  body.insert(body.begin(), voids.begin(), voids.end());
+
+  // the documentation shared by the header and the source
+  std::string sig = "int " + opts_.symbol + "(";
+  for (std::size_t i = 0; i < params.size(); ++i)
+    sig += (i ? ", " : "") + printDeclarator(params[i].type, params[i].name);
+  sig += ")";
+  std::string strategy = opts_.strategyName.empty() ? "lowerToC (default)" : opts_.strategyName;
+  std::string doc = opts_.symbol + ": generated by risec " + opts_.version + ". Do not edit.\n\n" +
+                    "Source:    " + opts_.sourceName + " (entry `" + p.name + "`)\n" +
+                    "Strategy:  " + strategy + "\nTarget:    c\n" +
+                    "RISE type: " + rise::typeToString(p.riseType) + "\n";
+  if (!p.preconditions.empty()) {
+    doc += "Preconditions:";
+    for (const rise::Precondition& pre : p.preconditions)
+      doc += "\n  " + pre.str();
+    doc += "\n";
+  }
+  doc += "Returns 0 on success; 1 if a precondition fails, 2 if a size is negative,\n"
+         "3 if an array would have more than INT_MAX elements, 4 if a temporary cannot\n"
+         "be allocated. On a non-zero return nothing has been written to `output`.";
+
+  Function fn;
+  fn.returnType = namedType("int");
+  fn.name = opts_.symbol;
+  fn.params = params;
+  fn.body = body;
+
+  std::vector<std::string> foreignCodes;
+  for (const auto& f : p.foreigns)
+    foreignCodes.push_back(foreignCode(*f));
+
+  std::string guard = "RISEC_" + opts_.symbol + "_H";
+  for (char& ch : guard)
+    ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+
+  TranslationUnit h;
+  h.comment(doc);
+  h.raw("#ifndef " + guard + "\n#define " + guard);
+  h.blank();
+  h.include("<stdbool.h>");
+  h.include("<stdint.h>");
+  h.blank();
+  for (const StructDef& s : types_.structs()) {
+    h.raw("#ifndef RISEC_STRUCT_" + s.name + "\n#define RISEC_STRUCT_" + s.name);
+    h.add(s);
+    h.raw("#endif");
+  }
+  Function proto = fn;
+  proto.declarationOnly = true;
+  proto.body.clear();
+  h.add(proto);
+  h.blank();
+  h.raw("#endif /* " + guard + " */");
+
+  TranslationUnit c;
+  c.comment(doc);
+  c.include("\"" + opts_.symbol + ".h\"");
+  c.blank();
+  c.include("<limits.h>");
+  if (math_)
+    c.include("<math.h>");
+  if (!heap.empty())
+    c.include("<stdlib.h>");
+  c.blank();
+  for (const std::string& hname : helpers_)
+    c.raw(helperCode(hname));
+  for (const std::string& f : foreignCodes)
+    c.raw(f);
+  if (!helpers_.empty() || !p.foreigns.empty())
+    c.blank();
+  c.add(fn);
+  return {printUnit(c), printUnit(h)};
+}
+
+} // namespace
+
+CFiles emitC(const dpia::Program& program, const COptions& opts) {
+  return Emitter(opts).run(program);
+}
+
+} // namespace risec::codegen::c

@@ -1,0 +1,454 @@
+#include "dpia/FromRise.h"
+
+#include <algorithm>
+
+#include "dpia/Primitive.h"
+#include "rise/infer/Signatures.h"
+#include "support/Diagnostic.h"
+
+#include <set>
+
+namespace risec::dpia {
+
+using rise::Expr;
+using rise::ExprKind;
+
+namespace {
+
+std::string shortLoc(const SourceLocation& l) {
+  return std::to_string(l.line) + ":" + std::to_string(l.column);
+}
+
+/// Who consumes a phrase, for diagnostics: "`mapSeq` at 4:10", "the output".
+struct Consumer {
+  std::string what;
+  SourceLocation loc;
+  const rise::ExprNode* head = nullptr; ///< the consuming primitive, if any
+  std::string str() const { return loc.known() ? what + " at " + shortLoc(loc) : what; }
+};
+
+/// The primitive that makes a Wr expression Wr (looking through Wr views).
+Phrase wrProducer(const Phrase& p) {
+  if (p->kind() == PhraseKind::Prim && p->prim().result.kind == ResultAccess::Kind::Poly)
+    for (const Phrase& a : p->args())
+      if (a->type()->isExp() && a->type()->access() == Access::Wr)
+        return wrProducer(a);
+  if (p->kind() == PhraseKind::Apply)
+    return wrProducer(p->fn()->kind() == PhraseKind::Lambda ? p->fn()->body() : p->fn());
+  return p;
+}
+
+std::string describe(const Phrase& p) {
+  if (p->kind() == PhraseKind::Prim)
+    return "`" + (p->tag().empty() || p->primName() != "foreign" ? p->primName() : p->tag()) + "`";
+  if (p->kind() == PhraseKind::Ident)
+    return "`" + p->name() + "`";
+  return "this expression";
+}
+
+class FromRise {
+public:
+  FromRise(bool repair, const std::set<const rise::ExprNode*>& viewableMaps)
+      : repair_(repair), viewableMaps_(viewableMaps) {}
+
+  Program run(const rise::TypedDef& def) {
+    Program prog;
+    prog.name = def.name;
+    prog.riseType = def.type;
+    prog.preconditions = def.preconditions;
+    Expr e = def.expr;
+    while (e->kind() == ExprKind::DepLambda) {
+      if (e->binder().kind != rise::Kind::Nat)
+        throw CompileError("E0605", e->loc(),
+                           "the entry `" + def.name + "` takes a " +
+                               std::string(rise::kindName(e->binder().kind)) + " parameter `" +
+                               e->binder().name() +
+                               "`; a compiled entry may only take Nat size parameters");
+      prog.sizes.push_back(e->binder());
+      e = e->body();
+    }
+    while (e->kind() == ExprKind::Lambda) {
+      rise::Type t = e->type()->param();
+      if (!t->isData() || rise::typeHasMeta(t))
+        throw CompileError(
+            "E0605", e->loc(),
+            "the parameter `" + e->name() + "` of the entry `" + def.name + "` has type `" +
+                rise::typeToString(t) +
+                "`; a compiled entry needs data parameters whose sizes are "
+                "named by a depFun (write depFun((n: Nat) => fun(x: n.f32 => ...)))");
+      Phrase x = freshIdent(e->name(), expType(t, Access::Rd));
+      prog.inputs.push_back(x);
+      env_.push_back({e->name(), x});
+      e = e->body();
+    }
+    if (!e->type()->isData())
+      throw CompileError("E0605", e->loc(),
+                         "the entry `" + def.name + "` returns a function (`" +
+                             rise::typeToString(e->type()) +
+                             "`); a compiled entry must return data");
+    Phrase body = translate(e);
+    body = require(body, Access::Wr, e, {"the output", {}});
+    prog.outputType = e->type();
+    prog.body = body;
+    prog.foreigns = foreigns_;
+    return prog;
+  }
+
+  Repairs repairs() const { return repairs_; }
+
+private:
+  bool repair_;
+  const std::set<const rise::ExprNode*>& viewableMaps_;
+  Repairs repairs_;
+  std::vector<std::pair<std::string, Phrase>> env_;
+  std::vector<std::shared_ptr<const rise::ForeignDecl>> foreigns_;
+
+  Phrase lookup(const Expr& e) {
+    for (auto it = env_.rbegin(); it != env_.rend(); ++it)
+      if (it->first == e->name())
+        return it->second;
+    throw InternalError("DPIA: unbound variable `" + e->name() + "` at " + e->loc().str());
+  }
+
+  /// Checks that `p` (translated from `src`) has the access `want`.
+  Phrase require(const Phrase& p, Access want, const Expr& src, const Consumer& consumer,
+                 bool funBody = false) {
+    if (!p->type()->isExp() || p->type()->access() == want)
+      return p;
+    if (want == Access::Rd) {
+      if (repair_) {
+        repairs_[src.get()] = Repair::ToMem;
+        return prim("toMem", {dataType(p)}, {p}, src->loc());
+      }
+      Phrase producer = wrProducer(p);
+      SourceLocation at = producer->loc().known() ? producer->loc() : src->loc();
+      throw CompileError(
+          "E0601", at,
+          "the result of " + describe(producer) + " (written to memory) is read by " +
+              consumer.str() +
+              " without being stored; insert `toMem` after it (`... |> toMem`) to choose the "
+              "memory that holds it (RISE & Shine, Listing 5)");
+    }
+    if (copiedByAssignment(dataType(p)))
+      return p;
+    if (repair_) {
+      if (funBody && viewableMaps_.count(consumer.head))
+        repairs_[consumer.head] = Repair::ViewMap;
+      else
+        repairs_[src.get()] = Repair::Copy;
+      return p;
+    }
+    throw CompileError("E0602", src->loc(),
+                       describe(p) + " is a view of memory of type `" +
+                           rise::typeToString(dataType(p)) + "`, but " + consumer.str() +
+                           " must write it; copying an array is a choice risec does not make: "
+                           "insert an explicit copy such as `mapSeq(fun(x => x))` (nested once "
+                           "per array dimension)");
+  }
+
+  Phrase translate(const Expr& e) {
+    switch (e->kind()) {
+    case ExprKind::Var:
+      return lookup(e);
+    case ExprKind::Literal:
+      if (e->value().kind == rise::ScalarKind::NatType)
+        return natural(rise::natConst(e->value().i));
+      return literal(e->value(), e->loc());
+    case ExprKind::Lambda: {
+      Phrase x = freshIdent(e->name(), paramPhraseType(e->type()->param(), e->loc()));
+      env_.push_back({e->name(), x});
+      Phrase body = translate(e->body());
+      env_.pop_back();
+      return lambda(x, body);
+    }
+    case ExprKind::DepLambda:
+      return depLambda(e->binder(), translate(e->body()));
+    default:
+      break;
+    }
+    // an application spine: head(depArgs...)(args...)
+    std::vector<rise::TypeArg> depArgs;
+    std::vector<Expr> args;
+    Expr head = e;
+    while (head->kind() == ExprKind::App || head->kind() == ExprKind::DepApp) {
+      if (head->kind() == ExprKind::App) {
+        if (!depArgs.empty())
+          throw CompileError("E0699", head->loc(),
+                             "a type-level argument after a value argument is not supported by "
+                             "the C back end yet");
+        args.push_back(head->arg());
+      } else {
+        depArgs.push_back(head->typeArg());
+      }
+      head = head->fn();
+    }
+    // Collected outermost first; the spine is applied innermost first.
+    std::reverse(args.begin(), args.end());
+    std::reverse(depArgs.begin(), depArgs.end());
+    return translateSpine(e, head, depArgs, args);
+  }
+
+  /// (fun(x => fun(y => b)))(a1, a2) as (fun(x => (fun(y => b))(a2)))(a1): every
+  /// application has a lambda as its function (let-style), as accT/conT expect.
+  static Phrase applyAll(const Phrase& f, const std::vector<Phrase>& args, std::size_t from = 0) {
+    if (from == args.size())
+      return f;
+    if (f->kind() == PhraseKind::Lambda)
+      return apply(lambda(f->param(), applyAll(f->body(), args, from + 1)), args[from]);
+    Phrase g = f;
+    for (std::size_t i = from; i < args.size(); ++i)
+      g = apply(g, args[i]);
+    return g;
+  }
+
+  PhraseType paramPhraseType(const rise::Type& t, const SourceLocation& loc) {
+    if (t->isData())
+      return expType(t, Access::Rd);
+    if (t->kind() == rise::TypeKind::Fun)
+      return funPhraseType(paramPhraseType(t->param(), loc), paramPhraseType(t->result(), loc));
+    throw CompileError("E0699", loc,
+                       "a parameter of type `" + rise::typeToString(t) +
+                           "` is not supported by the C back end yet");
+  }
+
+  Phrase translateSpine(const Expr& whole, const Expr& head,
+                        const std::vector<rise::TypeArg>& depArgs, std::vector<Expr> args) {
+    switch (head->kind()) {
+    case ExprKind::App:
+    case ExprKind::DepApp: {
+      if (args.empty() && depArgs.empty())
+        return translate(head);
+      // the head is itself an application: merge the spines
+      std::vector<rise::TypeArg> innerDeps;
+      std::vector<Expr> innerArgs;
+      Expr h = head;
+      while (h->kind() == ExprKind::App || h->kind() == ExprKind::DepApp) {
+        if (h->kind() == ExprKind::App)
+          innerArgs.push_back(h->arg());
+        else
+          innerDeps.push_back(h->typeArg());
+        h = h->fn();
+      }
+      std::reverse(innerArgs.begin(), innerArgs.end());
+      std::reverse(innerDeps.begin(), innerDeps.end());
+      if (!depArgs.empty() && !innerArgs.empty())
+        break;
+      innerDeps.insert(innerDeps.end(), depArgs.begin(), depArgs.end());
+      innerArgs.insert(innerArgs.end(), args.begin(), args.end());
+      return translateSpine(whole, h, innerDeps, innerArgs);
+    }
+    case ExprKind::DepLambda: {
+      // an inlined polymorphic def: instantiate its type-level parameters
+      Phrase f = translate(head);
+      for (const rise::TypeArg& a : depArgs) {
+        if (f->kind() != PhraseKind::DepLambda)
+          break;
+        f = betaDepApply(f, a);
+      }
+      std::vector<Phrase> ps;
+      for (const Expr& a : args) {
+        Phrase p = translate(a);
+        ps.push_back(p->type()->isExp() ? require(p, Access::Rd, a, {"a parameter", head->loc()})
+                                        : p);
+      }
+      return applyAll(f, ps);
+    }
+    case ExprKind::Primitive:
+      return translatePrim(whole, head, depArgs, args);
+    case ExprKind::Foreign: {
+      auto decl = head->foreign();
+      bool seen = false;
+      for (const auto& f : foreigns_)
+        seen = seen || f->name == decl->name;
+      if (!seen)
+        foreigns_.push_back(decl);
+      if (args.size() != decl->params.size())
+        throw CompileError("E0699", head->loc(),
+                           "a partially applied foreign function is not supported by the C back "
+                           "end yet");
+      std::vector<Phrase> ps;
+      for (const Expr& a : args)
+        ps.push_back(require(translate(a), Access::Rd, a, {"`" + decl->name + "`", head->loc()}));
+      return primTyped(*findPrimitive("foreign"), {}, ps, expType(decl->result, Access::Rd),
+                       head->loc(), decl->name);
+    }
+    case ExprKind::Lambda: {
+      if (!depArgs.empty())
+        break;
+      if (args.empty())
+        return translate(head);
+      // (fun(x => body))(a, more...): bind x to a, then apply the body to the rest
+      Expr a = args.front();
+      Phrase arg = translate(a);
+      if (arg->type()->isExp())
+        arg = require(arg, Access::Rd, a, {"the parameter `" + head->name() + "`", head->loc()});
+      Phrase x = freshIdent(head->name(), paramPhraseType(head->type()->param(), head->loc()));
+      env_.push_back({head->name(), x});
+      Phrase body =
+          translateSpine(whole, head->body(), {}, std::vector<Expr>(args.begin() + 1, args.end()));
+      env_.pop_back();
+      return apply(lambda(x, body), arg);
+    }
+    case ExprKind::Var: {
+      if (!depArgs.empty())
+        break;
+      Phrase f = lookup(head);
+      for (const Expr& a : args)
+        f = apply(f, translate(a));
+      return f;
+    }
+    default:
+      break;
+    }
+    throw CompileError(
+        "E0699", whole->loc(),
+        "this form of application is not supported by the C back end yet (head kind " +
+            std::to_string(static_cast<int>(head->kind())) + ")");
+  }
+
+  Phrase translatePrim(const Expr& whole, const Expr& head,
+                       const std::vector<rise::TypeArg>& depArgs, const std::vector<Expr>& args) {
+    rise::Prim p = head->prim();
+    const PrimitiveDef* def = primitiveForRise(p);
+    std::string name(rise::primName(p));
+    if (!def) {
+      bool highLevel = p == rise::Prim::Map || p == rise::Prim::Reduce;
+      throw CompileError(highLevel ? "E0603" : "E0604", head->loc(),
+                         highLevel ? "`" + name +
+                                         "` has no implementation chosen; lower it first (e.g. "
+                                         "`" +
+                                         name + "Seq`, which lowerToC does by default)"
+                                   : "`" + name + "` is not supported by the C back end");
+    }
+    int arity = rise::valueArity(p);
+    if (static_cast<int>(args.size()) > arity)
+      throw CompileError("E0699", whole->loc(),
+                         "applying the result of `" + name +
+                             "` to further arguments is not "
+                             "supported by the C back end yet");
+    // The type after all given arguments, then the missing (eta-expanded) ones.
+    rise::Type t = whole->type();
+    std::vector<Phrase> extra;
+    for (std::size_t i = args.size(); i < static_cast<std::size_t>(arity); ++i) {
+      if (t->kind() != rise::TypeKind::Fun)
+        throw InternalError("DPIA: `" + name + "` has a non-function type while eta-expanding");
+      if (!t->param()->isData())
+        throw CompileError("E0699", head->loc(),
+                           "`" + name +
+                               "` without its function argument is not supported by the "
+                               "C back end yet; write it applied, e.g. `" +
+                               name + "(f)`");
+      extra.push_back(freshIdent(extra.empty() ? "x" : "x" + std::to_string(extra.size()),
+                                 expType(t->param(), Access::Rd)));
+      t = t->result();
+    }
+    Consumer consumer{"`" + name + "`", head->loc(), head.get()};
+    std::vector<Phrase> ps;
+    std::vector<std::size_t> polyArgs;
+    for (std::size_t i = 0; i < static_cast<std::size_t>(arity); ++i) {
+      const ArgAccess& spec = def->access.at(i);
+      bool given = i < args.size();
+      if (spec.kind == ArgAccess::Kind::Fun) {
+        if (!given)
+          throw InternalError("DPIA: missing function argument of `" + name + "`");
+        ps.push_back(translateFun(args[i], spec, consumer));
+        continue;
+      }
+      Phrase a = given ? translate(args[i]) : extra[i - args.size()];
+      if (spec.kind == ArgAccess::Kind::Poly) {
+        polyArgs.push_back(i);
+        ps.push_back(a);
+      } else {
+        ps.push_back(given ? require(a, spec.kind == ArgAccess::Kind::Wr ? Access::Wr : Access::Rd,
+                                     args[i], consumer)
+                           : a);
+      }
+    }
+    Access result = def->result.access;
+    if (def->result.kind == ResultAccess::Kind::Poly) {
+      bool anyWr = false;
+      for (std::size_t i : polyArgs)
+        anyWr = anyWr || ps[i]->type()->access() == Access::Wr;
+      Access want = anyWr && def->writableView ? Access::Wr : Access::Rd;
+      for (std::size_t i : polyArgs)
+        if (i < args.size())
+          ps[i] = require(ps[i], want, args[i], consumer);
+      result = want;
+    } else if (def->result.kind == ResultAccess::Kind::FunBody) {
+      const Phrase& f = ps.at(def->result.arg);
+      PhraseType r = f->type();
+      while (r->kind() == PhraseTypeKind::Fun)
+        r = r->result();
+      result = r->access();
+    }
+    if (repair_) { // a mapSeq found to be a view map is read-only from now on
+      auto it = repairs_.find(head.get());
+      if (it != repairs_.end() && it->second == Repair::ViewMap)
+        result = Access::Rd;
+    }
+    Phrase phrase = primTyped(*def, depArgs, ps, expType(t, result), head->loc());
+    for (auto it = extra.rbegin(); it != extra.rend(); ++it)
+      phrase = lambda(*it, phrase);
+    return phrase;
+  }
+
+  /// A function argument: parameters Rd, body checked against spec.body.
+  Phrase translateFun(const Expr& e, const ArgAccess& spec, const Consumer& consumer) {
+    if (spec.depNat) {
+      if (e->kind() != ExprKind::DepLambda || e->binder().kind != rise::Kind::Nat)
+        throw CompileError("E0699", e->loc(),
+                           consumer.str() + " needs a `depFun(l: Nat => ...)` written in place");
+      ArgAccess inner = spec;
+      inner.depNat = false;
+      return depLambda(e->binder(), translateFun(e->body(), inner, consumer));
+    }
+    return funBody(e, spec.arity, spec, consumer);
+  }
+
+  Phrase funBody(const Expr& e, int k, const ArgAccess& spec, const Consumer& consumer) {
+    if (k == 0) {
+      Phrase body = translate(e);
+      return spec.anyBody ? body : require(body, spec.body, e, consumer, true);
+    }
+    if (e->kind() == ExprKind::Lambda) {
+      Phrase x = freshIdent(e->name(), paramPhraseType(e->type()->param(), e->loc()));
+      env_.push_back({e->name(), x});
+      Phrase body = funBody(e->body(), k - 1, spec, consumer);
+      env_.pop_back();
+      return lambda(x, body);
+    }
+    // Not written as a lambda (a primitive such as `add`, a partial application):
+    // eta-expand fun(x1 => ... fun(xk => e(x1)...(xk))).
+    Phrase f = translate(e);
+    std::vector<Phrase> xs;
+    rise::Type t = e->type();
+    for (int i = 0; i < k; ++i) {
+      xs.push_back(freshIdent(k == 1 ? "x" : "x" + std::to_string(i + 1),
+                              paramPhraseType(t->param(), e->loc())));
+      t = t->result();
+    }
+    Phrase body = f;
+    for (const Phrase& x : xs)
+      body = betaApply(body, x);
+    if (!spec.anyBody)
+      body = require(body, spec.body, e, consumer, true);
+    for (auto it = xs.rbegin(); it != xs.rend(); ++it)
+      body = lambda(*it, body);
+    return body;
+  }
+};
+
+} // namespace
+
+Program fromRise(const rise::TypedDef& def) {
+  return FromRise(false, {}).run(def);
+}
+
+Repairs findRepairs(const rise::TypedDef& def,
+                    const std::set<const rise::ExprNode*>& viewableMaps) {
+  FromRise t(true, viewableMaps);
+  t.run(def);
+  return t.repairs();
+}
+
+} // namespace risec::dpia

@@ -1,0 +1,74 @@
+#include "dpia/Passes.h"
+
+#include "dpia/Imperative.h"
+#include "dpia/Primitive.h"
+#include "support/Diagnostic.h"
+
+#include <set>
+
+namespace risec::dpia {
+
+Phrase unrollLoops(const Phrase& command) {
+  Phrase c = mapChildren(command, unrollLoops);
+  if (!c->isPrim("for") || !forUnroll(c))
+    return c;
+  const rise::Nat& n = forCount(c);
+  if (!n->isConst() || n->value() > kMaxUnroll)
+    return c; // stays a loop (still marked unroll in --dump=imperative)
+  std::vector<Phrase> copies;
+  for (std::int64_t k = 0; k < n->value(); ++k) {
+    rise::TypeSubst s;
+    s.nats[forIndex(c)->var().id] = rise::natConst(k);
+    copies.push_back(substitute(c->args()[0], s));
+  }
+  return seq(std::move(copies));
+}
+
+namespace {
+
+class Hoister {
+public:
+  Hoister(const std::function<bool(const rise::Type&)>& hoist, std::vector<HoistedAllocation>& out)
+      : hoist_(hoist), out_(out) {}
+
+  Phrase run(const Phrase& c) {
+    if (c->isPrim("for")) {
+      inner_.insert(forIndex(c)->var().id);
+      Phrase r = mapChildren(c, [&](const Phrase& x) { return run(x); });
+      inner_.erase(forIndex(c)->var().id);
+      return r;
+    }
+    if (c->isPrim("new") && hoist_(c->dataArg(0))) {
+      const rise::Type& dt = c->dataArg(0);
+      std::function<void(const rise::Type&)> check = [&](const rise::Type& t) {
+        if (t->kind() == rise::TypeKind::Array) {
+          rise::natForEachVar(t->size(), [&](const rise::NatVarInfo& v) {
+            if (inner_.count(v.id))
+              throw InternalError("hoistAllocations: the size of `" + c->tag() +
+                                  "` depends on the loop index `" + v.name + "`");
+          });
+          check(t->elem());
+        }
+      };
+      check(dt);
+      const Phrase& f = c->args()[0];
+      out_.push_back({f->param(), dt, c->tag()});
+      return run(f->body());
+    }
+    return mapChildren(c, [&](const Phrase& x) { return run(x); });
+  }
+
+private:
+  const std::function<bool(const rise::Type&)>& hoist_;
+  std::vector<HoistedAllocation>& out_;
+  std::set<std::uint64_t> inner_;
+};
+
+} // namespace
+
+Phrase hoistAllocations(const Phrase& command, const std::function<bool(const rise::Type&)>& hoist,
+                        std::vector<HoistedAllocation>& out) {
+  return Hoister(hoist, out).run(command);
+}
+
+} // namespace risec::dpia

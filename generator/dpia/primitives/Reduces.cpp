@@ -1,0 +1,63 @@
+// reduceSeq, reduceSeqUnroll and scanSeq: an accumulator variable updated in a
+// sequential loop (RISE & Shine, Listing 9).
+//   reduceSeq(n, s, t, f: Exp[t, Rd] -> Exp[s, Rd] -> Exp[t, Wr],
+//             init: Exp[t, Wr], x: Exp[n.s, Rd]): Exp[t, Rd]
+//   scanSeq(n, s, t, f, init, x): Exp[n.t, Wr]
+#include "dpia/primitives/Common.h"
+
+namespace risec::dpia {
+
+using namespace prims;
+
+namespace {
+
+void addReduce(PrimitiveRegistry& r, rise::Prim p, const char* name, bool unroll) {
+  PrimitiveDef& d = r.add(name, p);
+  d.access = {fun(2, Access::Wr), wr(), rd()};
+  d.result = fixed(Access::Rd);
+  d.conT = [name, unroll](Translator& t, const Phrase& e, const Continuation& k) {
+    const Phrase& f = e->args()[0];
+    const rise::Nat& n = e->natArg(0);
+    const rise::Type& acc = e->dataArg(2);
+    return t.conT(e->args()[2], [&](const Phrase& x) {
+      return newVar(acc, "acc", [&](const Phrase& v) {
+        return seq(
+            {t.accT(e->args()[1], proj2(v)),
+             forLoop(
+                 n, "i",
+                 [&](const Phrase& i) { return t.accT(call(f, proj1(v), idxExp(i, x)), proj2(v)); },
+                 name, unroll),
+             k(proj1(v))});
+      });
+    });
+  };
+}
+
+} // namespace
+
+void registerReduces(PrimitiveRegistry& r) {
+  addReduce(r, rise::Prim::ReduceSeq, "reduceSeq", false);
+  addReduce(r, rise::Prim::ReduceSeqUnroll, "reduceSeqUnroll", true);
+
+  PrimitiveDef& scan = r.add("scanSeq", rise::Prim::ScanSeq);
+  scan.access = {fun(2, Access::Wr), wr(), rd()};
+  scan.result = fixed(Access::Wr);
+  scan.accT = [](Translator& t, const Phrase& e, const Phrase& out) {
+    const Phrase& f = e->args()[0];
+    const rise::Nat& n = e->natArg(0);
+    return t.conT(e->args()[2], [&](const Phrase& x) {
+      return newVar(e->dataArg(2), "acc", [&](const Phrase& v) {
+        return seq({t.accT(e->args()[1], proj2(v)),
+                    forLoop(
+                        n, "i",
+                        [&](const Phrase& i) {
+                          return seq({t.accT(call(f, proj1(v), idxExp(i, x)), proj2(v)),
+                                      t.accT(proj1(v), idxAcc(i, out))});
+                        },
+                        "scanSeq")});
+      });
+    });
+  };
+}
+
+} // namespace risec::dpia

@@ -1,0 +1,24 @@
+// lowerToC: the default lowering for the C target (DESIGN.md, "Lowering
+// rules"). Until the strategy language exists it is this fixed pass; it has
+// the meaning the strategy `lowerToC` will have:
+//   1. every remaining choice of implementation is made sequentially:
+//      map, mapPar, mapGlobal/mapWorkGroup/mapLocal -> mapSeq;
+//      reduce, reducePar, oclReduceSeq -> reduceSeq;
+//      toGlobal/toLocal/toPrivate/oclToMem -> toMem (C has one address space);
+//   2. the copies DPIA needs are inserted, found by the DPIA access analysis
+//      in repair mode (dpia::findRepairs): `toMem` where a written result is
+//      read, and an explicit copy `mapSeq(fun(x => x))` (nested per array
+//      dimension) where a view of memory must be written;
+//   3. the result is type-checked again (printed, re-parsed and re-inferred);
+//      a failure is a bug in the pass (InternalError).
+#pragma once
+
+#include "rise/ast/Expr.h"
+#include "rise/infer/Infer.h"
+
+namespace risec::rules {
+
+/// Lowers the typed def `def` of `program` for the C target.
+rise::TypedDef lowerToC(const rise::Program& program, const rise::TypedDef& def);
+
+} // namespace risec::rules

@@ -1,0 +1,295 @@
+#include "rules/RiseUtil.h"
+
+#include <algorithm>
+
+#include "support/Diagnostic.h"
+
+namespace risec::rules {
+
+using namespace risec::rise;
+
+Expr stripImplicit(const Expr& e) {
+  switch (e->kind()) {
+  case ExprKind::Lambda:
+    return makeLambda(e->name(), e->paramType(), stripImplicit(e->body()), e->loc(), e->type());
+  case ExprKind::App:
+    return makeApp(stripImplicit(e->fn()), stripImplicit(e->arg()), e->loc(), e->type());
+  case ExprKind::DepLambda:
+    return makeDepLambda(e->binder(), stripImplicit(e->body()), e->loc(), e->type());
+  case ExprKind::DepApp:
+    if (e->implicitArg())
+      return stripImplicit(e->fn());
+    return makeDepApp(stripImplicit(e->fn()), e->typeArg(), false, e->loc(), e->type());
+  default:
+    return e;
+  }
+}
+
+Program singleDefProgram(const Program& context, const std::string& name, const Expr& body) {
+  Program p;
+  for (std::size_t i = 0; i < context.foreigns.size(); ++i) {
+    p.foreigns.push_back(context.foreigns[i]);
+    p.order.push_back(~static_cast<int>(i));
+  }
+  p.defs.push_back({name, nullptr, body, {}});
+  p.order.push_back(0);
+  return p;
+}
+
+TypedDef retype(const Program& context, const std::string& name, const Expr& body) {
+  return inferDef(singleDefProgram(context, name, stripImplicit(body)), name);
+}
+
+// ---- spines ---------------------------------------------------------------------
+
+Spine spineOf(const Expr& e) {
+  Spine s;
+  Expr h = e;
+  for (;;) {
+    if (h->kind() == ExprKind::App) {
+      s.args.push_back(h->arg());
+      h = h->fn();
+    } else if (h->kind() == ExprKind::DepApp) {
+      if (!h->implicitArg())
+        s.depArgs.push_back(h->typeArg());
+      h = h->fn();
+    } else {
+      break;
+    }
+  }
+  // Collected outermost first; arguments are applied innermost first.
+  std::reverse(s.args.begin(), s.args.end());
+  std::reverse(s.depArgs.begin(), s.depArgs.end());
+  s.head = h;
+  return s;
+}
+
+bool isPrim(const Expr& e, Prim p) {
+  return e->kind() == ExprKind::Primitive && e->prim() == p;
+}
+
+std::optional<Prim> headPrim(const Expr& e) {
+  Spine s = spineOf(e);
+  if (s.head->kind() == ExprKind::Primitive)
+    return s.head->prim();
+  return std::nullopt;
+}
+
+bool isCall(const Expr& e, Prim p, std::size_t nargs) {
+  Spine s = spineOf(e);
+  return isPrim(s.head, p) && s.args.size() == nargs;
+}
+
+bool isMapLike(Prim p) {
+  switch (p) {
+  case Prim::Map:
+  case Prim::MapSeq:
+  case Prim::MapSeqUnroll:
+  case Prim::MapPar:
+  case Prim::MapGlobal:
+  case Prim::MapWorkGroup:
+  case Prim::MapLocal:
+    return true;
+  default:
+    return false;
+  }
+}
+
+bool isReduceLike(Prim p) {
+  switch (p) {
+  case Prim::Reduce:
+  case Prim::ReducePar:
+  case Prim::ReduceSeq:
+  case Prim::ReduceSeqUnroll:
+  case Prim::OclReduceSeq:
+    return true;
+  default:
+    return false;
+  }
+}
+
+// ---- builders ---------------------------------------------------------------------
+
+Expr prim(Prim p) {
+  return makePrimitive(p, {});
+}
+Expr var(const std::string& name) {
+  return makeVar(name, {});
+}
+Expr app(Expr f, Expr a) {
+  return makeApp(std::move(f), std::move(a), {});
+}
+Expr app(Expr f, Expr a, Expr b) {
+  return app(app(std::move(f), std::move(a)), std::move(b));
+}
+Expr app(Expr f, Expr a, Expr b, Expr c) {
+  return app(app(std::move(f), std::move(a), std::move(b)), std::move(c));
+}
+Expr lam(const std::string& x, Expr body) {
+  return makeLambda(x, nullptr, std::move(body), {});
+}
+Expr depNat(Expr f, std::int64_t n) {
+  return makeDepApp(std::move(f), natConst(n), false, {});
+}
+Expr depArg(Expr f, const TypeArg& a) {
+  return makeDepApp(std::move(f), a, false, {});
+}
+
+Expr rebuild(Expr head, const std::vector<TypeArg>& depArgs, const std::vector<Expr>& args) {
+  for (const TypeArg& d : depArgs)
+    head = depArg(head, d);
+  for (const Expr& a : args)
+    head = app(head, a);
+  return head;
+}
+
+Expr withHead(const Spine& s, Prim p, std::vector<TypeArg> depArgs) {
+  return rebuild(makePrimitive(p, s.head->loc()), depArgs, s.args);
+}
+
+// ---- variables ----------------------------------------------------------------------
+
+namespace {
+void freeVarsInto(const Expr& e, std::set<std::string>& bound, std::set<std::string>& out) {
+  switch (e->kind()) {
+  case ExprKind::Var:
+    if (!bound.count(e->name()))
+      out.insert(e->name());
+    return;
+  case ExprKind::Lambda: {
+    bool was = bound.count(e->name());
+    bound.insert(e->name());
+    freeVarsInto(e->body(), bound, out);
+    if (!was)
+      bound.erase(e->name());
+    return;
+  }
+  case ExprKind::App:
+    freeVarsInto(e->fn(), bound, out);
+    freeVarsInto(e->arg(), bound, out);
+    return;
+  case ExprKind::DepLambda:
+    freeVarsInto(e->body(), bound, out);
+    return;
+  case ExprKind::DepApp:
+    freeVarsInto(e->fn(), bound, out);
+    return;
+  default:
+    return;
+  }
+}
+} // namespace
+
+std::set<std::string> freeVars(const Expr& e) {
+  std::set<std::string> bound, out;
+  freeVarsInto(e, bound, out);
+  return out;
+}
+
+bool occursFree(const std::string& x, const Expr& e) {
+  return freeVars(e).count(x) > 0;
+}
+
+void collectNames(const Expr& e, std::set<std::string>& out) {
+  switch (e->kind()) {
+  case ExprKind::Var:
+    out.insert(e->name());
+    return;
+  case ExprKind::Lambda:
+    out.insert(e->name());
+    return collectNames(e->body(), out);
+  case ExprKind::App:
+    collectNames(e->fn(), out);
+    return collectNames(e->arg(), out);
+  case ExprKind::DepLambda:
+    out.insert(e->binder().name());
+    return collectNames(e->body(), out);
+  case ExprKind::DepApp:
+    return collectNames(e->fn(), out);
+  default:
+    return;
+  }
+}
+
+std::string NameSupply::fresh(const std::string& base) {
+  for (;;) {
+    std::string name = base + std::to_string(++counter_);
+    if (used_.insert(name).second)
+      return name;
+  }
+}
+
+Expr substitute(const Expr& e, const std::string& x, const Expr& v, NameSupply& names) {
+  switch (e->kind()) {
+  case ExprKind::Var:
+    return e->name() == x ? v : e;
+  case ExprKind::Lambda: {
+    if (e->name() == x)
+      return e;
+    if (!occursFree(x, e->body()))
+      return e;
+    if (occursFree(e->name(), v)) {
+      std::string y = names.fresh(e->name());
+      Expr body = substitute(e->body(), e->name(), var(y), names);
+      return makeLambda(y, e->paramType(), substitute(body, x, v, names), e->loc());
+    }
+    return makeLambda(e->name(), e->paramType(), substitute(e->body(), x, v, names), e->loc());
+  }
+  case ExprKind::App:
+    return makeApp(substitute(e->fn(), x, v, names), substitute(e->arg(), x, v, names), e->loc());
+  case ExprKind::DepLambda:
+    return makeDepLambda(e->binder(), substitute(e->body(), x, v, names), e->loc());
+  case ExprKind::DepApp:
+    return makeDepApp(substitute(e->fn(), x, v, names), e->typeArg(), e->implicitArg(), e->loc());
+  default:
+    return e;
+  }
+}
+
+} // namespace risec::rules
+
+namespace risec::rules {
+
+Expr annotateParams(const Expr& e) {
+  switch (e->kind()) {
+  case ExprKind::Lambda: {
+    Type p = e->paramType();
+    if (!p && e->type() && e->type()->kind() == TypeKind::Fun)
+      p = e->type()->param();
+    return makeLambda(e->name(), p, annotateParams(e->body()), e->loc(), e->type());
+  }
+  case ExprKind::App:
+    return makeApp(annotateParams(e->fn()), annotateParams(e->arg()), e->loc(), e->type());
+  case ExprKind::DepLambda:
+    return makeDepLambda(e->binder(), annotateParams(e->body()), e->loc(), e->type());
+  case ExprKind::DepApp:
+    return makeDepApp(annotateParams(e->fn()), e->typeArg(), e->implicitArg(), e->loc(), e->type());
+  default:
+    return e;
+  }
+}
+
+Expr restoreAnnotations(const Expr& shape, const Expr& t) {
+  if (t->kind() == ExprKind::DepApp && t->implicitArg())
+    return makeDepApp(restoreAnnotations(shape, t->fn()), t->typeArg(), true, t->loc(), t->type());
+  if (shape->kind() != t->kind())
+    throw InternalError("restoreAnnotations: shapes differ");
+  switch (t->kind()) {
+  case ExprKind::Lambda:
+    return makeLambda(t->name(), shape->paramType(), restoreAnnotations(shape->body(), t->body()),
+                      t->loc(), t->type());
+  case ExprKind::App:
+    return makeApp(restoreAnnotations(shape->fn(), t->fn()),
+                   restoreAnnotations(shape->arg(), t->arg()), t->loc(), t->type());
+  case ExprKind::DepLambda:
+    return makeDepLambda(t->binder(), restoreAnnotations(shape->body(), t->body()), t->loc(),
+                         t->type());
+  case ExprKind::DepApp:
+    return makeDepApp(restoreAnnotations(shape->fn(), t->fn()), t->typeArg(), false, t->loc(),
+                      t->type());
+  default:
+    return t;
+  }
+}
+
+} // namespace risec::rules

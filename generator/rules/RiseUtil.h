@@ -1,0 +1,105 @@
+// Helpers shared by the rewrite rules: the "stripped" view of an elaborated
+// program (implicit DepApps removed, types kept), application spines,
+// builders of untyped nodes, free variables, capture-avoiding substitution and
+// deterministic fresh names.
+//
+// Rules pattern-match on the stripped view and build new nodes without types;
+// the rewriter re-infers the whole program after every successful rewrite
+// (retype), so every node is typed again for the next rule.
+#pragma once
+
+#include "rise/ast/Expr.h"
+#include "rise/infer/Infer.h"
+
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace risec::rules {
+
+using rise::Expr;
+using rise::Prim;
+
+// ---- the stripped view -------------------------------------------------------
+
+/// Removes every DepApp marked implicitArg(); keeps all other nodes and types.
+Expr stripImplicit(const Expr& e);
+
+/// Re-infers `body` as the def `name` in the context of `context` (for its
+/// foreign declarations). Throws CompileError if it does not type-check.
+rise::TypedDef retype(const rise::Program& context, const std::string& name, const Expr& body);
+
+/// The program with only the foreign declarations of `context` and the def.
+rise::Program singleDefProgram(const rise::Program& context, const std::string& name,
+                               const Expr& body);
+
+// ---- spines ---------------------------------------------------------------------
+
+/// `head(dep...)(args...)`: the application spine of a stripped expression.
+struct Spine {
+  Expr head;
+  std::vector<rise::TypeArg> depArgs; ///< explicit type-level arguments
+  std::vector<Expr> args;             ///< value arguments, in order
+};
+Spine spineOf(const Expr& e);
+bool isPrim(const Expr& e, Prim p);
+/// The primitive at the head of the spine of `e`, if it is one.
+std::optional<Prim> headPrim(const Expr& e);
+/// `p` applied to exactly `nargs` value arguments (any explicit dep args).
+bool isCall(const Expr& e, Prim p, std::size_t nargs);
+
+bool isMapLike(Prim p);    ///< map, mapSeq, mapSeqUnroll, mapPar, mapGlobal/WorkGroup/Local
+bool isReduceLike(Prim p); ///< reduce, reducePar, reduceSeq, reduceSeqUnroll, oclReduceSeq
+
+// ---- builders (untyped, synthesised locations) ---------------------------------
+
+Expr prim(Prim p);
+Expr var(const std::string& name);
+Expr app(Expr f, Expr a);
+Expr app(Expr f, Expr a, Expr b);
+Expr app(Expr f, Expr a, Expr b, Expr c);
+Expr lam(const std::string& x, Expr body);
+Expr depNat(Expr f, std::int64_t n);
+Expr depArg(Expr f, const rise::TypeArg& a);
+/// Rebuilds a spine with a new head (keeping dep and value arguments).
+Expr rebuild(Expr head, const std::vector<rise::TypeArg>& depArgs, const std::vector<Expr>& args);
+/// `p(f)` for a map-like p, keeping its explicit dep args from `like`.
+Expr withHead(const Spine& s, Prim p, std::vector<rise::TypeArg> depArgs);
+
+// ---- variables -------------------------------------------------------------------
+
+std::set<std::string> freeVars(const Expr& e);
+bool occursFree(const std::string& x, const Expr& e);
+/// Every name bound or used in `e`.
+void collectNames(const Expr& e, std::set<std::string>& out);
+
+/// Deterministic fresh names: base + counter, avoiding every name in use.
+class NameSupply {
+public:
+  void reserve(const Expr& e) { collectNames(e, used_); }
+  std::string fresh(const std::string& base);
+
+private:
+  std::set<std::string> used_;
+  int counter_ = 0;
+};
+
+/// Capture-avoiding substitution `e[x := v]`.
+Expr substitute(const Expr& e, const std::string& x, const Expr& v, NameSupply& names);
+
+} // namespace risec::rules
+
+namespace risec::rules {
+
+/// Every unannotated lambda parameter of `e` whose type is known gets its
+/// type as annotation. Inference then sees sizes before it reaches the body
+/// (it cannot always solve `4*m = k` when m is met first; see the report of
+/// issue 4).
+Expr annotateParams(const Expr& e);
+
+/// `typed` (an elaborated expression, possibly with implicit DepApps) with
+/// the lambda annotations of `shape` (its stripped structure) restored.
+Expr restoreAnnotations(const Expr& shape, const Expr& typed);
+
+} // namespace risec::rules

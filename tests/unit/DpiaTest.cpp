@@ -1,0 +1,232 @@
+// DPIA: phrase types, RISE -> functional DPIA with read/write checking
+// (RISE & Shine §V-B), lowerToC's repairs, and accT/conT to imperative DPIA.
+#include "dpia/FromRise.h"
+#include "dpia/Printer.h"
+#include "dpia/Translate.h"
+#include "rise/infer/Infer.h"
+#include "rise/parse/Parser.h"
+#include "rise/print/Printer.h"
+#include "rules/LowerToC.h"
+#include "support/Diagnostic.h"
+
+#include <gtest/gtest.h>
+
+using namespace risec;
+using namespace risec::rise;
+using namespace risec::dpia;
+
+namespace {
+
+struct Parsed {
+  rise::Program program;
+  TypedDef def;
+};
+
+Parsed parse(const std::string& text) {
+  Parsed p;
+  p.program = parseProgram(makeSourceFile("test.rise", text));
+  p.def = inferDef(p.program, p.program.defs.back().name);
+  return p;
+}
+
+dpia::Program functional(const std::string& text) {
+  return fromRise(parse(text).def);
+}
+
+TypedDef lowered(const std::string& text) {
+  Parsed p = parse(text);
+  return rules::lowerToC(p.program, p.def);
+}
+
+std::string imperative(const std::string& text) {
+  dpia::Program p = fromRise(lowered(text));
+  translateToImperative(p);
+  return printProgram(p, true);
+}
+
+CompileError compileError(const std::string& text) {
+  try {
+    functional(text);
+  } catch (const CompileError& e) {
+    return e;
+  }
+  ADD_FAILURE() << "expected a CompileError";
+  return CompileError("", {}, "");
+}
+
+const char* kListing5 = R"(def listing5 = depFun((n: Nat, m: Nat) => fun(M: n.m.f32 =>
+  M |> mapSeq(fun(row =>
+    row |> mapSeq(fun(x => x * 2.0f)) |> mapSeq(fun(x => x + 1.0f))))))
+)";
+
+const char* kListing5ToMem = R"(def listing5 = depFun((n: Nat, m: Nat) => fun(M: n.m.f32 =>
+  M |> mapSeq(fun(row =>
+    row |> mapSeq(fun(x => x * 2.0f)) |> toMem |> mapSeq(fun(x => x + 1.0f))))))
+)";
+
+const char* kMv = R"(def mv = depFun((n: Nat, m: Nat) =>
+  fun(M: n.m.f32 => fun(x: m.f32 =>
+    M |> map(fun(row =>
+      zip(row)(x) |> map(fun(ax => fst(ax) * snd(ax))) |> reduce(add)(0.0f))))))
+)";
+
+} // namespace
+
+// ---- phrase types ------------------------------------------------------------------
+
+TEST(DpiaPhraseType, PrintsInThePapersNotation) {
+  Nat n = natVar("n");
+  Type arr = arrayType(n, scalarType(ScalarKind::F32));
+  EXPECT_EQ(phraseTypeToString(expType(arr, Access::Rd)), "Exp[n.f32, Rd]");
+  EXPECT_EQ(phraseTypeToString(accType(arr)), "Acc[n.f32]");
+  EXPECT_EQ(phraseTypeToString(commType()), "Comm");
+  EXPECT_EQ(phraseTypeToString(funPhraseType(expType(scalarType(ScalarKind::F32), Access::Rd),
+                                             expType(scalarType(ScalarKind::F32), Access::Wr))),
+            "Exp[f32, Rd] -> Exp[f32, Wr]");
+  EXPECT_EQ(phraseTypeToString(pairPhraseType(expType(arr, Access::Rd), accType(arr))),
+            "(Exp[n.f32, Rd] x Acc[n.f32])");
+}
+
+TEST(DpiaPhraseType, OnlyAssignableDataMayBeReadWhereWrittenIsNeeded) {
+  Type f32 = scalarType(ScalarKind::F32);
+  EXPECT_TRUE(copiedByAssignment(f32));
+  EXPECT_TRUE(copiedByAssignment(pairType(f32, scalarType(ScalarKind::I32))));
+  EXPECT_FALSE(copiedByAssignment(arrayType(natConst(4), f32)));
+  EXPECT_FALSE(copiedByAssignment(pairType(f32, arrayType(natConst(4), f32))));
+}
+
+// ---- RISE -> DPIA: read/write annotations -------------------------------------------
+
+TEST(DpiaFromRise, AnnotatesPrimitivesAsInListing6) {
+  dpia::Program p = functional(kListing5ToMem);
+  EXPECT_EQ(phraseTypeToString(p.body->type()), "Exp[n.m.f32, Wr]");
+  ASSERT_EQ(p.inputs.size(), 1u);
+  EXPECT_EQ(phraseTypeToString(p.inputs[0]->type()), "Exp[n.m.f32, Rd]");
+  EXPECT_EQ(printPhrase(p.body),
+            "mapSeq(n, m.f32, m.f32, fun(row => mapSeq(m, f32, f32, fun(x => add(f32, x, 1.0f)), "
+            "toMem(m.f32, mapSeq(m, f32, f32, fun(x2 => mul(f32, x2, 2.0f)), row)))), M)");
+}
+
+TEST(DpiaFromRise, RejectsListing5WithoutToMem) {
+  CompileError e = compileError(kListing5);
+  EXPECT_EQ(e.code(), "E0601");
+  EXPECT_EQ(headline(e),
+            "test.rise:3:12: error: the result of `mapSeq` (written to memory) is read by "
+            "`mapSeq` at 3:42 without being stored; insert `toMem` after it (`... |> toMem`) to "
+            "choose the memory that holds it (RISE & Shine, Listing 5)");
+}
+
+TEST(DpiaFromRise, RejectsAViewOfMemoryAsTheOutputWithoutACopy) {
+  CompileError e =
+      compileError("def tr = depFun((n: Nat, m: Nat) => fun(A: n.m.i32 => A |> transpose))\n");
+  EXPECT_EQ(e.code(), "E0602");
+  EXPECT_NE(e.message().find("`transpose` is a view of memory of type `m.n.i32`, but the output "
+                             "must write it"),
+            std::string::npos)
+      << e.message();
+  EXPECT_EQ(e.location().line, 1);
+  EXPECT_EQ(e.location().column, 60); // `transpose`
+}
+
+TEST(DpiaFromRise, AcceptsAScalarReadWhereAWriteIsNeeded) {
+  // reduceSeq's result is Rd; as the program's f32 result it is written by one assignment
+  dpia::Program p =
+      functional("def s = depFun(n: Nat => fun(xs: n.f32 => xs |> reduceSeq(add, 0.0f)))\n");
+  EXPECT_EQ(phraseTypeToString(p.body->type()), "Exp[f32, Rd]");
+}
+
+TEST(DpiaFromRise, ViewsAreWritableWhenTheirInputIsWritten) {
+  dpia::Program p =
+      functional("def sj = depFun(n: Nat => fun(xs: (4*n).f32 =>\n"
+                 "  xs |> split(4) |> mapSeq(mapSeq(fun(x => x * 2.0f))) |> join))\n");
+  EXPECT_EQ(phraseTypeToString(p.body->type()), "Exp[(4*n).f32, Wr]");
+}
+
+TEST(DpiaFromRise, HighLevelReduceMustBeLoweredFirst) {
+  CompileError e =
+      compileError("def s = depFun(n: Nat => fun(xs: n.f32 => xs |> reduce(add, 0.0f)))\n");
+  EXPECT_EQ(e.code(), "E0603");
+}
+
+// ---- lowerToC ---------------------------------------------------------------------------
+
+TEST(DpiaLowerToC, MakesEveryChoiceSequentiallyAndInsertsToMem) {
+  TypedDef d = lowered(kMv);
+  EXPECT_EQ(printExpr(d.expr),
+            "depFun((n: Nat, m: Nat) =>\n"
+            "  fun(M: n.m.f32, x: m.f32 =>\n"
+            "    M\n"
+            "      |> mapSeq(fun(row =>\n"
+            "        zip(row, x) |> mapSeq(fun(ax => fst(ax) * snd(ax))) |> toMem |> "
+            "reduceSeq(add, 0.0f)))))");
+  EXPECT_NO_THROW(fromRise(d)); // the result satisfies the DPIA type system
+}
+
+TEST(DpiaLowerToC, CopiesAViewThatMustBeWritten) {
+  TypedDef d = lowered("def tr = depFun((n: Nat, m: Nat) => fun(A: n.m.i32 => A |> transpose))\n");
+  EXPECT_EQ(printExpr(d.expr), "depFun((n: Nat, m: Nat) =>\n"
+                               "  fun(A: n.m.i32 => A |> transpose |> mapSeq(fun(x => x |> "
+                               "mapSeq(fun(x => x))))))");
+  EXPECT_NO_THROW(fromRise(d));
+}
+
+TEST(DpiaLowerToC, KeepsAMapThatOnlyRearrangesDataAsAView) {
+  TypedDef d = lowered("def p = depFun((n: Nat, m: Nat) => fun(A: n.m.f32 =>\n"
+                       "  A |> map(padCst(1, 1, 0.0f)) |> map(map(fun(x => x + 1.0f)))))\n");
+  EXPECT_EQ(printExpr(d.expr), "depFun((n: Nat, m: Nat) =>\n"
+                               "  fun(A: n.m.f32 => A |> map(padCst(1, 1, 0.0f)) |> "
+                               "mapSeq(mapSeq(fun(x => x + 1.0f)))))");
+}
+
+TEST(DpiaLowerToC, ListingFiveGetsItsToMem) {
+  TypedDef d = lowered(kListing5);
+  EXPECT_NE(printExpr(d.expr).find("mapSeq(fun(x => x * 2.0f)) |> toMem |> mapSeq"),
+            std::string::npos)
+      << printExpr(d.expr);
+}
+
+// ---- accT / conT ---------------------------------------------------------------------------
+
+TEST(DpiaTranslate, MatrixVectorAsInListing10) {
+  EXPECT_EQ(imperative(kMv),
+            "// mv : (n: Nat) -> (m: Nat) -> n.m.f32 -> m.f32 -> n.f32\n"
+            "depFun((n: Nat, m: Nat) =>\n"
+            "fun(M: Exp[n.m.f32, Rd] =>\n"
+            "fun(x: Exp[m.f32, Rd] =>\n"
+            "  // output: Acc[n.f32]\n"
+            "  for(n, fun(i =>  // mapSeq\n"
+            "    new(m.f32, fun(tmp =>\n"
+            "      for(m, fun(j =>  // mapSeq\n"
+            "        idxAcc(m, j, tmp.2) = mul(f32, fst(f32, f32, idx(m, (f32, f32), j, zip(m, "
+            "f32, f32, idx(n, m.f32, i, M), x))), snd(f32, f32, idx(m, (f32, f32), j, zip(m, f32, "
+            "f32, idx(n, m.f32, i, M), x))))));\n"
+            "      new(f32, fun(acc =>\n"
+            "        acc.2 = 0.0f;\n"
+            "        for(m, fun(j =>  // reduceSeq\n"
+            "          acc.2 = add(f32, acc.1, idx(m, f32, j, tmp.1))));\n"
+            "        idxAcc(n, i, output) = acc.1))))))\n");
+}
+
+TEST(DpiaTranslate, WritableViewsBecomeAcceptors) {
+  std::string s = imperative("def sj = depFun(n: Nat => fun(xs: (4*n).f32 =>\n"
+                             "  xs |> split(4) |> mapSeq(mapSeq(fun(x => x * 2.0f))) |> join))\n");
+  EXPECT_NE(s.find("idxAcc(4, j, idxAcc(n, i, joinAcc(n, 4, output))) = mul(f32, idx(4, f32, j, "
+                   "idx(n, 4.f32, i, split(4, n, f32, xs))), 2.0f)"),
+            std::string::npos)
+      << s;
+  std::string z = imperative("def z = depFun(n: Nat => fun(xs: n.f32 =>\n"
+                             "  zip(xs |> mapSeq(fun(x => x + 1.0f)), xs |> mapSeq(fun(x => x * "
+                             "2.0f)))))\n");
+  EXPECT_NE(z.find("idxAcc(n, i, zipAcc1(output)) = add("), std::string::npos) << z;
+  EXPECT_NE(z.find("idxAcc(n, i, zipAcc2(output)) = mul("), std::string::npos) << z;
+}
+
+TEST(DpiaTranslate, IterateUsesTwoBuffersAndWritesTheLastStepToTheOutput) {
+  std::string s = imperative("def t = depFun(m: Nat => fun(xs: (8*m).f32 =>\n"
+                             "  xs |> iterate(3)(depFun(l: Nat => fun(ys => ys |> split(2) |> "
+                             "map(reduce(add)(0.0f)))))))\n");
+  EXPECT_NE(s.find("new((4*m).f32, fun(bufA =>"), std::string::npos) << s;
+  EXPECT_NE(s.find("new((4*m).f32, fun(bufB =>"), std::string::npos) << s;
+  EXPECT_NE(s.find("idxAcc(2*m, i, takeAcc(2*m, 2*m, bufB.2))"), std::string::npos) << s;
+  EXPECT_NE(s.find("idxAcc(m, i, output) = acc3.1"), std::string::npos) << s;
+}
