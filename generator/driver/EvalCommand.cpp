@@ -50,26 +50,12 @@ std::string readInputs(const std::string& path) {
   return loadSource(path)->text;
 }
 
-const Def& findEntry(const Program& program, const std::string& entry, const std::string& file) {
-  if (program.defs.empty())
-    throw CompileError("E0502", {}, file + " has no def to evaluate");
-  if (entry.empty())
-    return *program.findDef(program.defs.back().name);
-  if (const Def* d = program.findDef(entry))
-    return *d;
-  std::string names;
-  for (const Def& d : program.defs)
-    names += (names.empty() ? "" : ", ") + d.name;
-  throw CompileError("E0502", {},
-                     "no def named `" + entry + "` in " + file + "; its defs are: " + names);
-}
-
 } // namespace
 
 int runEval(const EvalOptions& opts, std::ostream& out) {
   Program program = parseProgram(loadSource(opts.file));
-  const Def& entry = findEntry(program, opts.entry, opts.file);
-  TypedDef def = inferDef(program, entry.name);
+  std::string entry = resolveEntry(program, opts.entry, opts.file);
+  TypedDef def = inferDef(program, entry);
   interp::SizeEnv sizes = parseSizes(opts.sizes);
   interp::EntryInterface iface = interp::instantiateEntry(def, sizes);
 
@@ -81,7 +67,7 @@ int runEval(const EvalOptions& opts, std::ostream& out) {
   } else {
     if (opts.inputs.empty() && !iface.inputTypes.empty())
       throw CompileError("E0504", {},
-                         "`" + entry.name + "` takes " + std::to_string(iface.inputTypes.size()) +
+                         "`" + entry + "` takes " + std::to_string(iface.inputTypes.size()) +
                              " argument(s); pass them with --inputs FILE.json (a JSON list) or "
                              "use --random SEED");
     std::string text = opts.inputs.empty() ? "[]" : readInputs(opts.inputs);

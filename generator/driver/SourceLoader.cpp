@@ -20,4 +20,19 @@ std::shared_ptr<const SourceFile> loadSource(const std::string& path) {
   return std::make_shared<const SourceFile>(SourceFile{path, text.str()});
 }
 
+std::string resolveEntry(const rise::Program& program, const std::string& entry,
+                         const std::string& file) {
+  if (program.defs.empty())
+    throw CompileError("E0502", {}, file + " has no def");
+  if (entry.empty())
+    return program.defs.back().name;
+  if (program.findDef(entry))
+    return entry;
+  std::string names;
+  for (const rise::Def& d : program.defs)
+    names += (names.empty() ? "" : ", ") + d.name;
+  throw CompileError("E0502", {},
+                     "no def named `" + entry + "` in " + file + "; its defs are: " + names);
+}
+
 } // namespace risec::driver

@@ -1,6 +1,8 @@
 // risec: the command-line driver. Exit codes: 0 success, 1 user error,
 // 2 internal error (a bug in risec).
 #include "driver/Commands.h"
+#include "driver/CompileCommand.h"
+#include "driver/RewriteCommand.h"
 #include "support/Diagnostic.h"
 
 #include <CLI/CLI.hpp>
@@ -33,6 +35,27 @@ int run(int argc, char** argv) {
   evalCmd->add_option("--random", eval.randomSeed,
                       "evaluate on random inputs from this seed instead of --inputs");
 
+  RewriteOptions rewrite;
+  CLI::App* rewriteCmd =
+      app.add_subcommand("rewrite", "apply a strategy file; print the rewritten RISE");
+  rewriteCmd->add_option("file", rewrite.file, "the .rise file")->required();
+  rewriteCmd->add_option("--strategy", rewrite.strategy, "the .elevate strategy file")->required();
+  rewriteCmd->add_option("--entry", rewrite.entry, "the def to rewrite (default: the last one)");
+  rewriteCmd->add_flag("--trace", rewrite.trace, "print each successful step to stderr");
+
+  CompileOptions compile;
+  CLI::App* compileCmd = app.add_subcommand("compile", "compile a def to C");
+  compileCmd->add_option("file", compile.file, "the .rise file")->required();
+  compileCmd->add_option("--target", compile.target, "c | openmp | opencl");
+  compileCmd->add_option("--strategy", compile.strategy,
+                         "the .elevate strategy file (default: lowerToC)");
+  compileCmd->add_option("--entry", compile.entry, "the def to compile (default: the last one)");
+  compileCmd->add_option("--name", compile.name, "the C function name (default: the entry)");
+  compileCmd->add_option("-o", compile.outDir, "the output directory");
+  compileCmd
+      ->add_option("--dump", compile.dump, "print a stage instead: lower | dpia | imperative | c")
+      ->check(CLI::IsMember({"lower", "dpia", "imperative", "c"}));
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -47,6 +70,10 @@ int run(int argc, char** argv) {
     status = runCheck(check, out);
   else if (*evalCmd)
     status = runEval(eval, out);
+  else if (*rewriteCmd)
+    status = runRewrite(rewrite, out, std::cerr);
+  else if (*compileCmd)
+    status = runCompile(compile, out);
   std::cout << out.str();
   return status;
 }

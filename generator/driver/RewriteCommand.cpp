@@ -1,0 +1,29 @@
+#include "driver/RewriteCommand.h"
+
+#include "driver/SourceLoader.h"
+#include "elevate/Rewriter.h"
+#include "elevate/StrategyFile.h"
+#include "rise/parse/Parser.h"
+#include "rise/print/Printer.h"
+#include "support/Diagnostic.h"
+
+#include <ostream>
+
+namespace risec::driver {
+
+using namespace risec::rise;
+
+int runRewrite(const RewriteOptions& opts, std::ostream& out, std::ostream& err) {
+  Program program = parseProgram(loadSource(opts.file));
+  std::string entry = resolveEntry(program, opts.entry, opts.file);
+  TypedDef def = inferDef(program, entry);
+  elevate::StrategyPtr strategy = elevate::loadStrategy(loadSource(opts.strategy));
+  elevate::RewriteOptions ro;
+  if (opts.trace)
+    ro.trace = &err;
+  TypedDef rewritten = elevate::rewriteDef(program, def, *strategy, ro);
+  out << printProgram(elevate::rewrittenProgram(program, rewritten));
+  return 0;
+}
+
+} // namespace risec::driver

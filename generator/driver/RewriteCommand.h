@@ -1,0 +1,20 @@
+// `risec rewrite FILE.rise --strategy S.elevate [--entry NAME] [--trace]`:
+// prints the rewritten entry (DESIGN.md, "CLI contract").
+#pragma once
+
+#include <iosfwd>
+#include <string>
+
+namespace risec::driver {
+
+struct RewriteOptions {
+  std::string file;
+  std::string strategy;
+  std::string entry; ///< default: the last def
+  bool trace = false;
+};
+
+/// Prints the rewritten program to `out`; the trace (with --trace) to `err`.
+int runRewrite(const RewriteOptions& opts, std::ostream& out, std::ostream& err);
+
+} // namespace risec::driver

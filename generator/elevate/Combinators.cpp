@@ -1,0 +1,92 @@
+#include "elevate/Combinators.h"
+
+#include "elevate/Session.h"
+
+namespace risec::elevate {
+
+namespace {
+
+class Id final : public Strategy {
+public:
+  using Strategy::Strategy;
+  std::optional<State> apply(const State& s, const Path&, Session&) const override { return s; }
+};
+
+class Fail final : public Strategy {
+public:
+  using Strategy::Strategy;
+  std::optional<State> apply(const State&, const Path&, Session&) const override {
+    return std::nullopt;
+  }
+};
+
+class Seq final : public Strategy {
+public:
+  Seq(StrategyPtr a, StrategyPtr b, SourceLocation loc)
+      : Strategy(a->display() + " ; " + b->display(), std::move(loc)), a_(std::move(a)),
+        b_(std::move(b)) {}
+  std::optional<State> apply(const State& s, const Path& at, Session& session) const override {
+    auto r = a_->apply(s, at, session);
+    if (!r)
+      return std::nullopt;
+    return b_->apply(*r, at, session);
+  }
+
+private:
+  StrategyPtr a_, b_;
+};
+
+class LeftChoice final : public Strategy {
+public:
+  LeftChoice(StrategyPtr a, StrategyPtr b, SourceLocation loc)
+      : Strategy(a->display() + " <+ " + b->display(), std::move(loc)), a_(std::move(a)),
+        b_(std::move(b)) {}
+  std::optional<State> apply(const State& s, const Path& at, Session& session) const override {
+    if (auto r = a_->apply(s, at, session))
+      return r;
+    return b_->apply(s, at, session);
+  }
+
+private:
+  StrategyPtr a_, b_;
+};
+
+class Repeat final : public Strategy {
+public:
+  Repeat(StrategyPtr s, SourceLocation loc)
+      : Strategy("repeat(" + s->display() + ")", std::move(loc)), s_(std::move(s)) {}
+  std::optional<State> apply(const State& s, const Path& at, Session& session) const override {
+    State cur = s;
+    while (auto r = s_->apply(cur, at, session)) {
+      session.tick(*this);
+      cur = std::move(*r);
+    }
+    return cur;
+  }
+
+private:
+  StrategyPtr s_;
+};
+
+} // namespace
+
+StrategyPtr idStrategy(SourceLocation loc) {
+  return std::make_shared<Id>("id", std::move(loc));
+}
+StrategyPtr failStrategy(SourceLocation loc) {
+  return std::make_shared<Fail>("fail", std::move(loc));
+}
+StrategyPtr seq(StrategyPtr a, StrategyPtr b, SourceLocation loc) {
+  return std::make_shared<Seq>(std::move(a), std::move(b), std::move(loc));
+}
+StrategyPtr leftChoice(StrategyPtr a, StrategyPtr b, SourceLocation loc) {
+  return std::make_shared<LeftChoice>(std::move(a), std::move(b), std::move(loc));
+}
+StrategyPtr tryStrategy(StrategyPtr s, SourceLocation loc) {
+  return leftChoice(std::move(s), idStrategy(loc), loc);
+}
+StrategyPtr repeat(StrategyPtr s, SourceLocation loc) {
+  return std::make_shared<Repeat>(std::move(s), std::move(loc));
+}
+
+} // namespace risec::elevate

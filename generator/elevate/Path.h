@@ -1,0 +1,20 @@
+// Navigation in the stripped view by Path (Strategy.h).
+#pragma once
+
+#include "elevate/Strategy.h"
+
+namespace risec::elevate {
+
+/// The number of children of `e` (see Path).
+int childCount(const Expr& e);
+Expr childAt(const Expr& e, int i);
+/// The node at `path`; throws InternalError when the path does not exist.
+Expr nodeAt(const Expr& root, const Path& path);
+/// `root` with the node at `path` replaced by `sub` (ancestors rebuilt, untyped).
+Expr replaceAt(const Expr& root, const Path& path, std::size_t depth, const Expr& sub);
+inline Expr replaceAt(const Expr& root, const Path& path, const Expr& sub) {
+  return replaceAt(root, path, 0, sub);
+}
+Path childPath(const Path& p, int i);
+
+} // namespace risec::elevate

@@ -1,0 +1,64 @@
+// A rewrite rule used as a strategy: applied at the focus, it succeeds with
+// the program typed again (Session::commit) or fails and records itself as
+// the failing rule for diagnostics.
+#include "elevate/Combinators.h"
+#include "elevate/Path.h"
+#include "elevate/Session.h"
+#include "support/Diagnostic.h"
+
+namespace risec::elevate {
+
+namespace {
+
+class RuleStrategy final : public Strategy {
+public:
+  RuleStrategy(std::string display, rules::RuleFn fn, SourceLocation loc)
+      : Strategy(std::move(display), std::move(loc)), fn_(std::move(fn)) {}
+
+  std::optional<State> apply(const State& s, const Path& at, Session& session) const override {
+    rules::RuleContext ctx{session.names(), session.program(), s.typed, at.empty()};
+    auto r = fn_(nodeAt(s.expr, at), ctx);
+    if (!r) {
+      session.recordFailure(*this, s, at);
+      return std::nullopt;
+    }
+    return session.commit(s, at, *r, *this);
+  }
+
+private:
+  rules::RuleFn fn_;
+};
+
+std::string argText(const rules::RuleArg& a) {
+  if (auto i = std::get_if<std::int64_t>(&a))
+    return std::to_string(*i);
+  if (auto as = std::get_if<rise::AddrSpace>(&a))
+    return as->str();
+  std::string out = "[";
+  for (std::int64_t v : std::get<std::vector<std::int64_t>>(a))
+    out += (out.size() > 1 ? ", " : "") + std::to_string(v);
+  return out + "]";
+}
+
+} // namespace
+
+StrategyPtr ruleStrategy(std::string display, rules::RuleFn fn, SourceLocation loc) {
+  return std::make_shared<RuleStrategy>(std::move(display), std::move(fn), std::move(loc));
+}
+
+StrategyPtr namedRule(const std::string& name, const std::vector<rules::RuleArg>& args,
+                      SourceLocation loc) {
+  const rules::RuleInfo* info = rules::RuleRegistry::instance().find(name);
+  if (!info)
+    throw InternalError("namedRule: no rule " + name);
+  std::string display = name;
+  if (!args.empty()) {
+    display += "(";
+    for (std::size_t i = 0; i < args.size(); ++i)
+      display += (i ? ", " : "") + argText(args[i]);
+    display += ")";
+  }
+  return ruleStrategy(display, info->make(args), std::move(loc));
+}
+
+} // namespace risec::elevate

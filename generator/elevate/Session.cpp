@@ -1,0 +1,94 @@
+#include "elevate/Session.h"
+
+#include "elevate/Path.h"
+#include "rise/print/Printer.h"
+#include "support/Diagnostic.h"
+
+namespace risec::elevate {
+
+using namespace risec::rise;
+
+Session::Session(const Program& program, const TypedDef& def) : program_(program), original_(def) {
+  names_.reserve(def.expr);
+}
+
+State Session::initial() const {
+  return State{rules::stripImplicit(original_.expr), original_};
+}
+
+namespace {
+
+/// Equal up to sizes: a rule that introduces a size precondition (split(32)
+/// needs n % 32 == 0) may give a size as `32*(n/32)`, equal to `n` under it.
+bool sameShape(const Type& a, const Type& b) {
+  if (a->kind() != b->kind())
+    return false;
+  switch (a->kind()) {
+  case TypeKind::Scalar:
+    return a->scalar() == b->scalar();
+  case TypeKind::Array:
+  case TypeKind::Vec:
+    return sameShape(a->elem(), b->elem());
+  case TypeKind::Pair:
+  case TypeKind::Fun:
+    return sameShape(a->first(), b->first()) && sameShape(a->second(), b->second());
+  case TypeKind::DepFun:
+    return a->binder().kind == b->binder().kind && sameShape(a->result(), b->result());
+  default:
+    return typeEqual(a, b);
+  }
+}
+
+} // namespace
+
+State Session::commit(const State& s, const Path& at, const Expr& replacement,
+                      const Strategy& rule) {
+  Expr whole = replaceAt(s.expr, at, replacement);
+  names_.reserve(whole);
+  TypedDef typed;
+  try {
+    try {
+      typed = rules::retype(program_, original_.name, rules::annotateParams(whole));
+      typed.expr = rules::restoreAnnotations(whole, typed.expr);
+    } catch (const CompileError&) {
+      typed = rules::retype(program_, original_.name, whole);
+    }
+  } catch (const CompileError& e) {
+    throw InternalError("rule `" + rule.display() + "` (" + rule.loc().str() +
+                        ") produced a program that does not type-check (" + e.code() + ": " +
+                        e.message() + "):\n" + printExpr(whole));
+  }
+  if (!typeEqual(typed.type, original_.type) &&
+      !(typed.preconditions.size() > original_.preconditions.size() &&
+        sameShape(typed.type, original_.type)))
+    throw InternalError("rule `" + rule.display() + "` changed the type of `" + original_.name +
+                        "` from " + typeToString(original_.type) + " to " +
+                        typeToString(typed.type));
+  State next{rules::stripImplicit(typed.expr), typed};
+  if (trace_) {
+    TraceStep step{rule.display(), rule.loc(), printExpr(nodeAt(s.expr, at)),
+                   printExpr(nodeAt(next.expr, at))};
+    *trace_ << "step " << steps_.size() + 1 << ": " << step.rule << " (" << step.loc.str()
+            << ")\n  before: " << step.before << "\n  after:  " << step.after << "\n";
+    steps_.push_back(std::move(step));
+  }
+  failure_.reset();
+  return next;
+}
+
+void Session::recordFailure(const Strategy& rule, const State& s, const Path& at) {
+  // Keep the failure closest to the root since the last success: that is the
+  // position a traversal started from, the most useful fragment to show.
+  if (failure_ && failure_->depth < at.size())
+    return;
+  failure_ = RuleFailure{rule.display(), rule.loc(), printExpr(nodeAt(s.expr, at)), at.size()};
+}
+
+void Session::tick(const Strategy& where) {
+  if (++ticks_ > kStepLimit)
+    throw CompileError("E0711", where.loc(),
+                       "the strategy `" + where.display() + "` did not terminate within " +
+                           std::to_string(kStepLimit) + " steps");
+}
+
+} // namespace risec::elevate

@@ -1,0 +1,264 @@
+// Name resolution and construction of a strategy from its parse tree.
+#include "elevate/Combinators.h"
+#include "elevate/Registry.h"
+#include "elevate/StrategyFile.h"
+#include "elevate/StrategyParser.h"
+#include "support/Diagnostic.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace risec::elevate {
+
+using rules::ParamKind;
+
+namespace {
+
+std::size_t editDistance(const std::string& a, const std::string& b) {
+  std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+  for (std::size_t i = 0; i <= a.size(); ++i)
+    d[i][0] = i;
+  for (std::size_t j = 0; j <= b.size(); ++j)
+    d[0][j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i)
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      d[i][j] = std::min(
+          {d[i - 1][j] + 1, d[i][j - 1] + 1,
+           d[i - 1][j - 1] + (std::tolower(a[i - 1]) != std::tolower(b[j - 1]) ? 1u : 0u)});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  return d[a.size()][b.size()];
+}
+
+std::string plural(std::size_t n, const std::string& word) {
+  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
+
+class Builder {
+public:
+  StrategyPtr build(const StrategyFileAst& f) {
+    for (const SDef& d : f.defs) {
+      if (defs_.count(d.name) || StrategyRegistry::instance().find(d.name) ||
+          rules::RuleRegistry::instance().find(d.name))
+        throw CompileError("E0706", d.loc,
+                           "`" + d.name + "` is already defined; choose another name");
+      std::set<std::string> seen;
+      for (const std::string& p : d.params)
+        if (!seen.insert(p).second)
+          throw CompileError("E0706", d.loc, "parameter `" + p + "` appears twice");
+      // Check the body once with placeholder arguments only for syntax of
+      // names: unknown names are reported at definition time.
+      checkNames(d.body, std::set<std::string>(d.params.begin(), d.params.end()));
+      defs_[d.name] = &d;
+    }
+    return strategy(f.main, {});
+  }
+
+private:
+  using Env = std::map<std::string, Arg>;
+
+  void checkNames(const SNodePtr& n, const std::set<std::string>& params) {
+    if (n->kind == SNode::Kind::Call && !params.count(n->name))
+      resolveKnown(n);
+    for (const SNodePtr& a : n->args)
+      checkNames(a, params);
+  }
+
+  void resolveKnown(const SNodePtr& n) {
+    if (defs_.count(n->name) || StrategyRegistry::instance().find(n->name) ||
+        rules::RuleRegistry::instance().find(n->name) || rise::addrSpaceFromName(n->name))
+      return;
+    std::string best;
+    std::size_t bestDist = 3;
+    std::vector<std::string> candidates = strategyNames();
+    for (const auto& [name, d] : defs_)
+      candidates.push_back(name);
+    for (const std::string& c : candidates) {
+      std::size_t dist = editDistance(n->name, c);
+      if (dist < bestDist) {
+        bestDist = dist;
+        best = c;
+      }
+    }
+    std::string msg = "unknown strategy `" + n->name + "`";
+    if (!best.empty() && bestDist <= std::max<std::size_t>(1, n->name.size() / 3))
+      msg += "; did you mean `" + best + "`?";
+    throw CompileError("E0703", n->loc, msg);
+  }
+
+  StrategyPtr strategy(const SNodePtr& n, const Env& env) {
+    switch (n->kind) {
+    case SNode::Kind::Seq:
+      return seq(strategy(n->args[0], env), strategy(n->args[1], env), n->loc);
+    case SNode::Kind::DSeq:
+      return seq(strategy(n->args[0], env),
+                 seq(normalForm("DFNF", n->loc), strategy(n->args[1], env), n->loc), n->loc);
+    case SNode::Kind::Choice:
+      return leftChoice(strategy(n->args[0], env), strategy(n->args[1], env), n->loc);
+    case SNode::Kind::At:
+      return call(n->args[1], env, strategy(n->args[0], env));
+    case SNode::Kind::Call:
+      return call(n, env, nullptr);
+    case SNode::Kind::Int:
+    case SNode::Kind::List:
+      throw CompileError("E0705", n->loc, "expected a strategy here, found a number");
+    }
+    throw InternalError("unknown strategy node");
+  }
+
+  /// An argument as a value (before its kind is checked).
+  Arg argument(const SNodePtr& n, const Env& env) {
+    if (n->kind == SNode::Kind::Int)
+      return {n->value, n->loc};
+    if (n->kind == SNode::Kind::List)
+      return {n->items, n->loc};
+    if (n->kind == SNode::Kind::Call && !n->hasParens) {
+      if (auto it = env.find(n->name); it != env.end())
+        return {it->second.value, n->loc};
+      if (auto a = rise::addrSpaceFromName(n->name))
+        return {*a, n->loc};
+    }
+    return {strategy(n, env), n->loc};
+  }
+
+  static std::string kindOfArg(const Arg& a) {
+    switch (a.value.index()) {
+    case 0:
+      return "an integer";
+    case 1:
+      return "an address space";
+    case 2:
+      return "a list of integers";
+    default:
+      return "a strategy";
+    }
+  }
+
+  void checkKind(const std::string& callee, std::size_t i, ParamKind k, const Arg& a) {
+    std::size_t want = k == ParamKind::Int         ? 0
+                       : k == ParamKind::AddrSpace ? 1
+                       : k == ParamKind::IntList   ? 2
+                                                   : 3;
+    if (a.value.index() != want)
+      throw CompileError("E0705", a.loc,
+                         "argument " + std::to_string(i + 1) + " of `" + callee + "` must be " +
+                             std::string(rules::paramKindName(k)) + ", but this is " +
+                             kindOfArg(a));
+  }
+
+  void checkValues(const std::string& callee, const std::vector<Arg>& args) {
+    static const std::set<std::string> dims = {"mapToGlobal", "mapToWorkGroup", "mapToLocal"};
+    for (const Arg& a : args) {
+      if (auto v = std::get_if<std::int64_t>(&a.value)) {
+        if (dims.count(callee) && *v > 2)
+          throw CompileError("E0712", a.loc,
+                             "`" + callee + "` takes an OpenCL dimension 0, 1 or 2, but got " +
+                                 std::to_string(*v));
+        if (!dims.count(callee) && *v < 1)
+          throw CompileError("E0712", a.loc,
+                             "`" + callee + "` needs a size of at least 1, but got " +
+                                 std::to_string(*v));
+      }
+      if (auto l = std::get_if<std::vector<std::int64_t>>(&a.value)) {
+        std::vector<std::int64_t> s = *l;
+        std::sort(s.begin(), s.end());
+        for (std::size_t i = 0; i < s.size(); ++i)
+          if (s[i] != static_cast<std::int64_t>(i + 1))
+            throw CompileError("E0712", a.loc,
+                               "`" + callee + "` needs a permutation of 1.." +
+                                   std::to_string(s.size()));
+      }
+    }
+  }
+
+  void checkArity(const SNodePtr& n, std::size_t expected, std::size_t given, bool viaAt) {
+    if (expected == given)
+      return;
+    std::string msg = "`" + n->name + "` takes " + plural(expected, "argument") + ", but " +
+                      plural(given, "argument") + (given == 1 ? " was" : " were") + " given";
+    if (viaAt)
+      msg += " (counting the strategy before `@`)";
+    throw CompileError("E0704", n->loc, msg);
+  }
+
+  StrategyPtr call(const SNodePtr& n, const Env& env, StrategyPtr subject) {
+    if (n->kind != SNode::Kind::Call)
+      throw CompileError("E0702", n->loc, "expected a traversal or location after `@`");
+    if (!n->hasParens && !subject) {
+      if (auto it = env.find(n->name); it != env.end()) {
+        if (auto s = std::get_if<StrategyPtr>(&it->second.value))
+          return *s;
+        throw CompileError("E0705", n->loc,
+                           "parameter `" + n->name + "` is " + kindOfArg(it->second) +
+                               ", not a strategy");
+      }
+    }
+    resolveKnown(n);
+    std::vector<Arg> args;
+    for (const SNodePtr& a : n->args)
+      args.push_back(argument(a, env));
+    if (subject)
+      args.push_back({subject, n->loc});
+    if (auto it = defs_.find(n->name); it != defs_.end()) {
+      const SDef& d = *it->second;
+      checkArity(n, d.params.size(), args.size(), subject != nullptr);
+      Env inner;
+      for (std::size_t i = 0; i < args.size(); ++i)
+        inner[d.params[i]] = args[i];
+      return strategy(d.body, inner);
+    }
+    if (const Builtin* b = StrategyRegistry::instance().find(n->name)) {
+      if (subject && !b->traversal)
+        throw CompileError("E0705", n->loc,
+                           "`" + n->name + "` is a " + b->category +
+                               ", not a traversal or location; write `s @ topDown` or `s @ "
+                               "outermost(p)`");
+      checkArity(n, b->params.size(), args.size(), subject != nullptr);
+      for (std::size_t i = 0; i < args.size(); ++i)
+        checkKind(n->name, i, b->params[i], args[i]);
+      checkValues(n->name, args);
+      return b->make(args, n->loc);
+    }
+    const rules::RuleInfo* r = rules::RuleRegistry::instance().find(n->name);
+    if (!r)
+      throw CompileError("E0703", n->loc, "`" + n->name + "` is not a strategy");
+    if (subject)
+      throw CompileError("E0705", n->loc,
+                         "`" + n->name + "` is a rule, not a traversal or location");
+    checkArity(n, r->params.size(), args.size(), false);
+    std::vector<rules::RuleArg> ruleArgs;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+      checkKind(n->name, i, r->params[i], args[i]);
+      if (auto v = std::get_if<std::int64_t>(&args[i].value))
+        ruleArgs.emplace_back(*v);
+      else if (auto a = std::get_if<rise::AddrSpace>(&args[i].value))
+        ruleArgs.emplace_back(*a);
+      else
+        ruleArgs.emplace_back(std::get<std::vector<std::int64_t>>(args[i].value));
+    }
+    checkValues(n->name, args);
+    return namedRule(n->name, ruleArgs, n->loc);
+  }
+
+  std::map<std::string, const SDef*> defs_;
+};
+
+} // namespace
+
+std::vector<std::string> strategyNames() {
+  std::vector<std::string> out;
+  for (const auto& [name, b] : StrategyRegistry::instance().all())
+    out.push_back(name);
+  for (const auto& [name, r] : rules::RuleRegistry::instance().all())
+    out.push_back(name);
+  return out;
+}
+
+StrategyPtr loadStrategy(const std::shared_ptr<const SourceFile>& file) {
+  StrategyFileAst ast = parseStrategyFile(file);
+  return Builder().build(ast);
+}
+
+} // namespace risec::elevate

@@ -1,0 +1,19 @@
+// Loading a strategy file: parse, resolve names (defs, builtins, rules),
+// check arities and argument kinds, and build the strategy to apply.
+//   E0701 lexical error        E0702 syntax error
+//   E0703 unknown name         E0704 wrong number of arguments
+//   E0705 wrong kind of argument
+//   E0706 duplicate def or parameter
+//   E0712 argument value out of range
+#pragma once
+
+#include "elevate/Strategy.h"
+
+namespace risec::elevate {
+
+StrategyPtr loadStrategy(const std::shared_ptr<const SourceFile>& file);
+
+/// Every name a strategy file can call (for suggestions and docs).
+std::vector<std::string> strategyNames();
+
+} // namespace risec::elevate

@@ -1,0 +1,73 @@
+// A rewrite rule: a typed transformation of the expression at one position of
+// a program (the "focus"), in the stripped view (RiseUtil.h). Applying a rule
+// either yields the replacement of the focus (untyped; the rewriter re-infers
+// the program) or nothing when the rule does not apply there.
+//
+// Rules are registered by name in the RuleRegistry with the kinds of their
+// parameters and their rewrite written as `before -> after` (the text of
+// docs/strategies.md). Each rule family registers itself from its own file.
+#pragma once
+
+#include "rules/RiseUtil.h"
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace risec::rules {
+
+enum class ParamKind { Int, AddrSpace, IntList, Strategy, Predicate };
+std::string_view paramKindName(ParamKind k);
+
+/// An argument of a parameterised rule: `splitJoin(32)`, `reduceToOclSeq(Local)`,
+/// `reorder([2, 1])`.
+using RuleArg = std::variant<std::int64_t, rise::AddrSpace, std::vector<std::int64_t>>;
+
+/// What a rule may consult besides its focus.
+struct RuleContext {
+  NameSupply& names;
+  const rise::Program& program;   ///< the foreign declarations of the program
+  const rise::TypedDef& typedDef; ///< the whole program, elaborated and typed
+  bool atRoot = false;            ///< the focus is the whole def
+};
+
+using RuleFn = std::function<std::optional<Expr>(const Expr& focus, RuleContext& ctx)>;
+
+struct RuleInfo {
+  std::string name;
+  std::string family; ///< "algorithmic", "movement", "lowering", ...
+  std::vector<ParamKind> params;
+  std::string before; ///< documentation: the rewrite as `before -> after`
+  std::string after;
+  std::function<RuleFn(const std::vector<RuleArg>&)> make;
+};
+
+class RuleRegistry {
+public:
+  /// The registry with every rule family registered.
+  static const RuleRegistry& instance();
+
+  void add(RuleInfo info);
+  const RuleInfo* find(const std::string& name) const;
+  const std::map<std::string, RuleInfo>& all() const { return rules_; }
+
+private:
+  std::map<std::string, RuleInfo> rules_;
+};
+
+// One registration function per family (one file each).
+void registerAlgorithmicRules(RuleRegistry& r);
+void registerMovementRules(RuleRegistry& r);
+void registerLoweringRules(RuleRegistry& r);
+void registerVectoriseRules(RuleRegistry& r);
+void registerTilingRules(RuleRegistry& r);
+
+/// Helpers for registering rules without parameters / with integer ones.
+RuleInfo simpleRule(std::string name, std::string family, std::string before, std::string after,
+                    RuleFn fn);
+std::int64_t intArg(const std::vector<RuleArg>& args, std::size_t i);
+
+} // namespace risec::rules

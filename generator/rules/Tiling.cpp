@@ -1,0 +1,173 @@
+// Tiling and loop reordering of map nests: tile(x, y), reorder([..]) and
+// loopInterchange. Two shapes of 2-D map nest are recognised:
+//   nested     map(map(f))(a)                        a: n.m.s (loops over one array)
+//   cartesian  map(fun(i => map(g)(eb)))(ea)         i not free in eb (loops over two arrays)
+#include "rules/Rule.h"
+
+#include <algorithm>
+
+namespace risec::rules {
+
+using namespace risec::rise;
+
+namespace {
+
+/// The function of a map nest of depth `d` (`map(map(f))` with d = 2 gives f);
+/// each level may also be written `fun(y => map(f)(y))`.
+std::optional<Expr> peelMapNest(Expr fn, int d) {
+  for (int level = 1; level < d; ++level) {
+    if (fn->kind() == ExprKind::Lambda && fn->body()->kind() == ExprKind::App &&
+        fn->body()->arg()->kind() == ExprKind::Var && fn->body()->arg()->name() == fn->name() &&
+        !occursFree(fn->name(), fn->body()->fn()))
+      fn = fn->body()->fn();
+    Spine s = spineOf(fn);
+    if (!isPrim(s.head, Prim::Map) || s.args.size() != 1)
+      return std::nullopt;
+    fn = s.args[0];
+  }
+  return fn;
+}
+
+Expr mapN(int d, Expr f) {
+  for (int i = 0; i < d; ++i)
+    f = app(prim(Prim::Map), f);
+  return f;
+}
+
+/// `map(f)(x)` with the high-level map: (f, x).
+std::optional<std::pair<Expr, Expr>> mapApplied(const Expr& e) {
+  Spine s = spineOf(e);
+  if (!isPrim(s.head, Prim::Map) || s.args.size() != 2)
+    return std::nullopt;
+  return std::pair{s.args[0], s.args[1]};
+}
+
+struct Cartesian {
+  std::string i; ///< outer binder
+  Expr g;        ///< inner map's function (may mention i)
+  Expr ea, eb;
+};
+
+std::optional<Cartesian> cartesian(const Expr& e) {
+  auto outer = mapApplied(e);
+  if (!outer || outer->first->kind() != ExprKind::Lambda)
+    return std::nullopt;
+  const Expr& f = outer->first;
+  auto inner = mapApplied(f->body());
+  if (!inner || occursFree(f->name(), inner->second))
+    return std::nullopt;
+  return Cartesian{f->name(), inner->first, outer->second, inner->second};
+}
+
+RuleFn tile(std::int64_t tx, std::int64_t ty) {
+  return [tx, ty](const Expr& e, RuleContext& ctx) -> std::optional<Expr> {
+    if (auto c = cartesian(e)) {
+      std::string as = ctx.names.fresh("rows"), bs = ctx.names.fresh("cols");
+      Expr block = app(prim(Prim::Map), lam(c->i, app(prim(Prim::Map), c->g, var(bs))), var(as));
+      Expr blocks = app(prim(Prim::Map), lam(bs, block), app(depNat(prim(Prim::Split), ty), c->eb));
+      Expr row = app(prim(Prim::Map), prim(Prim::Join), app(prim(Prim::Transpose), blocks));
+      return app(prim(Prim::Join),
+                 app(prim(Prim::Map), lam(as, row), app(depNat(prim(Prim::Split), tx), c->ea)));
+    }
+    auto m = mapApplied(e);
+    if (!m)
+      return std::nullopt;
+    auto f = peelMapNest(m->first, 2);
+    if (!f)
+      return std::nullopt;
+    Expr t = app(depNat(prim(Prim::Split), tx), m->second);
+    t = app(mapN(2, depNat(prim(Prim::Split), ty)), t);
+    t = app(mapN(1, prim(Prim::Transpose)), t);
+    t = app(mapN(4, *f), t);
+    t = app(mapN(1, prim(Prim::Transpose)), t);
+    t = app(mapN(2, prim(Prim::Join)), t);
+    return app(prim(Prim::Join), t);
+  };
+}
+
+std::optional<Expr> loopInterchange(const Expr& e, RuleContext& ctx) {
+  if (auto c = cartesian(e)) {
+    std::string j = ctx.names.fresh("j");
+    Expr inner = app(prim(Prim::Map), lam(c->i, app(c->g, var(j))), c->ea);
+    return app(prim(Prim::Transpose), app(prim(Prim::Map), lam(j, inner), c->eb));
+  }
+  auto m = mapApplied(e);
+  if (!m)
+    return std::nullopt;
+  auto f = peelMapNest(m->first, 2);
+  if (!f)
+    return std::nullopt;
+  return app(prim(Prim::Transpose), app(mapN(2, *f), app(prim(Prim::Transpose), m->second)));
+}
+
+/// Swaps dimensions `j` and `j + 1` of an array expression.
+Expr swapDims(int j, Expr x) {
+  return app(mapN(j, prim(Prim::Transpose)), std::move(x));
+}
+
+RuleFn reorder(std::vector<std::int64_t> perm) {
+  return [perm](const Expr& e, RuleContext&) -> std::optional<Expr> {
+    int d = static_cast<int>(perm.size());
+    std::vector<std::int64_t> sorted = perm;
+    std::sort(sorted.begin(), sorted.end());
+    for (int k = 0; k < d; ++k)
+      if (sorted[k] != k + 1)
+        return std::nullopt;
+    auto m = mapApplied(e);
+    if (!m || d < 2)
+      return std::nullopt;
+    auto f = peelMapNest(m->first, d);
+    if (!f)
+      return std::nullopt;
+    // Bubble the dimensions into loop order, recording the adjacent swaps.
+    std::vector<std::int64_t> cur(d);
+    for (int k = 0; k < d; ++k)
+      cur[k] = k + 1;
+    std::vector<int> swaps;
+    for (int k = 0; k < d; ++k) {
+      int at = static_cast<int>(std::find(cur.begin(), cur.end(), perm[k]) - cur.begin());
+      for (int j = at; j > k; --j) {
+        std::swap(cur[j - 1], cur[j]);
+        swaps.push_back(j - 1);
+      }
+    }
+    if (swaps.empty())
+      return std::nullopt;
+    Expr t = m->second;
+    for (int j : swaps)
+      t = swapDims(j, t);
+    t = app(mapN(d, *f), t);
+    for (auto it = swaps.rbegin(); it != swaps.rend(); ++it)
+      t = swapDims(*it, t);
+    return t;
+  };
+}
+
+} // namespace
+
+void registerTilingRules(RuleRegistry& r) {
+  r.add(RuleInfo{"tile",
+                 "tiling",
+                 {ParamKind::Int, ParamKind::Int},
+                 "map(fun(i => map(g)(b)))(a)   (i not free in b)",
+                 "join(map(fun(rows => map(join)(transpose(map(fun(cols => map(fun(i => "
+                 "map(g)(cols)))(rows)))(split(y)(b)))))(split(x)(a)));  "
+                 "map(map(f)) -> split(x) >> map(map(split(y))) >> map(transpose) >> "
+                 "map(map(map(map(f)))) >> map(transpose) >> map(map(join)) >> join",
+                 [](const std::vector<RuleArg>& a) { return tile(intArg(a, 0), intArg(a, 1)); }});
+  r.add(RuleInfo{"reorder",
+                 "tiling",
+                 {ParamKind::IntList},
+                 "map^d(f)(a)   (a map nest of depth d = length of the list)",
+                 "permute(a) |> map^d(f) |> unpermute   (loop k runs over dimension p[k] of a; "
+                 "the permutations are map^j(transpose) swaps)",
+                 [](const std::vector<RuleArg>& a) {
+                   return reorder(std::get<std::vector<std::int64_t>>(a.at(0)));
+                 }});
+  r.add(simpleRule("loopInterchange", "tiling", "map(fun(i => map(fun(j => e))(b)))(a)",
+                   "transpose(map(fun(j => map(fun(i => e))(a)))(b));  "
+                   "map(map(f)) -> transpose >> map(map(f)) >> transpose",
+                   loopInterchange));
+}
+
+} // namespace risec::rules

@@ -1,0 +1,102 @@
+// Strategy files: diagnostics (exact code, line:col, message) and the
+// semantics of combinators and traversals.
+#include "ElevateTestUtil.h"
+
+using namespace risec;
+using namespace risec::testutil;
+
+namespace {
+
+void expectError(const std::string& text, const std::string& code, int line, int col,
+                 const std::string& message) {
+  try {
+    strategy(text);
+    FAIL() << "no error for: " << text;
+  } catch (const CompileError& e) {
+    EXPECT_EQ(e.code(), code);
+    EXPECT_EQ(e.location().line, line);
+    EXPECT_EQ(e.location().column, col);
+    EXPECT_EQ(e.message(), message);
+  }
+}
+
+TEST(ElevateParser, Diagnostics) {
+  expectError("splitJoin(32) @ outermost(isMpa)", "E0703", 1, 27,
+              "unknown strategy `isMpa`; did you mean `isMap`?");
+  expectError("splitJoin(32, 4)", "E0704", 1, 1,
+              "`splitJoin` takes 1 argument, but 2 arguments were given");
+  expectError("splitJoin(isMap)", "E0705", 1, 11,
+              "argument 1 of `splitJoin` must be an integer, but this is a strategy");
+  expectError("mapToSeq ;\n  ;", "E0702", 2, 3, "expected a strategy, found `;`");
+  expectError("mapToSeq $", "E0701", 1, 10, "unexpected character `$` in a strategy file");
+  expectError("splitJoin(0)", "E0712", 1, 11, "`splitJoin` needs a size of at least 1, but got 0");
+  expectError("mapToGlobal(3)", "E0712", 1, 13,
+              "`mapToGlobal` takes an OpenCL dimension 0, 1 or 2, but got 3");
+  expectError("def a = id\ndef a = id\na", "E0706", 2, 1,
+              "`a` is already defined; choose another name");
+  expectError("def a = id\n", "E0702", 2, 1,
+              "a strategy file must end with the strategy to apply, but it ends here");
+  expectError("mapToSeq @ mapFusion", "E0705", 1, 12,
+              "`mapFusion` is a rule, not a traversal or location");
+}
+
+TEST(ElevateParser, PrecedenceAndDefs) {
+  Typed t = typed("def f = depFun((n: Nat) => fun(ys: n.f32 => ys |> map(neg) |> map(fabs)))");
+  // `@` binds tighter than `<+`, which binds tighter than `;`.
+  auto r =
+      rewrite(t, "def seqAll(s) = s @ everywhere\nfail <+ mapToSeq @ topDown ; seqAll(mapToPar)");
+  EXPECT_EQ(printed(r), "depFun(n: Nat => fun(ys: n.f32 => ys |> mapPar(neg) |> mapSeq(fabs)))");
+}
+
+TEST(ElevateSemantics, CombinatorsAndTraversals) {
+  Typed t = typed("def f = depFun((n: Nat) => fun(ys: n.f32 => ys |> map(neg) |> map(fabs)))");
+  EXPECT_THROW(rewrite(t, "fail"), CompileError);
+  EXPECT_EQ(printed(rewrite(t, "id")), printed(t.def));
+  EXPECT_EQ(printed(rewrite(t, "try(fail)")), printed(t.def));
+  // topDown: the first (outermost) map only; bottomUp: the innermost
+  EXPECT_NE(printed(rewrite(t, "mapToSeq @ topDown")).find("mapSeq(fabs)"), std::string::npos);
+  EXPECT_NE(printed(rewrite(t, "mapToSeq @ bottomUp")).find("mapSeq"), std::string::npos);
+  EXPECT_EQ(printed(rewrite(t, "normalize(mapToSeq)")).find("map("), std::string::npos);
+  EXPECT_EQ(printed(rewrite(t, "tryAll(mapToSeq)")).find("map("), std::string::npos);
+  EXPECT_THROW(rewrite(t, "allTopdown(mapToSeq)"), CompileError);
+  EXPECT_EQ(printed(rewrite(t, "repeat(mapToSeq @ topDown)")).find("map("), std::string::npos);
+  // one/some/all at the root (a depFun has one child, its body)
+  EXPECT_THROW(rewrite(t, "one(mapToSeq)"), CompileError);
+  EXPECT_NE(printed(rewrite(t, "body(body(mapToSeq @ topDown))")).find("mapSeq"),
+            std::string::npos);
+  EXPECT_NE(printed(rewrite(t, "(mapToSeq @ fmap) @ outermost(isMap) <+ id")).find("map(fabs)"),
+            std::string::npos);
+  EXPECT_THROW(rewrite(t, "repeat(createTransposePair @ topDown) @ everywhere"), std::exception);
+}
+
+TEST(ElevateSemantics, NormalForms) {
+  Typed t = typed(
+      "def f = depFun((n: Nat) => fun(ys: n.f32 => fun(r => r |> map(fun(y => neg(y))))(ys) |> "
+      "map(fabs)))");
+  EXPECT_EQ(printed(rewrite(t, "BENF")),
+            "depFun(n: Nat => fun(ys: n.f32 => ys |> map(neg) |> map(fabs)))");
+  std::string dfnf = printed(rewrite(t, "DFNF"));
+  EXPECT_EQ(dfnf.find("map(neg)"), std::string::npos) << dfnf;
+  EXPECT_EQ(printed(rewrite(t, "CNF")),
+            "depFun(n: Nat => fun(ys: n.f32 => ys |> map(fun(y1 => fabs(-y1)))))");
+  Typed fused =
+      typed("def f = depFun((n: Nat) => fun(ys: n.f32 => ys |> map(fun(y => fabs(neg(y))))))");
+  std::string rnf = printed(rewrite(fused, "RNF"));
+  EXPECT_NE(rnf.find("|> map(fun(x"), std::string::npos) << rnf;
+}
+
+TEST(ElevateDiagnostics, FailureNamesTheRuleItsPlaceAndTheFragment) {
+  Typed t = typed("def f = depFun((n: Nat) => fun(ys: n.f32 => ys |> reduce(add)(0.0f)))");
+  try {
+    rewrite(t, "id ;\n  splitJoin(4) @ outermost(isReduce)");
+    FAIL();
+  } catch (const CompileError& e) {
+    EXPECT_EQ(e.code(), "E0710");
+    EXPECT_EQ(e.location().line, 2);
+    EXPECT_EQ(e.location().column, 3);
+    EXPECT_EQ(e.message(),
+              "the strategy failed: `splitJoin(4)` does not apply to ys |> reduce(add, 0.0f)");
+  }
+}
+
+} // namespace

@@ -1,0 +1,108 @@
+// End-to-end checks of strategies on small programs and on the spec files.
+#include "ElevateTestUtil.h"
+
+using namespace risec;
+using namespace risec::testutil;
+
+namespace {
+
+const char* kMv = R"(def mv = depFun((n: Nat, m: Nat) =>
+  fun(M: n.m.f32 => fun(x: m.f32 =>
+    M |> map(fun(row =>
+      zip(row)(x) |> map(fun(ax => fst(ax) * snd(ax))) |> reduce(add)(0.0f))))))
+)";
+
+TEST(ElevateStrategy, MvListing3) {
+  Typed t = typed(kMv);
+  rise::TypedDef r = rewrite(t, R"(
+splitJoin(32)     @ outermost(isMap) ;
+mapToWorkGroup(0) @ outermost(isMap) ;
+mapToLocal(0)     @ outermost(isMap) ;
+fuseReduceMap     @ everywhere ;
+reduceToSeq       @ everywhere)");
+  std::string p = printed(r);
+  EXPECT_NE(p.find("mapWorkGroup(0,"), std::string::npos) << p;
+  EXPECT_NE(p.find("mapLocal(0,"), std::string::npos) << p;
+  EXPECT_NE(p.find("reduceSeq"), std::string::npos) << p;
+  EXPECT_EQ(p.find("reduce("), std::string::npos) << p;
+  EXPECT_TRUE(sameResults(t.def, r, {{"n", 64}, {"m", 48}}, 1));
+}
+
+} // namespace
+
+namespace {
+
+std::string specPath(const std::string& name) {
+  return std::string(RISEC_TEST_DATA) + "/../specs/" + name;
+}
+
+Typed specProgram(const std::string& name) {
+  return typed(readFile(specPath(name)), name);
+}
+
+rise::TypedDef rewriteWithSpec(const Typed& t, const std::string& strategyFile) {
+  auto s =
+      elevate::loadStrategy(rise::makeSourceFile(strategyFile, readFile(specPath(strategyFile))));
+  return elevate::rewriteDef(t.program, t.def, *s);
+}
+
+/// Equal results at `sizes`, or the rewritten program records a precondition
+/// that these sizes violate (E0411) — but only if it added preconditions.
+void checkAtSizes(const rise::TypedDef& original, const rise::TypedDef& r,
+                  const rise::interp::SizeEnv& sizes) {
+  try {
+    rise::interp::instantiateEntry(r, sizes);
+  } catch (const CompileError& e) {
+    EXPECT_EQ(e.code(), "E0411") << e.message();
+    EXPECT_GT(r.preconditions.size(), original.preconditions.size());
+    return;
+  }
+  EXPECT_TRUE(sameResults(original, r, sizes, 7));
+  EXPECT_TRUE(r.preconditions.size() == original.preconditions.size() || sizes.at("m") % 32 == 0 ||
+              sizes.count("k") == 0)
+      << "a size that violates the tile sizes was accepted";
+}
+
+const char* kLadder[] = {"mm.baseline.elevate",      "mm.blocking.elevate",
+                         "mm.vectorisation.elevate", "mm.loop-permutation.elevate",
+                         "mm.array-packing.elevate", "mm.cache-blocks.elevate",
+                         "mm.parallel.elevate"};
+
+TEST(ElevateSpecs, MatMulLadderIsCorrectAndEachStepChangesTheProgram) {
+  Typed mm = specProgram("mm.rise");
+  std::string previous = printed(mm.def);
+  for (const char* step : kLadder) {
+    SCOPED_TRACE(step);
+    rise::TypedDef r = rewriteWithSpec(mm, step);
+    std::string now = printed(r);
+    EXPECT_NE(now, previous);
+    checkAtSizes(mm.def, r, {{"m", 64}, {"n", 64}, {"k", 64}});
+    if (std::string(step) == "mm.blocking.elevate")
+      checkAtSizes(mm.def, r, {{"m", 100}, {"n", 70}, {"k", 33}});
+    previous = now;
+  }
+}
+
+TEST(ElevateSpecs, MatMulStepsHaveTheirSignature) {
+  Typed mm = specProgram("mm.rise");
+  auto has = [&](const char* step, const char* text) {
+    std::string p = printed(rewriteWithSpec(mm, step));
+    EXPECT_NE(p.find(text), std::string::npos) << step << " lacks " << text << ":\n" << p;
+  };
+  has("mm.baseline.elevate", "reduceSeq");
+  has("mm.blocking.elevate", "split(32)");
+  has("mm.blocking.elevate", "split(4)");
+  has("mm.vectorisation.elevate", "asVector(4)");
+  has("mm.array-packing.elevate", "toMem");
+  has("mm.cache-blocks.elevate", "reduceSeqUnroll");
+  has("mm.parallel.elevate", "mapPar");
+}
+
+TEST(ElevateSpecs, MvOpenClStrategyFile) {
+  Typed mv = specProgram("mv.rise");
+  rise::TypedDef r = rewriteWithSpec(mv, "mv.ocl.elevate");
+  EXPECT_TRUE(sameResults(mv.def, r, {{"n", 64}, {"m", 48}}, 3));
+  checkAtSizes(mv.def, r, {{"n", 70}, {"m", 33}});
+}
+
+} // namespace

@@ -1,0 +1,118 @@
+// Every rule: its rewrite on a small program (alpha-equivalent to the
+// expected program), a program where it does not apply (the strategy fails
+// cleanly with E0710), and a property test: the rewritten program evaluates
+// to the same result as the original on 50 random inputs.
+#include "rules/Rule.h"
+#include "ElevateTestUtil.h"
+
+using namespace risec;
+using namespace risec::testutil;
+
+namespace {
+
+struct RuleCase {
+  const char* name;
+  const char* strategy;
+  const char* input;    ///< body over depFun((n: Nat, m: Nat) => ...)
+  const char* expected; ///< body of the expected program
+  const char* notApplicable;
+};
+
+std::string wrap(const std::string& body) {
+  return "def f = depFun((n: Nat, m: Nat) => fun(xs: n.m.f32 => fun(ys: m.f32 => " + body + ")))\n";
+}
+
+// clang-format off
+const RuleCase kCases[] = {
+  {"betaReduction", "betaReduction @ topDown", "fun(r => map(neg)(r))(ys)", "map(neg)(ys)", "ys |> map(neg)"},
+  {"etaReduction", "etaReduction @ topDown", "ys |> map(fun(y => neg(y)))", "ys |> map(neg)", "ys |> map(neg)"},
+  {"etaAbstraction", "etaAbstraction @ outermost(isMap)", "ys |> map(neg)", "fun(e => map(neg)(e))(ys)", "ys"},
+  {"splitJoin", "splitJoin(4) @ outermost(isMap)", "ys |> map(neg)", "ys |> split(4) |> map(map(neg)) |> join", "xs"},
+  {"mapFusion", "mapFusion @ topDown", "ys |> map(neg) |> map(fabs)", "ys |> map(fun(y => fabs(neg(y))))", "ys |> map(neg)"},
+  {"mapFission", "mapFission @ topDown", "ys |> map(fun(y => fabs(neg(y))))", "ys |> map(fun(y => neg(y))) |> map(fabs)", "ys |> map(neg)"},
+  {"fuseReduceMap", "fuseReduceMap @ topDown", "ys |> map(neg) |> reduce(add)(0.0f)", "ys |> reduceSeq(fun(a, y => a + neg(y)))(0.0f)", "ys |> reduce(add)(0.0f)"},
+  {"reduceMapFission", "reduceMapFission @ topDown", "ys |> reduceSeq(fun(a, y => a + neg(y)))(0.0f)", "ys |> map(fun(y => neg(y))) |> reduceSeq(fun(a, z => a + z))(0.0f)", "ys |> reduceSeq(fun(a, y => a + y))(0.0f)"},
+  {"splitStrategy", "splitStrategy(4) @ outermost(isReduce)", "ys |> reduce(add)(0.0f)", "ys |> split(4) |> map(fun(c => reduce(add)(0.0f)(c))) |> reduce(add)(0.0f)", "ys |> reduce(add)(1.0f)"},
+  {"tile", "tile(2, 4) @ outermost(mapNest(2))", "xs |> map(map(neg))", "xs |> split(2) |> map(map(split(4))) |> map(transpose) |> map(map(map(map(neg)))) |> map(transpose) |> map(map(join)) |> join", "ys |> map(neg)"},
+  {"reorder", "reorder([2, 1]) @ outermost(mapNest(2))", "xs |> map(map(neg))", "xs |> transpose |> map(map(neg)) |> transpose", "ys |> map(neg)"},
+  {"loopInterchange", "loopInterchange @ topDown", "xs |> map(map(neg))", "xs |> transpose |> map(map(neg)) |> transpose", "ys |> map(neg)"},
+  {"createTransposePair", "createTransposePair @ argument @ outermost(isMap)", "xs |> map(map(neg))", "xs |> transpose |> transpose |> map(map(neg))", "ys |> map(neg)"},
+  {"removeTransposePair", "removeTransposePair @ topDown", "xs |> transpose |> transpose |> map(map(neg))", "xs |> map(map(neg))", "xs |> transpose |> map(map(neg))"},
+  {"transposeBeforeMapMap", "transposeBeforeMapMap @ topDown", "xs |> map(map(neg)) |> transpose", "xs |> transpose |> map(map(neg))", "xs |> transpose"},
+  {"mapMapBeforeTranspose", "mapMapBeforeTranspose @ topDown", "xs |> transpose |> map(map(neg))", "xs |> map(map(neg)) |> transpose", "xs |> transpose"},
+  {"joinBeforeMap", "joinBeforeMap @ topDown", "xs |> join |> map(neg)", "xs |> map(map(neg)) |> join", "ys |> map(neg)"},
+  {"mapBeforeJoin", "mapBeforeJoin @ topDown", "xs |> map(map(neg)) |> join", "xs |> join |> map(neg)", "xs |> join"},
+  {"splitBeforeMap", "splitBeforeMap @ topDown", "ys |> map(neg) |> split(4)", "ys |> split(4) |> map(map(neg))", "ys |> split(4)"},
+  {"mapBeforeSplit", "mapBeforeSplit @ topDown", "ys |> split(4) |> map(map(neg))", "ys |> map(neg) |> split(4)", "ys |> split(4)"},
+  {"slideBeforeMap", "slideBeforeMap @ topDown", "ys |> map(neg) |> slide(3, 1)", "ys |> slide(3, 1) |> map(map(neg))", "ys |> slide(3, 1)"},
+  {"mapBeforeSlide", "mapBeforeSlide @ topDown", "ys |> slide(3, 1) |> map(map(neg))", "ys |> map(neg) |> slide(3, 1)", "ys |> slide(3, 1)"},
+  {"mapToSeq", "mapToSeq @ outermost(isMap)", "ys |> map(neg)", "ys |> mapSeq(neg)", "ys |> mapPar(neg)"},
+  {"mapToSeqUnroll", "mapToSeqUnroll @ outermost(isMap)", "ys |> map(neg)", "ys |> mapSeqUnroll(neg)", "ys |> mapPar(neg)"},
+  {"mapToPar", "mapToPar @ outermost(isMap)", "ys |> map(neg)", "ys |> mapPar(neg)", "ys |> mapSeq(neg)"},
+  {"mapToGlobal", "mapToGlobal(0) @ outermost(isMap)", "ys |> map(neg)", "ys |> mapGlobal(0)(neg)", "ys |> mapSeq(neg)"},
+  {"mapToWorkGroup", "mapToWorkGroup(1) @ outermost(isMap)", "ys |> map(neg)", "ys |> mapWorkGroup(1)(neg)", "ys |> mapSeq(neg)"},
+  {"mapToLocal", "mapToLocal(0) @ outermost(isMap)", "ys |> map(neg)", "ys |> mapLocal(0)(neg)", "ys |> mapSeq(neg)"},
+  {"reduceToSeq", "reduceToSeq @ topDown", "ys |> reduce(add)(0.0f)", "ys |> reduceSeq(add)(0.0f)", "ys |> map(neg)"},
+  {"reduceToSeqUnroll", "reduceToSeqUnroll @ topDown", "ys |> reduce(add)(0.0f)", "ys |> reduceSeqUnroll(add)(0.0f)", "ys |> map(neg)"},
+  {"reduceToPar", "reduceToPar @ topDown", "ys |> reduce(add)(0.0f)", "ys |> reducePar(add)(0.0f)", "ys |> map(neg)"},
+  {"reduceToOclSeq", "reduceToOclSeq(Private) @ topDown", "ys |> reduce(add)(0.0f)", "ys |> oclReduceSeq(Private)(add)(0.0f)", "ys |> map(neg)"},
+  {"vectorize", "vectorize(4) @ outermost(isMap)", "ys |> map(fun(y => y * 2.0f))", "ys |> asVector(4) |> map(fun(y => y * vectorFromScalar(2.0f))) |> asScalar", "xs |> map(fun(r => r |> reduce(add)(0.0f)))"},
+  {"unroll", "unroll @ topDown", "ys |> mapSeq(neg)", "ys |> mapSeqUnroll(neg)", "ys |> map(neg)"},
+  {"parallel", "parallel @ topDown", "ys |> mapSeq(neg)", "ys |> mapPar(neg)", "ys |> reduce(add)(0.0f)"},
+  {"toMemAfterMapSeq", "toMemAfterMapSeq @ topDown", "ys |> mapSeq(neg)", "toMem(ys |> mapSeq(neg))", "ys |> map(neg)"},
+  {"storeInMemory", "storeInMemory @ topDown", "ys |> map(neg) |> reduce(add)(0.0f)", "toMem(ys |> map(neg)) |> reduce(add)(0.0f)", "ys |> reduce(add)(0.0f)"},
+  {"lowerToC", "lowerToC", "ys |> map(neg) |> reduce(add)(0.0f)", "ys |> mapSeq(neg) |> toMem |> reduceSeq(add)(0.0f)", nullptr},
+};
+// clang-format on
+
+class RuleTest : public ::testing::TestWithParam<RuleCase> {};
+
+TEST_P(RuleTest, RewritesToTheExpectedProgram) {
+  const RuleCase& c = GetParam();
+  Typed in = typed(wrap(c.input));
+  rise::TypedDef r = rewrite(in, c.strategy);
+  rise::Expr want = expected(wrap(c.expected));
+  EXPECT_TRUE(rise::alphaEquivalent(rules::stripImplicit(r.expr), want))
+      << "got:      " << printed(r) << "\nexpected: " << rise::printExpr(want);
+}
+
+TEST_P(RuleTest, FailsCleanlyWhereItDoesNotApply) {
+  const RuleCase& c = GetParam();
+  if (!c.notApplicable)
+    GTEST_SKIP() << "applies to every program";
+  Typed in = typed(wrap(c.notApplicable));
+  try {
+    rewrite(in, c.strategy);
+    FAIL() << c.name << " applied to " << c.notApplicable;
+  } catch (const CompileError& e) {
+    EXPECT_EQ(e.code(), "E0710");
+    EXPECT_EQ(e.location().line, 1);
+    EXPECT_NE(e.message().find("does not apply to"), std::string::npos) << e.message();
+  }
+}
+
+TEST_P(RuleTest, PreservesTheMeaningOnRandomInputs) {
+  const RuleCase& c = GetParam();
+  Typed in = typed(wrap(c.input));
+  rise::TypedDef r = rewrite(in, c.strategy);
+  for (std::uint64_t seed = 0; seed < 50; ++seed) {
+    std::int64_t n = 1 + static_cast<std::int64_t>(seed % 3), m = 4 * (1 + (seed % 4));
+    EXPECT_TRUE(sameResults(in.def, r, {{"n", 2 * n}, {"m", m}}, seed)) << c.name;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Rules, RuleTest, ::testing::ValuesIn(kCases),
+                         [](const auto& info) { return std::string(info.param.name); });
+
+TEST(RuleRegistryTest, EveryRuleHasATestCase) {
+  for (const auto& [name, info] : rules::RuleRegistry::instance().all()) {
+    bool found = false;
+    for (const RuleCase& c : kCases)
+      found |= name == c.name;
+    EXPECT_TRUE(found) << "rule " << name << " has no test case";
+    EXPECT_FALSE(info.before.empty());
+    EXPECT_FALSE(info.after.empty());
+  }
+}
+
+} // namespace
