@@ -1,5 +1,6 @@
 #include "codegen/Compile.h"
 
+#include "codegen/openmp/Legality.h"
 #include "dpia/FromRise.h"
 #include "dpia/Translate.h"
 #include "rules/LowerToC.h"
@@ -27,15 +28,17 @@ std::string keepForInspection(const c::CFiles& files, const std::string& symbol)
 }
 
 /// Pipeline stage 7: format with libFormat, then parse both files with Clang
-/// in C11 mode and -Werror. A file that fails is a bug in risec.
-c::CFiles formatAndVerify(c::CFiles files, const std::string& symbol) {
+/// in C11 (or C11 + OpenMP) mode and -Werror. A file that fails is a bug in
+/// risec.
+c::CFiles formatAndVerify(c::CFiles files, const std::string& symbol,
+                          tooling::SourceLanguage language) {
   using tooling::SourceLanguage;
   std::string header = symbol + ".h", source = symbol + ".c";
   files.header = tooling::formatSource(files.header, SourceLanguage::C11, header);
-  files.source = tooling::formatSource(files.source, SourceLanguage::C11, source);
+  files.source = tooling::formatSource(files.source, language, source);
   tooling::VerifyResult h = tooling::verifySource(files.header, SourceLanguage::C11, header);
-  tooling::VerifyResult s = tooling::verifySource(files.source, SourceLanguage::C11, source, {},
-                                                  {{header, files.header}});
+  tooling::VerifyResult s =
+      tooling::verifySource(files.source, language, source, {}, {{header, files.header}});
   if (!h.ok || !s.ok)
     throw InternalError("the C emitted for `" + symbol + "` does not compile (kept in " +
                         keepForInspection(files, symbol) + "):\n" + h.diagnostics + s.diagnostics);
@@ -46,13 +49,21 @@ c::CFiles formatAndVerify(c::CFiles files, const std::string& symbol) {
 
 CompileResult compileToC(const rise::Program& program, const rise::TypedDef& def,
                          const c::COptions& opts) {
+  bool openmp = opts.target == "openmp";
+  if (opts.target != "c" && !openmp)
+    throw InternalError("compileToC: unknown target `" + opts.target + "`");
+  if (openmp)
+    openmp::checkLegality(def); // nested parallel loops
+  rules::LowerTarget lowering = openmp ? rules::LowerTarget::OpenMP : rules::LowerTarget::C;
   CompileResult r;
-  r.lowered = rules::lowerToC(program, def);                  // 1. every choice made
-  r.functional = dpia::fromRise(r.lowered);                   // 2. read/write checked DPIA
-  r.imperative = r.functional;                                //
-  dpia::translateToImperative(r.imperative);                  // 3. accT / conT
-  r.files = c::emitC(r.imperative, opts);                     // 4-6. passes, views, C
-  r.files = formatAndVerify(std::move(r.files), opts.symbol); // 7. format and verify
+  r.lowered = rules::lowerToC(program, def, lowering); // 1. every choice made
+  r.functional = dpia::fromRise(r.lowered);            // 2. read/write checked DPIA
+  r.imperative = r.functional;                         //
+  dpia::translateToImperative(r.imperative);           // 3. accT / conT
+  r.files = c::emitC(r.imperative, opts);              // 4-6. passes, views, C
+  r.files =
+      formatAndVerify(std::move(r.files), opts.symbol, // 7. format and verify
+                      openmp ? tooling::SourceLanguage::C11OpenMP : tooling::SourceLanguage::C11);
   return r;
 }
 

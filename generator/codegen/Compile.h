@@ -5,6 +5,9 @@
 //   2. fromRise                   -> functional DPIA, read/write checked
 //   3. translateToImperative      accT / conT -> imperative DPIA
 //   4. emitC                      unroll, hoist, views -> C (codegen/c/EmitC.h)
+// For `opts.target == "openmp"` the OpenMP legality checks
+// (codegen/openmp/Legality.h) run first, lowerToC keeps mapPar/reducePar, and
+// the output is verified as C11 + OpenMP.
 #pragma once
 
 #include "codegen/c/EmitC.h"
@@ -23,7 +26,7 @@ struct CompileResult {
   c::CFiles files;
 };
 
-/// Compiles the typed def `def` of `program` to C.
+/// Compiles the typed def `def` of `program` to C (or C + OpenMP).
 CompileResult compileToC(const rise::Program& program, const rise::TypedDef& def,
                          const c::COptions& opts);
 

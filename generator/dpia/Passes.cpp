@@ -1,6 +1,7 @@
 #include "dpia/Passes.h"
 
 #include "dpia/Imperative.h"
+#include "dpia/Parallel.h"
 #include "dpia/Primitive.h"
 #include "support/Diagnostic.h"
 
@@ -32,10 +33,15 @@ public:
       : hoist_(hoist), out_(out) {}
 
   Phrase run(const Phrase& c) {
-    if (c->isPrim("for")) {
-      inner_.insert(forIndex(c)->var().id);
+    if (isLoop(c)) {
+      std::uint64_t id = forIndex(c)->var().id;
+      inner_.insert(id);
+      std::uint64_t outerParallel = parallel_;
+      if (isParallelLoop(c))
+        parallel_ = id;
       Phrase r = mapChildren(c, [&](const Phrase& x) { return run(x); });
-      inner_.erase(forIndex(c)->var().id);
+      parallel_ = outerParallel;
+      inner_.erase(id);
       return r;
     }
     if (c->isPrim("new") && hoist_(c->dataArg(0))) {
@@ -52,7 +58,7 @@ public:
       };
       check(dt);
       const Phrase& f = c->args()[0];
-      out_.push_back({f->param(), dt, c->tag()});
+      out_.push_back({f->param(), dt, c->tag(), parallel_});
       return run(f->body());
     }
     return mapChildren(c, [&](const Phrase& x) { return run(x); });
@@ -62,6 +68,7 @@ private:
   const std::function<bool(const rise::Type&)>& hoist_;
   std::vector<HoistedAllocation>& out_;
   std::set<std::uint64_t> inner_;
+  std::uint64_t parallel_ = 0; ///< index of the innermost parallel loop
 };
 
 } // namespace

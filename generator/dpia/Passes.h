@@ -25,6 +25,10 @@ struct HoistedAllocation {
   Phrase var;      ///< the `new` variable (Exp x Acc pair identifier)
   rise::Type type; ///< its data type
   std::string name;
+  /// The id of the index of the innermost parallel loop (dpia/Parallel.h)
+  /// the allocation was inside; 0 if none. Such a temporary is private to
+  /// each iteration: the back end gives every thread its own copy.
+  std::uint64_t parallelLoop = 0;
 };
 
 /// Removes every `new` for which `hoist(dataType)` holds from `command` and

@@ -198,6 +198,17 @@ Phrase withTag(const Phrase& p, std::string tag) {
   return primTyped(p->prim(), p->typeArgs(), p->args(), p->type(), p->loc(), std::move(tag));
 }
 
+bool mentions(const Phrase& p, std::uint64_t id) {
+  if (p->kind() == PhraseKind::Ident)
+    return p->id() == id;
+  bool found = false;
+  mapChildren(p, [&](const Phrase& child) {
+    found = found || mentions(child, id);
+    return child;
+  });
+  return found;
+}
+
 Phrase mapChildren(const Phrase& p, const std::function<Phrase(const Phrase&)>& fn) {
   auto same = [](const Phrase& a, const Phrase& b) { return a.get() == b.get(); };
   switch (p->kind()) {

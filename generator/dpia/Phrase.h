@@ -141,6 +141,9 @@ Phrase betaDepApply(const Phrase& fn, const rise::TypeArg& arg);
 const rise::Type& dataType(const Phrase& p);
 
 /// Applies `f` to every direct sub-phrase and rebuilds the node if any changed.
+/// True if the identifier with this id occurs in `p`.
+bool mentions(const Phrase& p, std::uint64_t id);
+
 Phrase mapChildren(const Phrase& p, const std::function<Phrase(const Phrase&)>& f);
 
 } // namespace risec::dpia

@@ -48,6 +48,7 @@ Registry& built() {
     registerImperative(adder);
     registerAcceptors(adder);
     registerBuffers(adder);
+    registerParallel(adder);
     building = nullptr;
     return reg;
   }();

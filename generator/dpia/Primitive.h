@@ -94,5 +94,6 @@ void registerIterate(PrimitiveRegistry& r);
 void registerImperative(PrimitiveRegistry& r);
 void registerAcceptors(PrimitiveRegistry& r);
 void registerBuffers(PrimitiveRegistry& r);
+void registerParallel(PrimitiveRegistry& r);
 
 } // namespace risec::dpia

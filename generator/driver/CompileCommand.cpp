@@ -70,10 +70,11 @@ void writeAtomically(const fs::path& dir,
 } // namespace
 
 int runCompile(const CompileOptions& opts, std::ostream& out) {
-  if (opts.target != "c")
+  if (opts.target != "c" && opts.target != "openmp")
     throw CompileError("E0611", {},
                        "the target `" + opts.target +
-                           "` is not supported yet; the C back end (--target c) is");
+                           "` is not supported yet; the C and OpenMP back ends (--target c, "
+                           "--target openmp) are");
   auto source = loadSource(opts.file);
   Program program = parseProgram(source);
   std::string entry = resolveEntry(program, opts.entry, opts.file);
@@ -91,7 +92,7 @@ int runCompile(const CompileOptions& opts, std::ostream& out) {
     def = elevate::rewriteDef(program, def, *strategy, {});
     program = elevate::rewrittenProgram(program, def);
   }
-  codegen::c::COptions copts{symbol, opts.file, RISEC_VERSION, opts.strategy};
+  codegen::c::COptions copts{symbol, opts.file, RISEC_VERSION, opts.strategy, opts.target};
   codegen::CompileResult r = codegen::compileToC(program, def, copts);
   if (opts.dump == "lower") {
     out << "def " << r.lowered.name << " =\n  " << printExpr(r.lowered.expr) << "\n";

@@ -38,6 +38,8 @@ Expr primWithDepArgs(Prim p, const std::vector<std::pair<TypeArg, bool>>& depArg
 /// Step 1: the sequential choice for every primitive that leaves one open.
 class Sequentialise {
 public:
+  explicit Sequentialise(LowerTarget target) : keepParallel_(target == LowerTarget::OpenMP) {}
+
   std::set<const ExprNode*> fromMap; ///< the mapSeq primitives made from `map`
 
   Expr run(const Expr& e) {
@@ -56,6 +58,8 @@ public:
   }
 
 private:
+  bool keepParallel_;
+
   Expr depChain(const Expr& e) {
     std::vector<std::pair<TypeArg, bool>> args;
     Expr head = e;
@@ -89,13 +93,16 @@ private:
       return r;
     }
     case Prim::MapPar:
-      return rebuilt(Prim::MapSeq, args);
+      return keepParallel_ ? e : rebuilt(Prim::MapSeq, args);
     case Prim::MapGlobal:
     case Prim::MapWorkGroup:
     case Prim::MapLocal:
       return rebuilt(Prim::MapSeq, implicitAll(drop1()));
-    case Prim::Reduce:
-    case Prim::ReducePar: // {n}{t} -> {n}{s = t}{t}
+    case Prim::ReducePar:
+      if (keepParallel_)
+        return e;
+      [[fallthrough]];
+    case Prim::Reduce: // {n}{t} -> {n}{s = t}{t}
       return rebuilt(Prim::ReduceSeq, {args[0], {args[1].first, true}, args[1]});
     case Prim::OclReduceSeq:
       return rebuilt(Prim::ReduceSeq, implicitAll(drop1()));
@@ -266,9 +273,9 @@ TypedDef betaNormal(const Program& program, const TypedDef& def) {
 
 } // namespace
 
-TypedDef lowerToC(const Program& program, const TypedDef& def) {
+TypedDef lowerToC(const Program& program, const TypedDef& def, LowerTarget target) {
   TypedDef out = betaNormal(program, def);
-  Sequentialise seq;
+  Sequentialise seq(target);
   out.expr = seq.run(out.expr);
   for (int round = 0; round < 8; ++round) {
     dpia::Repairs repairs = dpia::findRepairs(out, seq.fromMap);

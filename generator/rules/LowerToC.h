@@ -9,6 +9,9 @@
 //      in repair mode (dpia::findRepairs): `toMem` where a written result is
 //      read, and an explicit copy `mapSeq(fun(x => x))` (nested per array
 //      dimension) where a view of memory must be written;
+//   For the OpenMP target (LowerTarget::OpenMP) `mapPar` and `reducePar` are
+//   kept: they are the parallel loops of the OpenMP back end; every other
+//   choice is made as for C.
 //   3. the result is type-checked again (printed, re-parsed and re-inferred);
 //      a failure is a bug in the pass (InternalError).
 #pragma once
@@ -18,7 +21,14 @@
 
 namespace risec::rules {
 
-/// Lowers the typed def `def` of `program` for the C target.
-rise::TypedDef lowerToC(const rise::Program& program, const rise::TypedDef& def);
+/// The back end the lowering is for.
+enum class LowerTarget {
+  C,      ///< everything sequential
+  OpenMP, ///< mapPar and reducePar kept
+};
+
+/// Lowers the typed def `def` of `program` for the C (or OpenMP) target.
+rise::TypedDef lowerToC(const rise::Program& program, const rise::TypedDef& def,
+                        LowerTarget target = LowerTarget::C);
 
 } // namespace risec::rules

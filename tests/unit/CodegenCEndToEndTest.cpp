@@ -12,6 +12,7 @@
 //
 // When the tests are built with RISEC_SANITIZE, the generated C is built with
 // -fsanitize=address,undefined as well.
+#include "CKernelRunner.h"
 #include "codegen/Compile.h"
 #include "rise/infer/Infer.h"
 #include "rise/interp/Interpreter.h"
@@ -35,6 +36,7 @@
 
 using namespace risec;
 using namespace risec::rise;
+using namespace risec::testsupport;
 namespace fs = std::filesystem;
 
 namespace {
@@ -68,309 +70,6 @@ std::vector<Program> programs() {
   }
   std::sort(v.begin(), v.end(), [](const Program& a, const Program& b) { return a.file < b.file; });
   return v;
-}
-
-/// Runs a shell command; returns its exit status and output (stdout+stderr).
-int run(const std::string& cmd, std::string* output = nullptr) {
-  std::string full = cmd + " 2>&1";
-  FILE* p = ::popen(full.c_str(), "r");
-  if (!p)
-    return -1;
-  std::string out;
-  char buf[4096];
-  std::size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0)
-    out.append(buf, n);
-  int status = ::pclose(p);
-  if (output)
-    *output = out;
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-bool haveClang() {
-  static const bool have = run("command -v clang >/dev/null") == 0;
-  return have;
-}
-
-// ---- the driver ---------------------------------------------------------------
-
-std::string cScalar(ScalarKind k) {
-  switch (k) {
-  case ScalarKind::Bool:
-    return "bool";
-  case ScalarKind::F32:
-    return "float";
-  case ScalarKind::F64:
-    return "double";
-  case ScalarKind::NatType:
-    return "int";
-  default:
-    return std::string(scalarName(k)) == "i8"    ? "int8_t"
-           : std::string(scalarName(k)) == "i16" ? "int16_t"
-           : std::string(scalarName(k)) == "i32" ? "int32_t"
-           : std::string(scalarName(k)) == "i64" ? "int64_t"
-           : std::string(scalarName(k)) == "u8"  ? "uint8_t"
-           : std::string(scalarName(k)) == "u16" ? "uint16_t"
-           : std::string(scalarName(k)) == "u32" ? "uint32_t"
-                                                 : "uint64_t";
-  }
-}
-
-/// Arrays and vectors are passed as pointers to their elements.
-bool isBuffer(const Type& t) {
-  return t->kind() == TypeKind::Array || t->kind() == TypeKind::Vec;
-}
-
-Type innermost(Type t) { // vectors are stored as their lanes
-  while (t->kind() == TypeKind::Array || t->kind() == TypeKind::Vec)
-    t = t->elem();
-  return t;
-}
-
-std::string cElem(const Type& t) {
-  if (t->kind() == TypeKind::Pair) {
-    std::function<std::string(const Type&)> tag = [&](const Type& x) -> std::string {
-      return x->kind() == TypeKind::Pair ? "pair_" + tag(x->first()) + "_" + tag(x->second())
-                                         : std::string(scalarName(x->scalar()));
-    };
-    return "struct " + tag(t);
-  }
-  if (t->kind() == TypeKind::Index)
-    return "int";
-  return cScalar(t->scalar());
-}
-
-/// C statements reading (or printing) one element of type t at lvalue `lv`.
-std::string readLeaf(const Type& t, const std::string& lv) {
-  if (t->kind() == TypeKind::Pair)
-    return readLeaf(t->first(), lv + ".fst") + readLeaf(t->second(), lv + ".snd");
-  if (t->kind() == TypeKind::Index)
-    return "  { long long v; if (fscanf(in, \"%lld\", &v) != 1) return 90; " + lv +
-           " = (int)v; }\n";
-  ScalarKind k = t->scalar();
-  if (isFloat(k))
-    return "  { double v; if (fscanf(in, \"%lf\", &v) != 1) return 90; " + lv + " = (" +
-           cScalar(k) + ")v; }\n";
-  if (isUnsignedInt(k))
-    return "  { unsigned long long v; if (fscanf(in, \"%llu\", &v) != 1) return 90; " + lv +
-           " = (" + cScalar(k) + ")v; }\n";
-  return "  { long long v; if (fscanf(in, \"%lld\", &v) != 1) return 90; " + lv + " = (" +
-         cScalar(k) + ")v; }\n";
-}
-
-std::string printLeaf(const Type& t, const std::string& lv) {
-  if (t->kind() == TypeKind::Pair)
-    return printLeaf(t->first(), lv + ".fst") + printLeaf(t->second(), lv + ".snd");
-  if (t->kind() == TypeKind::Index)
-    return "  printf(\"%d\\n\", " + lv + ");\n";
-  ScalarKind k = t->scalar();
-  if (k == ScalarKind::F32)
-    return "  printf(\"%.9g\\n\", (double)" + lv + ");\n";
-  if (k == ScalarKind::F64)
-    return "  printf(\"%.17g\\n\", " + lv + ");\n";
-  if (isUnsignedInt(k))
-    return "  printf(\"%llu\\n\", (unsigned long long)" + lv + ");\n";
-  return "  printf(\"%lld\\n\", (long long)" + lv + ");\n";
-}
-
-/// A pair holding arrays is passed as one pointer per component (the back
-/// end's "struct of arrays" ABI); these are the parameters of one value.
-bool splitPair(const Type& t) {
-  std::function<bool(const Type&)> holds = [&](const Type& x) {
-    return isBuffer(x) ||
-           (x->kind() == TypeKind::Pair && (holds(x->first()) || holds(x->second())));
-  };
-  return t->kind() == TypeKind::Pair && holds(t);
-}
-
-void leafTypes(const Type& t, std::vector<Type>& out) {
-  if (splitPair(t)) {
-    leafTypes(t->first(), out);
-    leafTypes(t->second(), out);
-  } else {
-    out.push_back(t);
-  }
-}
-
-/// A main() that reads sizes, element counts and inputs from argv[1], calls
-/// the kernel and prints `rc CODE` and the output (or whether it is untouched).
-std::string driverSource(const std::string& symbol, const TypedDef& def, std::size_t nSizes) {
-  // the entry's parameter and result types (symbolic), as C parameters
-  Type t = def.type;
-  while (t->kind() == TypeKind::DepFun)
-    t = t->result();
-  std::vector<Type> inputs, outputs;
-  for (; t->kind() == TypeKind::Fun; t = t->result())
-    leafTypes(t->param(), inputs);
-  leafTypes(t, outputs);
-  std::ostringstream c;
-  c << "#include \"" << symbol << ".h\"\n#include <stdio.h>\n#include <stdlib.h>\n"
-    << "#include <string.h>\n\n"
-    << "int main(int argc, char** argv) {\n  if (argc != 2) return 91;\n"
-    << "  FILE* in = fopen(argv[1], \"r\");\n  if (!in) return 92;\n  long long n_ = 0;\n"
-    << "  (void)n_;\n";
-  for (std::size_t i = 0; i < nSizes; ++i)
-    c << "  int s" << i << ";\n  if (fscanf(in, \"%d\", &s" << i << ") != 1) return 90;\n";
-  for (std::size_t j = 0; j < inputs.size(); ++j) {
-    std::string e = cElem(innermost(inputs[j]));
-    if (isBuffer(inputs[j])) {
-      c << "  if (fscanf(in, \"%lld\", &n_) != 1) return 90;\n"
-        << "  " << e << "* x" << j << " = calloc((size_t)n_ + 1, sizeof(" << e << "));\n"
-        << "  for (long long k = 0; k < n_; ++k) {\n"
-        << readLeaf(innermost(inputs[j]), "x" + std::to_string(j) + "[k]") << "  }\n";
-    } else {
-      c << "  " << e << " x" << j << ";\n" << readLeaf(inputs[j], "x" + std::to_string(j));
-    }
-  }
-  c << "  int untouched = 1;\n";
-  for (std::size_t o = 0; o < outputs.size(); ++o) {
-    std::string oe = cElem(innermost(outputs[o])), i = std::to_string(o);
-    c << "  long long outN" << i << ";\n  if (fscanf(in, \"%lld\", &outN" << i
-      << ") != 1) return 90;\n"
-      << "  size_t bytes" << i << " = ((size_t)outN" << i << " + 1) * sizeof(" << oe << ");\n"
-      << "  " << oe << "* out" << i << " = malloc(bytes" << i << ");\n  memset(out" << i
-      << ", 0xAB, bytes" << i << ");\n";
-  }
-  c << "  fclose(in);\n  int rc = " << symbol << "(";
-  for (std::size_t o = 0; o < outputs.size(); ++o)
-    c << (o ? ", " : "") << "out" << o;
-  for (std::size_t i = 0; i < nSizes; ++i)
-    c << ", s" << i;
-  for (std::size_t j = 0; j < inputs.size(); ++j)
-    c << ", x" << j;
-  c << ");\n  printf(\"rc %d\\n\", rc);\n";
-  for (std::size_t o = 0; o < outputs.size(); ++o) {
-    std::string i = std::to_string(o);
-    c << "  if (rc != 0) {\n    for (size_t b = 0; b < bytes" << i << "; ++b)\n"
-      << "      if (((unsigned char*)out" << i << ")[b] != 0xAB) untouched = 0;\n"
-      << "    outN" << i << " = 0;\n  }\n"
-      << "  for (long long k = 0; k < outN" << i << "; ++k) {\n"
-      << printLeaf(innermost(outputs[o]), "out" + i + "[k]") << "  }\n  free(out" << i << ");\n";
-  }
-  c << "  if (rc != 0) printf(\"untouched %d\\n\", untouched);\n";
-  for (std::size_t j = 0; j < inputs.size(); ++j)
-    if (isBuffer(inputs[j]))
-      c << "  free(x" << j << ");\n";
-  c << "  return 0;\n}\n";
-  return c.str();
-}
-
-// ---- values as flat text ----------------------------------------------------------
-
-void flatten(const interp::Value& v, std::ostringstream& os) {
-  switch (v.kind()) {
-  case interp::Value::Kind::Array:
-    for (const interp::Value& e : v.elements())
-      flatten(e, os);
-    return;
-  case interp::Value::Kind::Pair:
-    flatten(v.first(), os);
-    flatten(v.second(), os);
-    return;
-  case interp::Value::Kind::Index:
-    os << v.asIndex().value << "\n";
-    return;
-  case interp::Value::Kind::Vector:
-    for (const ScalarValue& l : v.lanes())
-      flatten(interp::Value::scalar(l), os);
-    return;
-  case interp::Value::Kind::Scalar: {
-    const ScalarValue& s = v.asScalar();
-    char buf[64];
-    if (isFloat(s.kind))
-      std::snprintf(buf, sizeof buf, "%.17g", s.f);
-    else if (isUnsignedInt(s.kind))
-      std::snprintf(buf, sizeof buf, "%llu", static_cast<unsigned long long>(s.u));
-    else
-      std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(s.i));
-    os << buf << "\n";
-    return;
-  }
-  default:
-    throw std::runtime_error("cannot flatten " + interp::describeValue(v));
-  }
-}
-
-std::int64_t elementCount(const Type& t) {
-  std::int64_t n = 1;
-  for (Type e = t; e->kind() == TypeKind::Array || e->kind() == TypeKind::Vec; e = e->elem()) {
-    auto v = natEvaluate(e->size(), [](const NatVarInfo&) { return std::nullopt; });
-    n *= v ? *v : 0;
-  }
-  return n;
-}
-
-interp::Value unflatten(const Type& t, const std::vector<std::string>& tok, std::size_t& pos) {
-  switch (t->kind()) {
-  case TypeKind::Array: {
-    std::vector<interp::Value> es;
-    std::int64_t n = elementCount(rise::arrayType(t->size(), rise::scalarType(ScalarKind::I32)));
-    for (std::int64_t i = 0; i < n; ++i)
-      es.push_back(unflatten(t->elem(), tok, pos));
-    return interp::Value::array(std::move(es));
-  }
-  case TypeKind::Vec: {
-    std::vector<ScalarValue> lanes;
-    std::int64_t n = elementCount(t);
-    for (std::int64_t i = 0; i < n; ++i)
-      lanes.push_back(unflatten(t->elem(), tok, pos).asScalar());
-    return interp::Value::vector(std::move(lanes));
-  }
-  case TypeKind::Pair: {
-    interp::Value a = unflatten(t->first(), tok, pos);
-    interp::Value b = unflatten(t->second(), tok, pos);
-    return interp::Value::pair(a, b);
-  }
-  case TypeKind::Index: {
-    auto n = natEvaluate(t->size(), [](const NatVarInfo&) { return std::nullopt; });
-    return interp::Value::index(std::stoll(tok.at(pos++)), n ? *n : 0);
-  }
-  default: {
-    ScalarKind k = t->scalar();
-    const std::string& s = tok.at(pos++);
-    if (isFloat(k))
-      return interp::Value::scalar(ScalarValue::makeFloat(k, std::strtod(s.c_str(), nullptr)));
-    if (k == ScalarKind::Bool)
-      return interp::Value::scalar(ScalarValue::makeBool(std::stoll(s) != 0));
-    if (isUnsignedInt(k))
-      return interp::Value::scalar(ScalarValue::makeUInt(k, std::stoull(s)));
-    return interp::Value::scalar(ScalarValue::makeInt(k, std::stoll(s)));
-  }
-  }
-}
-
-/// One input as the driver reads it: per buffer its element count, then the
-/// elements; values passed by value as their scalars.
-void writeValue(const Type& t, const interp::Value& v, std::ostringstream& os) {
-  if (splitPair(t)) {
-    writeValue(t->first(), v.first(), os);
-    writeValue(t->second(), v.second(), os);
-    return;
-  }
-  if (isBuffer(t))
-    os << elementCount(t) << "\n";
-  flatten(v, os);
-}
-
-int scalarLeaves(const Type& t) {
-  return t->kind() == TypeKind::Pair ? scalarLeaves(t->first()) + scalarLeaves(t->second()) : 1;
-}
-
-/// Inputs for a call that must fail before reading them (empty buffers,
-/// zero scalars) and 16-element output buffers that must stay untouched.
-void writeDummyInputsAndOutputs(const TypedDef& def, std::ostringstream& os) {
-  Type t = def.type;
-  while (t->kind() == TypeKind::DepFun)
-    t = t->result();
-  std::vector<Type> inputs, outputs;
-  for (; t->kind() == TypeKind::Fun; t = t->result())
-    leafTypes(t->param(), inputs);
-  leafTypes(t, outputs);
-  for (const Type& i : inputs)
-    for (int k = 0; k < (isBuffer(i) ? 1 : scalarLeaves(i)); ++k)
-      os << "0\n";
-  for (std::size_t o = 0; o < outputs.size(); ++o)
-    os << "16\n";
 }
 
 // ---- sizes ----------------------------------------------------------------------
@@ -493,27 +192,16 @@ TEST_P(CodegenCEndToEnd, MatchesTheInterpreter) {
 
   fs::path dir = fs::temp_directory_path() /
                  ("risec-e2e-" + std::to_string(::getpid()) + "-" + testName({GetParam(), 0}));
-  fs::create_directories(dir);
-  std::ofstream(dir / (symbol + ".c")) << result.files.source;
-  std::ofstream(dir / (symbol + ".h")) << result.files.header;
   std::vector<std::string> sizeNames = interp::sizeParameters(def);
-  std::ofstream(dir / "driver.c") << driverSource(symbol, def, sizeNames.size());
-
-  std::string flags = "-std=c11 -Wall -Wextra -Werror -O1";
-#ifdef RISEC_E2E_SANITIZE
-  flags += " -fsanitize=address,undefined -fno-sanitize-recover=all";
-#endif
+  std::string driver = driverSource(symbol, def, sizeNames.size());
   std::vector<std::string> binaries;
   for (const char* cc : {"gcc", "clang"}) {
     if (std::string(cc) == "clang" && !haveClang())
       continue;
-    std::string exe = (dir / cc).string();
     std::string log;
-    int st = run(std::string(cc) + " " + flags + " " + (dir / (symbol + ".c")).string() + " " +
-                     (dir / "driver.c").string() + " -o " + exe + " -lm",
-                 &log);
+    int st = buildKernel(dir, symbol, result.files, driver, cc, defaultCFlags(), log);
     ASSERT_EQ(st, 0) << cc << " failed on the generated C:\n" << log << "\n" << result.files.source;
-    binaries.push_back(exe);
+    binaries.push_back((dir / cc).string());
   }
 
   std::vector<Sizes> valid, invalid;
@@ -522,10 +210,9 @@ TEST_P(CodegenCEndToEnd, MatchesTheInterpreter) {
 
   auto runAll = [&](const std::string& input) {
     std::vector<std::string> outs;
-    std::ofstream(dir / "input.txt") << input;
     for (const std::string& exe : binaries) {
       std::string out;
-      int st = run(exe + " " + (dir / "input.txt").string(), &out);
+      int st = runDriver(dir, exe, input, out);
       EXPECT_EQ(st, 0) << exe << " exited with " << st << ":\n" << out;
       outs.push_back(out);
     }
@@ -552,20 +239,8 @@ TEST_P(CodegenCEndToEnd, MatchesTheInterpreter) {
       } catch (const CompileError&) {
         continue; // e.g. an integer division by zero for these inputs: try others
       }
-      std::ostringstream in;
-      for (const std::string& n : sizeNames)
-        in << s.at(n) << "\n";
-      for (std::size_t j = 0; j < inputs.size(); ++j)
-        writeValue(iface.inputTypes[j], inputs[j], in);
-      std::vector<Type> outLeaves;
-      leafTypes(iface.outputType, outLeaves);
-      for (const Type& o : outLeaves)
-        in << elementCount(o) << "\n";
-      for (const std::string& out : runAll(in.str())) {
-        std::istringstream os(out);
-        std::vector<std::string> tok;
-        for (std::string w; os >> w;)
-          tok.push_back(w);
+      for (const std::string& out : runAll(inputRecord(def, sizeNames, s, inputs))) {
+        std::vector<std::string> tok = tokens(out);
         ASSERT_GE(tok.size(), 2u) << out;
         ASSERT_EQ(tok[0] + " " + tok[1], "rc 0") << "sizes " << sizesText(s) << ":\n" << out;
         std::size_t pos = 2;

@@ -1,10 +1,14 @@
 #include "codegen/c/EmitC.h"
 
+#include "codegen/c/DeadStores.h"
+
 #include "codegen/c/CPrinter.h"
 #include "codegen/c/EmitNames.h"
 #include "codegen/c/EmitNat.h"
 #include "codegen/c/EmitTypes.h"
+#include "codegen/openmp/Pragmas.h"
 #include "dpia/Imperative.h"
+#include "dpia/Parallel.h"
 #include "dpia/Passes.h"
 #include "dpia/Primitive.h"
 #include "dpia/View.h"
@@ -90,6 +94,11 @@ private:
   std::map<std::uint64_t, std::string> natNames_;
   std::map<std::uint64_t, Memory> memory_;
   bool math_ = false;
+  bool openmp_ = false; ///< <omp.h> needed
+  /// heap temporaries private to the iterations of a parallel loop, by the
+  /// id of its index: allocated once per thread, each thread uses its slice
+  std::multimap<std::uint64_t, std::pair<std::uint64_t, Nat>> privateHeap_;
+  std::string threadsName_;         ///< the variable holding omp_get_max_threads()
   std::vector<std::string> loops_;  ///< loop indices in scope, outermost first
   std::set<std::string> loopNames_; ///< every name used for a loop index
 
@@ -353,9 +362,118 @@ private:
       loops_.pop_back();
       out.push_back(countingLoop(namedType("int"), i, intLit(0), nats_.bare(dpia::forCount(c)),
                                  intLit(1), body, c->tag()));
+    } else if (dpia::isParallelLoop(c)) {
+      parallelLoop(c, out);
     } else {
       throw InternalError("C back end: unexpected command `" + n + "`");
     }
+  }
+
+  // ---- OpenMP (dpia/Parallel.h) ------------------------------------------------
+
+  void parallelLoop(const Phrase& c, std::vector<CStmt>& out) {
+    if (opts_.target != "openmp")
+      throw InternalError("C back end: a parallel loop for the target `" + opts_.target + "`");
+    openmp_ = true;
+    if (c->isPrim("parForCombine")) {
+      combineLoop(c, out);
+      return;
+    }
+    std::string i = loopName();
+    std::uint64_t id = dpia::forIndex(c)->var().id;
+    natNames_[id] = i;
+    loops_.push_back(i);
+    std::vector<CStmt> body = privateSlices(id);
+    comm(c->args()[0], body);
+    restoreSlices(id);
+    loops_.pop_back();
+    std::string text = c->isPrim("parForReduce")
+                           ? openmp::reductionFor(c->tag(), memoryOf(c->args()[1]).name)
+                           : openmp::parallelFor();
+    out.push_back(pragma(text));
+    out.push_back(countingLoop(namedType("int"), i, intLit(0), nats_.bare(dpia::forCount(c)),
+                               intLit(1), body,
+                               c->isPrim("parForReduce") ? "reducePar" : c->tag()));
+  }
+
+  /// At the top of a parallel loop's body: each heap temporary hoisted from
+  /// it is this thread's slice of the per-thread allocation, declared inside
+  /// the loop (so private to the iteration).
+  std::vector<CStmt> privateSlices(std::uint64_t loop) {
+    std::vector<CStmt> decls;
+    auto [b, e] = privateHeap_.equal_range(loop);
+    for (auto it = b; it != e; ++it) {
+      Memory& m = memory_.at(it->second.first);
+      std::string shared = m.name;
+      std::string own = fresh(shared + "_own");
+      CExpr offset = binary("*", cast(namedType("size_t"), call("omp_get_thread_num", {})),
+                            cast(namedType("size_t"), nats_.expr(it->second.second)));
+      decls.push_back(declStmt(pointerType(types_.element(m.type), true), own,
+                               binary("+", ident(shared), offset)));
+      sharedNames_[it->second.first] = shared;
+      m.name = own;
+    }
+    return decls;
+  }
+
+  void restoreSlices(std::uint64_t loop) {
+    auto [b, e] = privateHeap_.equal_range(loop);
+    for (auto it = b; it != e; ++it)
+      memory_.at(it->second.first).name = sharedNames_.at(it->second.first);
+  }
+
+  std::map<std::uint64_t, std::string> sharedNames_;
+
+  /// reducePar with an operator OpenMP has no clause for: the range is cut
+  /// into at most kMaxChunks chunks (one per thread); each chunk is reduced
+  /// from its first element into a partial result, and the partial results
+  /// are combined into the accumulator sequentially, in chunk order.
+  void combineLoop(const Phrase& c, std::vector<CStmt>& out) {
+    helpers_.insert("risec_omp_chunks");
+    helpers_.insert("risec_chunk_begin");
+    const Phrase& part = c->args()[3];
+    const rise::Type& t = dpia::dataType(proj1(part));
+    CType ct = types_.element(t);
+    std::string partial = fresh("partial"), chunks = fresh("chunks");
+    std::string partName = fresh("part");
+    memory_[part->id()] = {partName, t, true, {}};
+    CExpr n = nats_.bare(dpia::forCount(c));
+    out.push_back(declStmt(arrayType(ct, openmp::kMaxChunks), partial));
+    out.push_back(declStmt(namedType("int"), chunks, call("risec_omp_chunks", {n})));
+    std::uint64_t id = dpia::forIndex(c)->var().id;
+
+    std::string ch = loopName();
+    loops_.push_back(ch);
+    std::string lo = fresh("lo"), hi = fresh("hi");
+    std::vector<CStmt> body = privateSlices(id);
+    body.push_back(
+        declStmt(namedType("int"), lo, call("risec_chunk_begin", {n, ident(ch), ident(chunks)})));
+    body.push_back(
+        declStmt(namedType("int"), hi,
+                 call("risec_chunk_begin", {n, binary("+", ident(ch), intLit(1)), ident(chunks)})));
+    body.push_back(declStmt(ct, partName));
+    natNames_[id] = lo;
+    comm(c->args()[1], body); // part = x[lo]
+    std::string i = loopName();
+    natNames_[id] = i;
+    loops_.push_back(i);
+    std::vector<CStmt> step;
+    comm(c->args()[0], step); // part = f(part, x[i])
+    loops_.pop_back();
+    body.push_back(countingLoop(namedType("int"), i, binary("+", ident(lo), intLit(1)), ident(hi),
+                                intLit(1), step, "reducePar: this chunk"));
+    body.push_back(assign(index(ident(partial), ident(ch)), ident(partName)));
+    restoreSlices(id);
+    out.push_back(pragma(openmp::parallelFor()));
+    out.push_back(countingLoop(namedType("int"), ch, intLit(0), ident(chunks), intLit(1), body,
+                               "reducePar: one partial result per chunk"));
+
+    std::vector<CStmt> combine;
+    combine.push_back(declStmt(ct, partName, index(ident(partial), ident(ch))));
+    comm(c->args()[2], combine); // acc = f(acc, part)
+    loops_.pop_back();
+    out.push_back(countingLoop(namedType("int"), ch, intLit(0), ident(chunks), intLit(1), combine,
+                               "reducePar: combined in chunk order"));
   }
 
   /// The memory of a value of type `t` named after `base` (split pairs get
@@ -402,6 +520,10 @@ private:
       return "static inline int risec_min(int a, int b) { return a < b ? a : b; }";
     if (h == "risec_max")
       return "static inline int risec_max(int a, int b) { return a > b ? a : b; }";
+    if (h == "risec_omp_chunks")
+      return openmp::chunksHelper();
+    if (h == "risec_chunk_begin")
+      return openmp::chunkBeginHelper();
     return "static inline int risec_pow(int b, int e) {\n  int r = 1;\n  while (e-- > 0)\n"
            "    r *= b;\n  return r;\n}";
   }
@@ -488,10 +610,20 @@ CFiles Emitter::run(const dpia::Program& p) {
   }
   // heap temporaries (named now, allocated after the checks)
   std::vector<const Memory*> heapLeaves;
+  std::set<std::string> perThread; // heap leaves with one copy per thread
   for (const auto& h : heap) {
     memory_[h.var->id()] =
         makeMemory(h.name, h.type, [&](const std::string& n) { return fresh(n); });
+    std::size_t before = heapLeaves.size();
     leaves(memory_[h.var->id()], heapLeaves);
+    if (h.parallelLoop == 0)
+      continue;
+    if (splitPair(h.type))
+      throw CompileError("E0621", {},
+                         "a pair of arrays `" + h.name +
+                             "` inside a parallel loop is not supported by the OpenMP back end");
+    perThread.insert(heapLeaves[before]->name);
+    privateHeap_.insert({h.parallelLoop, {h.var->id(), TypeMapper::count(h.type)}});
   }
   std::vector<rise::Type> sized;
   for (const Phrase& x : p.inputs) {
@@ -539,6 +671,13 @@ CFiles Emitter::run(const dpia::Program& p) {
     heapNames.push_back(name);
     CExpr size = binary("*", cast(namedType("size_t"), nats_.expr(TypeMapper::count(h->type))),
                         call("sizeof", {ident(printType(elem))}));
+    if (perThread.count(name)) {
+      if (threadsName_.empty()) {
+        threadsName_ = fresh("nthreads");
+        body.push_back(declStmt(namedType("int"), threadsName_, call("omp_get_max_threads", {})));
+      }
+      size = binary("*", cast(namedType("size_t"), ident(threadsName_)), size);
+    }
     body.push_back(declStmt(pointerType(elem, true), name, call("malloc", {size})));
     CExpr c = binary("==", ident(name), literal("NULL"));
     Nat count = TypeMapper::count(h->type);
@@ -556,6 +695,7 @@ CFiles Emitter::run(const dpia::Program& p) {
 
   std::vector<CStmt> main;
   comm(command, main);
+  main = eliminateDeadStores(main);
   body.insert(body.end(), main.begin(), main.end());
   for (auto it = heapNames.rbegin(); it != heapNames.rend(); ++it)
     body.push_back(exprStmt(call("free", {ident(*it)})));
@@ -581,7 +721,7 @@ CFiles Emitter::run(const dpia::Program& p) {
   std::string strategy = opts_.strategyName.empty() ? "lowerToC (default)" : opts_.strategyName;
   std::string doc = opts_.symbol + ": generated by risec " + opts_.version + ". Do not edit.\n\n" +
                     "Source:    " + opts_.sourceName + " (entry `" + p.name + "`)\n" +
-                    "Strategy:  " + strategy + "\nTarget:    c\n" +
+                    "Strategy:  " + strategy + "\nTarget:    " + opts_.target + "\n" +
                     "RISE type: " + rise::typeToString(p.riseType) + "\n";
   if (!p.preconditions.empty()) {
     doc += "Preconditions:";
@@ -633,6 +773,8 @@ CFiles Emitter::run(const dpia::Program& p) {
   c.include("<limits.h>");
   if (math_)
     c.include("<math.h>");
+  if (openmp_)
+    c.include("<omp.h>");
   if (!heap.empty())
     c.include("<stdlib.h>");
   c.blank();

@@ -3,6 +3,8 @@
 //   let(s, t, v: Exp[s, Rd], f: Exp[s, Rd] -> Exp[t, w]): Exp[t, w]
 #include "dpia/primitives/Common.h"
 
+#include <optional>
+
 namespace risec::dpia {
 
 using namespace prims;
@@ -15,9 +17,18 @@ void registerMemory(PrimitiveRegistry& r) {
     return expType(dataType(args.at(0)), Access::Rd);
   };
   toMem.conT = [](Translator& t, const Phrase& e, const Continuation& k) {
-    return newVar(dataType(e), "tmp", [&](const Phrase& v) {
-      return seq({t.accT(e->args()[0], proj2(v)), k(proj1(v))});
+    // A stored value that the rest of the program never reads is not
+    // computed at all (the program is pure): no dead temporary in the C.
+    std::optional<Phrase> unused;
+    Phrase stored = newVar(dataType(e), "tmp", [&](const Phrase& v) {
+      Phrase rest = k(proj1(v));
+      if (!mentions(rest, v->id())) {
+        unused = rest;
+        return rest;
+      }
+      return seq({t.accT(e->args()[0], proj2(v)), rest});
     });
+    return unused ? *unused : stored;
   };
 
   PrimitiveDef& let = r.add("let", rise::Prim::Let);

@@ -1,0 +1,18 @@
+// Removes local variables that are written but never read, with the stores
+// to them and the loops left empty. Such temporaries arise when a view never
+// touches the part of a stored value that was computed (e.g. only `fst` of a
+// stored pair is read); besides wasting work they trip gcc's
+// -Wunused-but-set-variable. Only variables declared in the function body
+// without a side-effecting initialiser are removed, so pointers returned by
+// malloc are never touched.
+#pragma once
+
+#include "codegen/c/CAst.h"
+
+#include <vector>
+
+namespace risec::codegen::c {
+
+std::vector<CStmt> eliminateDeadStores(const std::vector<CStmt>& body);
+
+} // namespace risec::codegen::c

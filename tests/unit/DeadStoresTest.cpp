@@ -1,0 +1,69 @@
+// Tests of dead-store elimination on the C syntax tree (codegen/c/DeadStores).
+#include "codegen/c/DeadStores.h"
+#include "codegen/c/CPrinter.h"
+
+#include <gtest/gtest.h>
+
+using namespace risec::codegen::c;
+
+namespace {
+
+std::string print(const std::vector<CStmt>& body) {
+  std::string s;
+  for (const CStmt& st : body)
+    s += printStmt(st);
+  return s;
+}
+
+CStmt fill(const std::string& array, CExpr value) {
+  return countingLoop(namedType("int"), "i", intLit(0), intLit(4), intLit(1),
+                      {assign(index(ident(array), ident("i")), std::move(value))}, "mapSeq");
+}
+
+} // namespace
+
+TEST(DeadStores, RemovesAnArrayThatIsWrittenButNeverRead) {
+  std::vector<CStmt> body = {declStmt(arrayType(namedType("float"), 4), "tmp"),
+                             fill("tmp", index(ident("x"), ident("i"))),
+                             fill("output", literal("1.0f"))};
+  EXPECT_EQ(print(eliminateDeadStores(body)), "// mapSeq\n"
+                                              "for (int i = 0; i < 4; i += 1) {\n"
+                                              "  output[i] = 1.0f;\n"
+                                              "}\n");
+}
+
+TEST(DeadStores, KeepsWhatIsReadAndFollowsChains) {
+  // b is read only to compute a, which is never read: both go.
+  std::vector<CStmt> body = {declStmt(arrayType(namedType("float"), 4), "a"),
+                             declStmt(arrayType(namedType("float"), 4), "b"),
+                             declStmt(arrayType(namedType("float"), 4), "c"),
+                             fill("b", literal("2.0f")),
+                             fill("a", index(ident("b"), ident("i"))),
+                             fill("c", literal("3.0f")),
+                             fill("output", index(ident("c"), ident("i")))};
+  std::string out = print(eliminateDeadStores(body));
+  EXPECT_EQ(out.find("a["), std::string::npos) << out;
+  EXPECT_EQ(out.find("b["), std::string::npos) << out;
+  EXPECT_NE(out.find("float c[4];"), std::string::npos) << out;
+  EXPECT_NE(out.find("output[i] = c[i];"), std::string::npos) << out;
+}
+
+TEST(DeadStores, IndicesOfAStoreAreReads) {
+  std::vector<CStmt> body = {declStmt(namedType("int"), "k", literal("2")),
+                             assign(index(ident("output"), ident("k")), literal("1.0f"))};
+  EXPECT_EQ(print(eliminateDeadStores(body)), "int k = 2;\noutput[k] = 1.0f;\n");
+}
+
+TEST(DeadStores, CompoundAssignmentsReadTheirTarget) {
+  std::vector<CStmt> body = {declStmt(namedType("float"), "acc", literal("0.0f")),
+                             exprStmt(binary("+=", ident("acc"), literal("1.0f"))),
+                             assign(index(ident("output"), intLit(0)), ident("acc"))};
+  EXPECT_EQ(eliminateDeadStores(body).size(), 3u);
+}
+
+TEST(DeadStores, NeverTouchesPointers) {
+  std::vector<CStmt> body = {
+      declStmt(pointerType(namedType("float")), "tmp", call("malloc", {intLit(16)})),
+      fill("tmp", literal("0.0f")), exprStmt(call("free", {ident("tmp")}))};
+  EXPECT_EQ(eliminateDeadStores(body).size(), 3u);
+}
