@@ -1,4 +1,5 @@
 #include "CKernelRunner.h"
+#include "TestFiles.h"
 
 #include "rise/interp/ValueIO.h"
 
@@ -185,12 +186,7 @@ int scalarLeaves(const Type& t) {
   return t->kind() == TypeKind::Pair ? scalarLeaves(t->first()) + scalarLeaves(t->second()) : 1;
 }
 
-std::string readFile(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using risec::test::readFile;
 
 } // namespace
 

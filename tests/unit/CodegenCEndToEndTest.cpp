@@ -20,6 +20,8 @@
 #include "rise/parse/Parser.h"
 #include "support/Diagnostic.h"
 
+#include "TestFiles.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -48,12 +50,7 @@ constexpr double kAbsoluteTolerance = 1e-5;
 constexpr std::size_t kMaxElements = 4096; ///< per input, to keep the interpreter fast
 constexpr int kValidSizeSets = 5;
 
-std::string readFile(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using risec::test::readFile;
 
 struct Program {
   std::string file; ///< relative to tests/

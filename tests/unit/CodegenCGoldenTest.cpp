@@ -9,6 +9,8 @@
 #include "rise/infer/Infer.h"
 #include "rise/parse/Parser.h"
 
+#include "TestFiles.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -25,12 +27,7 @@ fs::path goldenDir() {
   return fs::path(RISEC_TEST_DATA) / "golden";
 }
 
-std::string readFile(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using risec::test::readFile;
 
 class CodegenCGolden : public ::testing::TestWithParam<std::string> {};
 

@@ -14,6 +14,8 @@
 // and review the diff. Running the ladder's C: CodegenCLadderRunTest.cpp.
 #include "MmLadder.h"
 
+#include "TestFiles.h"
+
 #include <gtest/gtest.h>
 
 #include <cctype>
@@ -33,12 +35,7 @@ fs::path goldenDir() {
   return fs::path(RISEC_TEST_DATA) / "golden" / "mm_ladder";
 }
 
-std::string readFile(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using risec::test::readFile;
 
 class CodegenCLadder : public ::testing::TestWithParam<std::string> {};
 

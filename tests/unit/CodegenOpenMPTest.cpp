@@ -13,6 +13,8 @@
 #include "rise/parse/Parser.h"
 #include "support/Diagnostic.h"
 
+#include "TestFiles.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -29,12 +31,7 @@ using namespace risec::testsupport;
 using namespace risec::rise;
 namespace fs = std::filesystem;
 
-std::string readFile(const fs::path& p) {
-  std::ifstream in(p);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using risec::test::readFile;
 
 struct Compiled {
   rise::TypedDef def;

@@ -10,6 +10,8 @@
 //       run `risec SUBCOMMAND FILE ARGS...` instead of `risec check FILE`
 #include "../support/Process.h"
 
+#include "TestFiles.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -31,28 +33,12 @@ fs::path corpusDir() {
 }
 
 std::vector<std::string> corpusFiles() {
-  std::vector<std::string> files;
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(corpusDir(), ec))
-    if (entry.is_regular_file() && entry.path().extension() == ".rise")
-      files.push_back(entry.path().filename().string());
-  std::sort(files.begin(), files.end());
-  return files;
+  return risec::test::filesWithExtension(corpusDir(), ".rise");
 }
 
-std::string readFile(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using risec::test::readFile;
 
-std::string trim(std::string s) {
-  auto notSpace = [](unsigned char c) { return !std::isspace(c); };
-  s.erase(s.begin(), std::find_if(s.begin(), s.end(), notSpace));
-  s.erase(std::find_if(s.rbegin(), s.rend(), notSpace).base(), s.end());
-  return s;
-}
+using risec::test::trim;
 
 struct Expectation {
   std::string error;             ///< "LINE:COL: MESSAGE [CODE]"
