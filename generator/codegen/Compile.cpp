@@ -1,5 +1,6 @@
 #include "codegen/Compile.h"
 
+#include "codegen/opencl/Legality.h"
 #include "codegen/openmp/Legality.h"
 #include "dpia/FromRise.h"
 #include "dpia/Translate.h"
@@ -17,12 +18,13 @@ namespace {
 
 /// Keeps files that failed verification in a fresh temporary directory, so
 /// that the internal error can say where to look.
-std::string keepForInspection(const c::CFiles& files, const std::string& symbol) {
+std::string keepForInspection(const c::CFiles& files, const std::string& symbol,
+                              const std::string& sourceExt) {
   char pattern[] = "/tmp/risec-failed-XXXXXX";
   const char* dir = mkdtemp(pattern);
   if (!dir)
     return "(could not keep the files)";
-  std::ofstream(std::string(dir) + "/" + symbol + ".c") << files.source;
+  std::ofstream(std::string(dir) + "/" + symbol + sourceExt) << files.source;
   std::ofstream(std::string(dir) + "/" + symbol + ".h") << files.header;
   return dir;
 }
@@ -33,15 +35,18 @@ std::string keepForInspection(const c::CFiles& files, const std::string& symbol)
 c::CFiles formatAndVerify(c::CFiles files, const std::string& symbol,
                           tooling::SourceLanguage language) {
   using tooling::SourceLanguage;
-  std::string header = symbol + ".h", source = symbol + ".c";
+  bool opencl = language == SourceLanguage::OpenCL12;
+  std::string header = symbol + ".h", source = symbol + (opencl ? ".cl" : ".c");
   files.header = tooling::formatSource(files.header, SourceLanguage::C11, header);
   files.source = tooling::formatSource(files.source, language, source);
   tooling::VerifyResult h = tooling::verifySource(files.header, SourceLanguage::C11, header);
   tooling::VerifyResult s =
-      tooling::verifySource(files.source, language, source, {}, {{header, files.header}});
+      opencl ? tooling::verifySource(files.source, language, source)
+             : tooling::verifySource(files.source, language, source, {}, {{header, files.header}});
   if (!h.ok || !s.ok)
     throw InternalError("the C emitted for `" + symbol + "` does not compile (kept in " +
-                        keepForInspection(files, symbol) + "):\n" + h.diagnostics + s.diagnostics);
+                        keepForInspection(files, symbol, opencl ? ".cl" : ".c") + "):\n" +
+                        h.diagnostics + s.diagnostics);
   return files;
 }
 
@@ -49,21 +54,26 @@ c::CFiles formatAndVerify(c::CFiles files, const std::string& symbol,
 
 CompileResult compileToC(const rise::Program& program, const rise::TypedDef& def,
                          const c::COptions& opts) {
-  bool openmp = opts.target == "openmp";
-  if (opts.target != "c" && !openmp)
+  bool openmp = opts.target == "openmp", opencl = opts.target == "opencl";
+  if (opts.target != "c" && !openmp && !opencl)
     throw InternalError("compileToC: unknown target `" + opts.target + "`");
   if (openmp)
     openmp::checkLegality(def); // nested parallel loops
-  rules::LowerTarget lowering = openmp ? rules::LowerTarget::OpenMP : rules::LowerTarget::C;
+  if (opencl)
+    opencl::checkSupported(def); // no global or local temporaries yet
+  rules::LowerTarget lowering = openmp   ? rules::LowerTarget::OpenMP
+                                : opencl ? rules::LowerTarget::OpenCL
+                                         : rules::LowerTarget::C;
   CompileResult r;
-  r.lowered = rules::lowerToC(program, def, lowering); // 1. every choice made
-  r.functional = dpia::fromRise(r.lowered);            // 2. read/write checked DPIA
-  r.imperative = r.functional;                         //
-  dpia::translateToImperative(r.imperative);           // 3. accT / conT
-  r.files = c::emitC(r.imperative, opts);              // 4-6. passes, views, C
-  r.files =
-      formatAndVerify(std::move(r.files), opts.symbol, // 7. format and verify
-                      openmp ? tooling::SourceLanguage::C11OpenMP : tooling::SourceLanguage::C11);
+  r.lowered = rules::lowerToC(program, def, lowering);       // 1. every choice made
+  r.functional = dpia::fromRise(r.lowered);                  // 2. read/write checked DPIA
+  r.imperative = r.functional;                               //
+  dpia::translateToImperative(r.imperative);                 // 3. accT / conT
+  r.files = c::emitC(r.imperative, opts);                    // 4-6. passes, views, C
+  r.files = formatAndVerify(std::move(r.files), opts.symbol, // 7. format and verify
+                            openmp   ? tooling::SourceLanguage::C11OpenMP
+                            : opencl ? tooling::SourceLanguage::OpenCL12
+                                     : tooling::SourceLanguage::C11);
   return r;
 }
 

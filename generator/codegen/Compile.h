@@ -7,7 +7,11 @@
 //   4. emitC                      unroll, hoist, views -> C (codegen/c/EmitC.h)
 // For `opts.target == "openmp"` the OpenMP legality checks
 // (codegen/openmp/Legality.h) run first, lowerToC keeps mapPar/reducePar, and
-// the output is verified as C11 + OpenMP.
+// the output is verified as C11 + OpenMP. For `opts.target == "opencl"`
+// (docs/dpia.md, "OpenCL") codegen/opencl/Legality.h runs first, lowerToC
+// keeps mapGlobal/mapWorkGroup/mapLocal, `files.source` is the kernel
+// (SYMBOL.cl, verified as OpenCL C 1.2) and `files.header` holds the host-side
+// check function.
 #pragma once
 
 #include "codegen/c/EmitC.h"

@@ -10,6 +10,9 @@
 //   parForCombine(n, i, step, first, combine, part)
 //                                       any other operator: per-chunk partial
 //                                       results combined in chunk order
+// The OpenCL primitives mapGlobal/mapWorkGroup/mapLocal(d) are parFor loops
+// too, with the origin `mapGlobal(d)` etc.; the OpenCL back end prints them as
+// grid-stride loops (docs/dpia.md, "OpenCL").
 // Each carries its loop index and trip count like `for` (forIndex, forCount).
 #pragma once
 

@@ -70,11 +70,11 @@ void writeAtomically(const fs::path& dir,
 } // namespace
 
 int runCompile(const CompileOptions& opts, std::ostream& out) {
-  if (opts.target != "c" && opts.target != "openmp")
+  if (opts.target != "c" && opts.target != "openmp" && opts.target != "opencl")
     throw CompileError("E0611", {},
                        "the target `" + opts.target +
-                           "` is not supported yet; the C and OpenMP back ends (--target c, "
-                           "--target openmp) are");
+                           "` is not supported; the back ends are --target c, --target openmp "
+                           "and --target opencl");
   auto source = loadSource(opts.file);
   Program program = parseProgram(source);
   std::string entry = resolveEntry(program, opts.entry, opts.file);
@@ -110,7 +110,8 @@ int runCompile(const CompileOptions& opts, std::ostream& out) {
     out << r.files.source;
     return 0;
   }
-  writeAtomically(opts.outDir, {{symbol + ".c", r.files.source}, {symbol + ".h", r.files.header}});
+  std::string sourceName = symbol + (opts.target == "opencl" ? ".cl" : ".c");
+  writeAtomically(opts.outDir, {{sourceName, r.files.source}, {symbol + ".h", r.files.header}});
   return 0;
 }
 

@@ -38,7 +38,8 @@ Expr primWithDepArgs(Prim p, const std::vector<std::pair<TypeArg, bool>>& depArg
 /// Step 1: the sequential choice for every primitive that leaves one open.
 class Sequentialise {
 public:
-  explicit Sequentialise(LowerTarget target) : keepParallel_(target == LowerTarget::OpenMP) {}
+  explicit Sequentialise(LowerTarget target)
+      : keepParallel_(target == LowerTarget::OpenMP), keepOpenCL_(target == LowerTarget::OpenCL) {}
 
   std::set<const ExprNode*> fromMap; ///< the mapSeq primitives made from `map`
 
@@ -59,6 +60,7 @@ public:
 
 private:
   bool keepParallel_;
+  bool keepOpenCL_; ///< mapGlobal/mapWorkGroup/mapLocal kept
 
   Expr depChain(const Expr& e) {
     std::vector<std::pair<TypeArg, bool>> args;
@@ -97,6 +99,8 @@ private:
     case Prim::MapGlobal:
     case Prim::MapWorkGroup:
     case Prim::MapLocal:
+      if (keepOpenCL_)
+        return e;
       return rebuilt(Prim::MapSeq, implicitAll(drop1()));
     case Prim::ReducePar:
       if (keepParallel_)

@@ -11,7 +11,10 @@
 //      dimension) where a view of memory must be written;
 //   For the OpenMP target (LowerTarget::OpenMP) `mapPar` and `reducePar` are
 //   kept: they are the parallel loops of the OpenMP back end; every other
-//   choice is made as for C.
+//   choice is made as for C. For the OpenCL target (LowerTarget::OpenCL)
+//   mapGlobal/mapWorkGroup/mapLocal are kept; oclReduceSeq becomes reduceSeq
+//   (its accumulator is a private variable) and toPrivate/oclToMem become
+//   toMem (temporaries are private); every other choice is made as for C.
 //   3. the result is type-checked again (printed, re-parsed and re-inferred);
 //      a failure is a bug in the pass (InternalError).
 #pragma once
@@ -25,6 +28,7 @@ namespace risec::rules {
 enum class LowerTarget {
   C,      ///< everything sequential
   OpenMP, ///< mapPar and reducePar kept
+  OpenCL, ///< mapGlobal, mapWorkGroup and mapLocal kept
 };
 
 /// Lowers the typed def `def` of `program` for the C (or OpenMP) target.

@@ -108,7 +108,7 @@ TEST_F(CompileCommand, UserErrorsWriteNothing) {
   o.name = "2fast";
   EXPECT_EQ(errorCode(o), "E0610");
   o.name = "";
-  o.target = "opencl";
+  o.target = "cuda";
   EXPECT_EQ(errorCode(o), "E0611");
   o.target = "c";
   o.outDir = (dir_ / "missing").string();

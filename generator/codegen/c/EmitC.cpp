@@ -6,6 +6,7 @@
 #include "codegen/c/EmitNames.h"
 #include "codegen/c/EmitNat.h"
 #include "codegen/c/EmitTypes.h"
+#include "codegen/opencl/Kernel.h"
 #include "codegen/openmp/Pragmas.h"
 #include "dpia/Imperative.h"
 #include "dpia/Parallel.h"
@@ -84,6 +85,12 @@ public:
   }
 
   CFiles run(const dpia::Program& p);
+
+private:
+  /// OpenCL: the kernel (SYMBOL.cl, in `source`) and the header with the
+  /// host-side check function `int SYMBOL_check(sizes...)` running `checks`.
+  CFiles openclFiles(const dpia::Program& p, const Phrase& command,
+                     const std::vector<Param>& params, std::vector<CStmt> checks);
 
 private:
   const COptions& opts_;
@@ -171,6 +178,8 @@ private:
   }
 
   std::string mathFn(const std::string& name, const rise::Type& t) {
+    if (opencl()) // OpenCL C's math functions are overloaded, no <math.h>
+      return name;
     math_ = true;
     return t->scalar() == rise::ScalarKind::F32 ? name + "f" : name;
   }
@@ -371,7 +380,27 @@ private:
 
   // ---- OpenMP (dpia/Parallel.h) ------------------------------------------------
 
+  bool opencl() const { return opts_.target == "opencl"; }
+
+  /// OpenCL: mapGlobal/mapWorkGroup/mapLocal(d) as a grid-stride loop.
+  void gridStrideLoop(const Phrase& c, std::vector<CStmt>& out) {
+    opencl::GridLoop g = opencl::gridLoop(c->tag());
+    std::string i = loopName();
+    natNames_[dpia::forIndex(c)->var().id] = i;
+    loops_.push_back(i);
+    std::vector<CStmt> body;
+    comm(c->args()[0], body);
+    loops_.pop_back();
+    out.push_back(countingLoop(namedType("int"), i, call(g.id, {intLit(g.dim)}),
+                               nats_.bare(dpia::forCount(c)), call(g.size, {intLit(g.dim)}), body,
+                               c->tag()));
+  }
+
   void parallelLoop(const Phrase& c, std::vector<CStmt>& out) {
+    if (opencl() && c->isPrim("parFor")) {
+      gridStrideLoop(c, out);
+      return;
+    }
     if (opts_.target != "openmp")
       throw InternalError("C back end: a parallel loop for the target `" + opts_.target + "`");
     openmp_ = true;
@@ -577,7 +606,10 @@ CFiles Emitter::run(const dpia::Program& p) {
   leaves(memory_[p.output->id()], outLeaves);
   for (const Memory* m : outLeaves) {
     names_.reserve(m->name);
-    params.push_back({pointerType(types_.element(m->type), true), m->name});
+    CType elem = types_.element(m->type);
+    if (opencl())
+      elem = namedType("global " + printType(elem));
+    params.push_back({pointerType(elem, true), m->name});
   }
   std::vector<std::string> sizeNames;
   for (const rise::DepBinder& b : p.sizes) {
@@ -593,6 +625,8 @@ CFiles Emitter::run(const dpia::Program& p) {
     leaves(m, ls);
     for (const Memory* l : ls) {
       CType ct = types_.element(l->type);
+      if (opencl() && !l->variable)
+        ct = namedType("global " + printType(ct));
       params.push_back({l->variable ? ct : pointerType(constOf(ct), true), l->name});
     }
     memory_[x->id()] = m;
@@ -608,6 +642,13 @@ CFiles Emitter::run(const dpia::Program& p) {
     }
     body.push_back(ifStmt(negative, {returnStmt(intLit(kNegativeSize))}));
   }
+  if (opencl() && !heap.empty())
+    throw CompileError("E0631", {},
+                       "the temporary `" + heap.front().name + "` of type `" +
+                           rise::typeToString(heap.front().type) +
+                           "` is not supported by the OpenCL back end yet: a private temporary "
+                           "must have a constant size of at most " +
+                           std::to_string(kStackLimitBytes) + " bytes");
   // heap temporaries (named now, allocated after the checks)
   std::vector<const Memory*> heapLeaves;
   std::set<std::string> perThread; // heap leaves with one copy per thread
@@ -692,6 +733,9 @@ CFiles Emitter::run(const dpia::Program& p) {
     cleanup.push_back(returnStmt(intLit(kOutOfMemory)));
     body.push_back(ifStmt(failed, cleanup));
   }
+
+  if (opencl())
+    return openclFiles(p, command, params, body);
 
   std::vector<CStmt> main;
   comm(command, main);
@@ -789,6 +833,105 @@ CFiles Emitter::run(const dpia::Program& p) {
 }
 
 } // namespace
+
+CFiles Emitter::openclFiles(const dpia::Program& p, const Phrase& command,
+                            const std::vector<Param>& params, std::vector<CStmt> checks) {
+  auto unusedAsVoid = [](const std::vector<Param>& ps, std::vector<CStmt>& body) {
+    std::string printed;
+    for (const CStmt& s : body)
+      printed += printStmt(s);
+    std::vector<CStmt> voids;
+    for (const Param& prm : ps)
+      if (!std::regex_search(printed, std::regex("\\b" + prm.name + "\\b")))
+        voids.push_back(exprStmt(cast(namedType("void"), ident(prm.name))));
+    body.insert(body.begin(), voids.begin(), voids.end());
+  };
+
+  std::vector<CStmt> body;
+  comm(command, body);
+  body = eliminateDeadStores(body);
+  unusedAsVoid(params, body);
+  Function kernel;
+  kernel.qualifiers = {"__kernel"};
+  kernel.returnType = namedType("void");
+  kernel.name = opts_.symbol;
+  kernel.params = params;
+  kernel.body = body;
+
+  std::vector<Param> sizes;
+  for (const Param& prm : params)
+    if (prm.type->kind() != TypeNode::Kind::Pointer && printType(prm.type) == "int" &&
+        sizes.size() < p.sizes.size())
+      sizes.push_back(prm);
+  checks.push_back(returnStmt(intLit(kOk)));
+  unusedAsVoid(sizes, checks);
+  Function check;
+  check.qualifiers = {"static", "inline", "__attribute__((unused))"};
+  check.returnType = namedType("int");
+  check.name = opts_.symbol + "_check";
+  check.params = sizes;
+  check.body = checks;
+  if (check.params.empty())
+    check.params.push_back({namedType("void"), ""});
+
+  std::string strategy = opts_.strategyName.empty() ? "lowerToC (default)" : opts_.strategyName;
+  std::string doc = opts_.symbol + ": generated by risec " + opts_.version + ". Do not edit.\n\n" +
+                    "Source:    " + opts_.sourceName + " (entry `" + p.name + "`)\n" +
+                    "Strategy:  " + strategy + "\nTarget:    opencl (OpenCL C 1.2)\n" +
+                    "RISE type: " + rise::typeToString(p.riseType) + "\n";
+  if (!p.preconditions.empty()) {
+    doc += "Preconditions:";
+    for (const rise::Precondition& pre : p.preconditions)
+      doc += "\n  " + pre.str();
+    doc += "\n";
+  }
+  doc += "The kernel " + opts_.symbol + " (" + opts_.symbol +
+         ".cl) takes its arguments in the order of the C\n"
+         "target: output, sizes (int), inputs. Any global and local size work: its\n"
+         "loops are grid-stride loops. It checks nothing: call " +
+         opts_.symbol + "_check (" + opts_.symbol +
+         ".h)\n"
+         "with the sizes first; it returns 0 if the kernel may be launched, 1 if a\n"
+         "precondition fails, 2 if a size is negative, 3 if an array would have more\n"
+         "than INT_MAX elements.";
+
+  std::vector<std::string> foreignCodes;
+  for (const auto& f : p.foreigns)
+    foreignCodes.push_back(foreignCode(*f));
+
+  TranslationUnit cl;
+  cl.comment(doc);
+  cl.blank();
+  for (const StructDef& s : types_.structs())
+    cl.add(s);
+  for (const std::string& hname : helpers_)
+    cl.raw(helperCode(hname));
+  for (const std::string& f : foreignCodes)
+    cl.raw(f);
+  if (!helpers_.empty() || !p.foreigns.empty() || !types_.structs().empty())
+    cl.blank();
+  cl.add(kernel);
+  std::string source = printUnit(cl);
+  std::string typedefs = opencl::stdintTypedefs(source);
+  if (!typedefs.empty()) {
+    std::size_t end = source.find("*/\n");
+    source.insert(end == std::string::npos ? 0 : end + 3, "\n" + typedefs + "\n");
+  }
+
+  std::string guard = "RISEC_" + opts_.symbol + "_H";
+  for (char& ch : guard)
+    ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  TranslationUnit h;
+  h.comment(doc);
+  h.raw("#ifndef " + guard + "\n#define " + guard);
+  h.blank();
+  h.include("<limits.h>");
+  h.blank();
+  h.add(check);
+  h.blank();
+  h.raw("#endif /* " + guard + " */");
+  return {source, printUnit(h)};
+}
 
 CFiles emitC(const dpia::Program& program, const COptions& opts) {
   return Emitter(opts).run(program);

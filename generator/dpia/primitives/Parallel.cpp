@@ -110,6 +110,26 @@ void registerParallel(PrimitiveRegistry& r) {
     });
   };
 
+  // OpenCL (docs/dpia.md, "OpenCL"): mapGlobal/mapWorkGroup/mapLocal(d) are
+  // parFor loops whose origin names the primitive and its dimension, e.g.
+  // `mapLocal(0)`; the OpenCL back end prints them as grid-stride loops.
+  for (auto [name, prim] : {std::pair{"mapGlobal", rise::Prim::MapGlobal},
+                            std::pair{"mapWorkGroup", rise::Prim::MapWorkGroup},
+                            std::pair{"mapLocal", rise::Prim::MapLocal}}) {
+    PrimitiveDef& ocl = r.add(name, prim);
+    ocl.access = {fun(1, Access::Wr), rd()};
+    ocl.result = fixed(Access::Wr);
+    ocl.accT = [name = std::string(name)](Translator& t, const Phrase& e, const Phrase& out) {
+      const Phrase& f = e->args()[0];
+      std::string origin = name + "(" + rise::natToString(e->natArg(0)) + ")";
+      return t.conT(e->args()[1], [&](const Phrase& x) {
+        return parFor(
+            e->natArg(1),
+            [&](const Phrase& i) { return t.accT(call(f, idxExp(i, x)), idxAcc(i, out)); }, origin);
+      });
+    };
+  }
+
   PrimitiveDef& reduce = r.add("reducePar", rise::Prim::ReducePar);
   reduce.access = {fun(2, Access::Wr), wr(), rd()};
   reduce.result = fixed(Access::Rd);

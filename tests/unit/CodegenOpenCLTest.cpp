@@ -1,0 +1,340 @@
+// The OpenCL back end (--target opencl, docs/dpia.md "OpenCL"): the exact
+// kernel of Listing 4's mv (the Listing 11 shape), the host-side check
+// function, the rejections (global/local temporaries, large private ones),
+// and end-to-end runs on PoCL of tests/rise/*_ocl.rise and tests/e2e/ocl_*.rise
+// with global sizes unequal to the problem size (the grid-stride loops do
+// the rest), compared with the interpreter on random inputs.
+#include "CKernelRunner.h"
+#include "codegen/Compile.h"
+#include "rise/infer/Infer.h"
+#include "rise/interp/Interpreter.h"
+#include "rise/interp/ValueIO.h"
+#include "rise/parse/Parser.h"
+#include "support/Diagnostic.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <unistd.h>
+
+namespace {
+
+using namespace risec;
+using namespace risec::testsupport;
+namespace fs = std::filesystem;
+
+std::string readFile(const fs::path& p) {
+  std::ifstream in(p);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+fs::path data(const std::string& dir, const std::string& f) {
+  return fs::path(RISEC_TEST_DATA) / dir / f;
+}
+
+struct Compiled {
+  rise::TypedDef def;
+  codegen::CompileResult result;
+};
+
+Compiled compile(const std::string& name, const std::string& text) {
+  rise::Program program = rise::parseProgram(rise::makeSourceFile(name, text));
+  std::string entry = program.defs.back().name;
+  rise::TypedDef def = rise::inferDef(program, entry);
+  codegen::c::COptions opts{entry, name, "test", "", "opencl"};
+  return {def, codegen::compileToC(program, def, opts)};
+}
+
+/// The kernel text after the doc comment.
+std::string kernelOf(const std::string& cl) {
+  std::size_t end = cl.find("*/\n");
+  return end == std::string::npos ? cl : cl.substr(end + 3);
+}
+
+TEST(CodegenOpenCL, MvListing4HasTheListing11Shape) {
+  Compiled c = compile("mv_ocl.rise", readFile(data("rise", "mv_ocl.rise")));
+  EXPECT_EQ(kernelOf(c.result.files.source),
+            R"(
+__kernel void mvOpt(global float* restrict output, int n, int m, int s,
+                    const global float* restrict M, const global float* restrict x) {
+  // mapWorkGroup(0)
+  for (int i = get_group_id(0); i < n / s; i += get_num_groups(0)) {
+    // mapLocal(0)
+    for (int j = get_local_id(0); j < s; j += get_local_size(0)) {
+      float acc = 0.0f;
+      // reduceSeq
+      for (int k = 0; k < m; k += 1) {
+        acc = acc + M[k + m * j + m * s * i] * x[k];
+      }
+      output[j + s * i] = acc;
+    }
+  }
+}
+)");
+}
+
+TEST(CodegenOpenCL, HeaderHasTheHostSideCheck) {
+  Compiled c = compile("mv_ocl.rise", readFile(data("rise", "mv_ocl.rise")));
+  const std::string& h = c.result.files.header;
+  EXPECT_NE(h.find("static inline __attribute__((unused)) int mvOpt_check(int n, int m, int s) {"),
+            std::string::npos)
+      << h;
+  EXPECT_NE(h.find("return 2;"), std::string::npos) << h;
+  EXPECT_NE(h.find("return 1;"), std::string::npos) << h;
+  EXPECT_NE(c.result.files.source.find("Target:    opencl"), std::string::npos);
+}
+
+TEST(CodegenOpenCL, GlobalMapInTwoDimensionsAndPrivateScalar) {
+  Compiled c = compile("matrix_add_ocl.rise", readFile(data("rise", "matrix_add_ocl.rise")));
+  const std::string& k = c.result.files.source;
+  EXPECT_NE(k.find("for (int i = get_global_id(1); i < n; i += get_global_size(1))"),
+            std::string::npos)
+      << k;
+  EXPECT_NE(k.find("for (int j = get_global_id(0); j < m; j += get_global_size(0))"),
+            std::string::npos)
+      << k;
+}
+
+TEST(CodegenOpenCL, LocalTemporaryIsRejected) {
+  try {
+    compile("sum_squares_ocl.rise", readFile(data("rise", "sum_squares_ocl.rise")));
+    FAIL() << "toLocal was accepted";
+  } catch (const CompileError& e) {
+    EXPECT_EQ(e.code(), "E0630");
+    EXPECT_NE(e.message().find("`toLocal`"), std::string::npos) << e.message();
+  }
+}
+
+TEST(CodegenOpenCL, GlobalOclToMemIsRejected) {
+  std::string text = "def g = depFun(n: Nat => fun(xs: n.f32 =>\n"
+                     "  xs |> mapGlobal(0)(fun(x => oclToMem(Global)(x * x) + 1.0f))))\n";
+  try {
+    compile("g.rise", text);
+    FAIL() << "oclToMem(Global) was accepted";
+  } catch (const CompileError& e) {
+    EXPECT_EQ(e.code(), "E0630");
+    EXPECT_EQ(e.location().line, 2);
+  }
+}
+
+TEST(CodegenOpenCL, PrivateTemporaryOfSymbolicSizeIsRejected) {
+  std::string text = "def p = depFun((n: Nat, m: Nat) => fun(xs: n.m.f32 =>\n"
+                     "  xs |> mapGlobal(0)(fun(row => row |> mapSeq(fun(x => x * x)) |> toPrivate\n"
+                     "    |> oclReduceSeq(Private)(fun(a, y => a + y))(0.0f)))))\n";
+  try {
+    compile("p.rise", text);
+    FAIL() << "a private array of symbolic size was accepted";
+  } catch (const CompileError& e) {
+    EXPECT_EQ(e.code(), "E0631");
+  }
+}
+
+// ---- end to end on PoCL -----------------------------------------------------------
+
+struct Launch {
+  unsigned dims = 1;
+  std::size_t global[2] = {1, 1};
+  std::size_t local[2] = {1, 1};
+};
+
+std::vector<float> flat(const rise::Type& t, const rise::interp::Value& v) {
+  std::ostringstream os;
+  writeValue(t, v, os);
+  std::vector<float> out;
+  for (const std::string& tok : tokens(os.str()))
+    out.push_back(std::stof(tok));
+  if (t->kind() != rise::TypeKind::Scalar) // writeValue starts a buffer with its length
+    out.erase(out.begin());
+  return out;
+}
+
+// PoCL loads LLVM 15 and the compiler libraries LLVM 14: they cannot share a
+// process. The kernels run in a small C program built with the host runtime
+// (risec_host_cl): `runner FILE.cl KERNEL DIMS G0 G1 L0 L1 ARGS` where ARGS
+// lists the arguments in ABI order, one per line: `o COUNT` (the output
+// buffer), `i VALUE` (an int size), `f VALUE` (a float scalar), `b COUNT
+// VALUES...` (an input buffer). It prints `rc 0` and the output.
+const char* kRunner = R"(#include "risec_cl.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+static char* slurp(const char* path) {
+  FILE* f = fopen(path, "rb");
+  if (!f) return NULL;
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char* s = calloc((size_t)n + 1, 1);
+  if (fread(s, 1, (size_t)n, f) != (size_t)n) return NULL;
+  fclose(f);
+  return s;
+}
+#define FAIL(what, code) do { printf("rc %d %s %s\n", (int)(code), what, risec_cl_error_string(code)); return 1; } while (0)
+int main(int argc, char** argv) {
+  if (argc != 9) return 2;
+  risec_cl_context* ctx;
+  int st = risec_cl_create(&ctx, NULL);
+  if (st) FAIL("create", st);
+  char* src = slurp(argv[1]);
+  cl_program prog;
+  st = risec_cl_program(ctx, src, "-cl-std=CL1.2", &prog);
+  if (st) { printf("%s\n", risec_cl_last_error(ctx)); FAIL("build", st); }
+  cl_int err;
+  cl_kernel k = clCreateKernel(prog, argv[2], &err);
+  if (err) FAIL("kernel", err);
+  cl_context c = risec_cl_context_handle(ctx);
+  FILE* a = fopen(argv[8], "r");
+  char kind[4];
+  cl_uint arg = 0;
+  cl_mem out = NULL;
+  long outCount = 0;
+  while (fscanf(a, "%3s", kind) == 1) {
+    if (kind[0] == 'i') {
+      cl_int v; if (fscanf(a, "%d", &v) != 1) return 2;
+      err = clSetKernelArg(k, arg++, sizeof v, &v);
+    } else if (kind[0] == 'f') {
+      float v; if (fscanf(a, "%f", &v) != 1) return 2;
+      err = clSetKernelArg(k, arg++, sizeof v, &v);
+    } else {
+      long n; if (fscanf(a, "%ld", &n) != 1) return 2;
+      float* h = calloc((size_t)n + 1, sizeof(float));
+      for (long i = 0; kind[0] == 'b' && i < n; ++i)
+        if (fscanf(a, "%f", &h[i]) != 1) return 2;
+      if (kind[0] == 'o') for (long i = 0; i < n; ++i) h[i] = -1.0f;
+      cl_mem m = clCreateBuffer(c, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                                ((size_t)n + 1) * sizeof(float), h, &err);
+      if (err) FAIL("buffer", err);
+      if (kind[0] == 'o') { out = m; outCount = n; }
+      err = clSetKernelArg(k, arg++, sizeof m, &m);
+    }
+    if (err) FAIL("arg", err);
+  }
+  size_t g[2] = {strtoul(argv[4], 0, 10), strtoul(argv[5], 0, 10)};
+  size_t l[2] = {strtoul(argv[6], 0, 10), strtoul(argv[7], 0, 10)};
+  err = clEnqueueNDRangeKernel(risec_cl_queue(ctx), k, (cl_uint)atoi(argv[3]), NULL, g, l, 0,
+                               NULL, NULL);
+  if (err) FAIL("launch", err);
+  float* r = calloc((size_t)outCount + 1, sizeof(float));
+  err = clEnqueueReadBuffer(risec_cl_queue(ctx), out, CL_TRUE, 0, (size_t)outCount * sizeof(float),
+                            r, 0, NULL, NULL);
+  if (err && outCount) FAIL("read", err);
+  printf("rc 0\n");
+  for (long i = 0; i < outCount; ++i) printf("%.9g\n", (double)r[i]);
+  risec_cl_release(ctx);
+  return 0;
+}
+)";
+
+void runOnPocl(const fs::path& src, const Launch& launch,
+               const std::vector<rise::interp::SizeEnv>& sizes) {
+  Compiled c = compile(src.filename().string(), readFile(src));
+  const rise::TypedDef& def = c.def;
+  fs::path dir = fs::temp_directory_path() /
+                 ("risec-ocl-" + std::to_string(::getpid()) + "-" + src.stem().string());
+  fs::create_directories(dir);
+  std::ofstream(dir / "kernel.cl") << c.result.files.source;
+  std::ofstream(dir / "runner.c") << kRunner;
+  std::string log;
+  std::string build = "gcc -std=c11 -O1 -I" + (fs::path(RISEC_TEST_DATA) / ".." / "host").string() +
+                      " -o " + (dir / "runner").string() + " " + (dir / "runner.c").string() + " " +
+                      RISEC_HOST_CL_LIB + " -lOpenCL 2>&1";
+  ASSERT_EQ(runCommand(build, &log), 0) << log;
+  std::vector<std::string> sizeNames = rise::interp::sizeParameters(def);
+  for (const rise::interp::SizeEnv& s : sizes) {
+    rise::interp::EntryInterface iface = rise::interp::instantiateEntry(def, s);
+    std::mt19937_64 rng(777);
+    std::vector<rise::interp::Value> inputs;
+    for (const rise::Type& t : iface.inputTypes)
+      inputs.push_back(rise::interp::randomValue(t, rng));
+    rise::interp::Value expected = rise::interp::evaluate(def, s, inputs);
+
+    std::ostringstream args;
+    args.precision(9);
+    args << "o " << elementCount(iface.outputType) << "\n";
+    for (const std::string& n : sizeNames)
+      args << "i " << s.at(n) << "\n";
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+      std::vector<float> host = flat(iface.inputTypes[i], inputs[i]);
+      if (iface.inputTypes[i]->kind() == rise::TypeKind::Scalar) {
+        args << "f " << host.at(0) << "\n";
+        continue;
+      }
+      args << "b " << host.size();
+      for (float v : host)
+        args << " " << v;
+      args << "\n";
+    }
+    std::ofstream(dir / "args.txt") << args.str();
+    std::string cmd = "RISEC_CL_CACHE_DIR=" + (dir / "cache").string() + " " +
+                      (dir / "runner").string() + " " + (dir / "kernel.cl").string() + " " +
+                      def.name + " " + std::to_string(launch.dims);
+    for (std::size_t g : launch.global)
+      cmd += " " + std::to_string(g);
+    for (std::size_t l : launch.local)
+      cmd += " " + std::to_string(l);
+    cmd += " " + (dir / "args.txt").string() + " 2>&1";
+    std::string out;
+    EXPECT_EQ(runCommand(cmd, &out), 0) << out;
+    std::vector<std::string> tok = tokens(out);
+    ASSERT_GE(tok.size(), 2u) << out;
+    ASSERT_EQ(tok[0] + " " + tok[1], "rc 0") << out << "\n" << c.result.files.source;
+    std::size_t pos = 2;
+    rise::interp::Value actual = unflatten(iface.outputType, tok, pos);
+    std::string why;
+    EXPECT_TRUE(rise::interp::valuesClose(actual, expected, 1e-4, 1e-4, &why))
+        << src.filename() << ": " << why << "\n"
+        << c.result.files.source;
+  }
+  if (!::testing::Test::HasFailure())
+    fs::remove_all(dir);
+}
+
+Launch oneDim(std::size_t global, std::size_t local) {
+  Launch l;
+  l.global[0] = global;
+  l.local[0] = local;
+  return l;
+}
+
+TEST(CodegenOpenCLEndToEnd, MvListing4) {
+  // 2 work-groups of 4: fewer groups than row blocks, fewer local work-items
+  // than rows per block for s = 5
+  runOnPocl(data("rise", "mv_ocl.rise"), oneDim(8, 4),
+            {{{"n", 4}, {"m", 3}, {"s", 2}},
+             {{"n", 35}, {"m", 17}, {"s", 5}},
+             {{"n", 64}, {"m", 33}, {"s", 8}},
+             {{"n", 3}, {"m", 1}, {"s", 1}}});
+}
+
+TEST(CodegenOpenCLEndToEnd, MatrixAdd2D) {
+  Launch l;
+  l.dims = 2;
+  l.global[0] = 4;
+  l.global[1] = 6;
+  l.local[0] = 2;
+  l.local[1] = 3;
+  runOnPocl(data("rise", "matrix_add_ocl.rise"), l,
+            {{{"n", 1}, {"m", 1}}, {{"n", 7}, {"m", 13}}, {{"n", 33}, {"m", 5}}});
+}
+
+TEST(CodegenOpenCLEndToEnd, Scal) {
+  runOnPocl(data("e2e", "ocl_scal.rise"), oneDim(16, 4),
+            {{{"n", 0}}, {{"n", 1}}, {{"n", 37}}, {{"n", 1001}}});
+}
+
+TEST(CodegenOpenCLEndToEnd, RowSums) {
+  runOnPocl(data("e2e", "ocl_row_sums.rise"), oneDim(6, 3),
+            {{{"n", 1}, {"m", 1}}, {{"n", 19}, {"m", 7}}, {{"n", 40}, {"m", 0}}});
+}
+
+TEST(CodegenOpenCLEndToEnd, PrivateTile) {
+  runOnPocl(data("e2e", "ocl_private_tile.rise"), oneDim(12, 4),
+            {{{"n", 1}}, {{"n", 5}}, {{"n", 77}}});
+}
+
+} // namespace
