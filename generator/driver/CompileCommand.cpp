@@ -9,6 +9,7 @@
 #include "rise/parse/Parser.h"
 #include "rise/print/Printer.h"
 #include "support/Diagnostic.h"
+#include "support/Text.h"
 
 #include <cctype>
 #include <filesystem>
@@ -26,15 +27,6 @@ namespace fs = std::filesystem;
 using namespace risec::rise;
 
 namespace {
-
-bool isCIdentifier(const std::string& s) {
-  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0])))
-    return false;
-  for (char c : s)
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_')
-      return false;
-  return true;
-}
 
 /// Writes all files or none: each goes to a temporary file in DIR first.
 void writeAtomically(const fs::path& dir,

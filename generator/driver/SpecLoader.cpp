@@ -3,6 +3,7 @@
 #include "driver/SourceLoader.h"
 #include "rise/parse/Parser.h"
 #include "support/Diagnostic.h"
+#include "support/Text.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -27,15 +28,6 @@ std::string_view targetName(Target t) {
 }
 
 namespace {
-
-bool isIdentifier(const std::string& s) {
-  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0])))
-    return false;
-  for (char c : s)
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_')
-      return false;
-  return true;
-}
 
 std::string joined(const std::vector<std::string>& items) {
   std::string s;
@@ -114,7 +106,7 @@ private:
 
   std::string identifier(const YAML::Node& n, const std::string& what) const {
     std::string s = scalar(n, what);
-    if (!isIdentifier(s))
+    if (!isCIdentifier(s))
       throw CompileError("E0806", at(n),
                          what + " `" + s +
                              "` must be a C identifier (letters, digits and `_`, not starting "

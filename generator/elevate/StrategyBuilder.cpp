@@ -4,6 +4,7 @@
 #include "elevate/StrategyFile.h"
 #include "elevate/StrategyParser.h"
 #include "support/Diagnostic.h"
+#include "support/Text.h"
 
 #include <algorithm>
 #include <map>
@@ -14,23 +15,6 @@ namespace risec::elevate {
 using rules::ParamKind;
 
 namespace {
-
-std::size_t editDistance(const std::string& a, const std::string& b) {
-  std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
-  for (std::size_t i = 0; i <= a.size(); ++i)
-    d[i][0] = i;
-  for (std::size_t j = 0; j <= b.size(); ++j)
-    d[0][j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i)
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      d[i][j] = std::min(
-          {d[i - 1][j] + 1, d[i][j - 1] + 1,
-           d[i - 1][j - 1] + (std::tolower(a[i - 1]) != std::tolower(b[j - 1]) ? 1u : 0u)});
-      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
-        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
-    }
-  return d[a.size()][b.size()];
-}
 
 std::string plural(std::size_t n, const std::string& word) {
   return std::to_string(n) + " " + word + (n == 1 ? "" : "s");

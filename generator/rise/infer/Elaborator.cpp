@@ -3,6 +3,7 @@
 #include "rise/ast/Substitute.h"
 #include "rise/infer/Signatures.h"
 #include "rise/print/Printer.h"
+#include "support/Text.h"
 
 #include <algorithm>
 
@@ -56,25 +57,6 @@ std::string ordinal(int n) {
       suffix = "rd";
   }
   return std::to_string(n) + suffix;
-}
-
-/// Edit distance counting an adjacent transposition as one edit (`mpa` is
-/// one edit from `map`), for "did you mean" suggestions.
-std::size_t editDistance(const std::string& a, const std::string& b) {
-  std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
-  for (std::size_t i = 0; i <= a.size(); ++i)
-    d[i][0] = i;
-  for (std::size_t j = 0; j <= b.size(); ++j)
-    d[0][j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      d[i][j] =
-          std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] != b[j - 1])});
-      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
-        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
-    }
-  }
-  return d[a.size()][b.size()];
 }
 
 /// Primitives whose explicit size arguments must be at least 1 (chunk sizes,
