@@ -36,6 +36,10 @@ std::string mmLadderSymbol(const std::string& step) {
   return s;
 }
 
+std::string mmLadderTarget(const std::string& step) {
+  return step == "parallel" ? "openmp" : "c";
+}
+
 MmLadderKernel compileMmLadderStep(const std::string& step) {
   const std::string source = "specs/mm.rise", strategyFile = "specs/mm." + step + ".elevate";
   rise::Program program = rise::parseProgram(rise::makeSourceFile(source, readRepoFile(source)));
@@ -46,8 +50,9 @@ MmLadderKernel compileMmLadderStep(const std::string& step) {
   k.original = def;
   k.rewritten = elevate::rewriteDef(program, def, *strategy, {});
   k.program = elevate::rewrittenProgram(program, k.rewritten);
-  k.compiled = codegen::compileToC(k.program, k.rewritten,
-                                   {mmLadderSymbol(step), source, "golden", strategyFile});
+  k.compiled = codegen::compileToC(
+      k.program, k.rewritten,
+      {mmLadderSymbol(step), source, "golden", strategyFile, mmLadderTarget(step)});
   return k;
 }
 

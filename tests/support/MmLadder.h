@@ -1,10 +1,11 @@
 // The matrix-multiplication ladder of ELEVATE (ICFP 2020, Section 5) as
 // checked in under specs/: specs/mm.rise rewritten by specs/mm.STEP.elevate
-// and compiled to C exactly as
+// and compiled exactly as
 //
-//   risec compile specs/mm.rise --target c --strategy specs/mm.STEP.elevate
+//   risec compile specs/mm.rise --target TARGET --strategy specs/mm.STEP.elevate
 //         --name mm_STEP (with - as _)
 //
+// where TARGET is openmp for the parallel step and c for the others
 // does, except that the header comment names the version "golden" (so that a
 // version bump does not change the golden files).
 #pragma once
@@ -20,6 +21,9 @@ namespace risec::testsupport {
 
 /// The steps in ladder order: baseline, blocking, ..., parallel.
 const std::vector<std::string>& mmLadderSteps();
+
+/// `openmp` for the parallel step, `c` otherwise.
+std::string mmLadderTarget(const std::string& step);
 
 /// `mm_STEP` with `-` replaced by `_`.
 std::string mmLadderSymbol(const std::string& step);

@@ -162,7 +162,9 @@ TEST_P(CodegenCLadderRun, IsNumericallyCorrect) {
       fs::temp_directory_path() / ("risec-ladder-" + std::to_string(::getpid()) + "-" + symbol);
   std::string log;
   ASSERT_EQ(buildKernel(dir, symbol, kernel.compiled.files, driverSource(symbol, def, 3), "gcc",
-                        "-std=c11 -Wall -Wextra -Werror -O2", log),
+                        std::string("-std=c11 -Wall -Wextra -Werror -O2") +
+                            (mmLadderTarget(step) == "openmp" ? " -fopenmp" : ""),
+                        log),
             0)
       << "gcc failed on the C of " << step << ":\n"
       << log;

@@ -3,7 +3,7 @@
  *
  * Source:    specs/mm.rise (entry `mm`)
  * Strategy:  specs/mm.parallel.elevate
- * Target:    c
+ * Target:    openmp
  * RISE type: (m: Nat) -> (n: Nat) -> (k: Nat) -> m.k.f32 -> k.n.f32 -> (32*(m/32)).(32*(n/32)).f32
  * Preconditions:
  *   k%32 == 0
@@ -16,6 +16,7 @@
 #include "mm_parallel.h"
 
 #include <limits.h>
+#include <omp.h>
 #include <stdlib.h>
 
 int mm_parallel(float* restrict output, int m, int n, int k, const float* restrict A,
@@ -40,9 +41,10 @@ int mm_parallel(float* restrict output, int m, int n, int k, const float* restri
   if (m % 32 != 0) {
     return 1;
   }
-  float* restrict tmp = malloc((size_t)(1024 * (n / 32)) * sizeof(float));
-  float* restrict tmp_2 = malloc((size_t)(k * n) * sizeof(float));
-  float* restrict tmp_3 = malloc((size_t)(32 * (k / 32)) * sizeof(float));
+  int nthreads = omp_get_max_threads();
+  float* restrict tmp = malloc((size_t)nthreads * ((size_t)(1024 * (n / 32)) * sizeof(float)));
+  float* restrict tmp_2 = malloc((size_t)nthreads * ((size_t)(k * n) * sizeof(float)));
+  float* restrict tmp_3 = malloc((size_t)nthreads * ((size_t)(32 * (k / 32)) * sizeof(float)));
   if ((tmp == NULL && 1024 * (n / 32) != 0) || (tmp_2 == NULL && k * n != 0) ||
       (tmp_3 == NULL && 32 * (k / 32) != 0)) {
     free(tmp);
@@ -50,13 +52,17 @@ int mm_parallel(float* restrict output, int m, int n, int k, const float* restri
     free(tmp_3);
     return 4;
   }
-  // mapSeq
+#pragma omp parallel for
+  // mapPar
   for (int i = 0; i < m / 32; i += 1) {
+    float* restrict tmp_own = tmp + (size_t)omp_get_thread_num() * (size_t)(1024 * (n / 32));
+    float* restrict tmp_2_own = tmp_2 + (size_t)omp_get_thread_num() * (size_t)(k * n);
+    float* restrict tmp_3_own = tmp_3 + (size_t)omp_get_thread_num() * (size_t)(32 * (k / 32));
     // mapSeq
     for (int j = 0; j < n; j += 1) {
       // mapSeq
       for (int l = 0; l < k; l += 1) {
-        tmp_2[l + k * j] = B[j + n * l];
+        tmp_2_own[l + k * j] = B[j + n * l];
       }
     }
     // mapSeq
@@ -67,47 +73,47 @@ int mm_parallel(float* restrict output, int m, int n, int k, const float* restri
         for (int p = 0; p < 32; p += 1) {
           // mapSeq
           for (int q = 0; q < k; q += 1) {
-            tmp_3[q] = A[q + k * p + 32 * k * i] * tmp_2[q + k * l + 32 * k * j];
+            tmp_3_own[q] = A[q + k * p + 32 * k * i] * tmp_2_own[q + k * l + 32 * k * j];
           }
           float acc = 0.0f;
           // reduceSeq
           for (int q = 0; q < k / 32; q += 1) {
             float acc_2 = 0.0f;
-            acc_2 = acc_2 + tmp_3[32 * q];
-            acc_2 = acc_2 + tmp_3[32 * q + 1];
-            acc_2 = acc_2 + tmp_3[32 * q + 2];
-            acc_2 = acc_2 + tmp_3[32 * q + 3];
-            acc_2 = acc_2 + tmp_3[32 * q + 4];
-            acc_2 = acc_2 + tmp_3[32 * q + 5];
-            acc_2 = acc_2 + tmp_3[32 * q + 6];
-            acc_2 = acc_2 + tmp_3[32 * q + 7];
-            acc_2 = acc_2 + tmp_3[32 * q + 8];
-            acc_2 = acc_2 + tmp_3[32 * q + 9];
-            acc_2 = acc_2 + tmp_3[32 * q + 10];
-            acc_2 = acc_2 + tmp_3[32 * q + 11];
-            acc_2 = acc_2 + tmp_3[32 * q + 12];
-            acc_2 = acc_2 + tmp_3[32 * q + 13];
-            acc_2 = acc_2 + tmp_3[32 * q + 14];
-            acc_2 = acc_2 + tmp_3[32 * q + 15];
-            acc_2 = acc_2 + tmp_3[32 * q + 16];
-            acc_2 = acc_2 + tmp_3[32 * q + 17];
-            acc_2 = acc_2 + tmp_3[32 * q + 18];
-            acc_2 = acc_2 + tmp_3[32 * q + 19];
-            acc_2 = acc_2 + tmp_3[32 * q + 20];
-            acc_2 = acc_2 + tmp_3[32 * q + 21];
-            acc_2 = acc_2 + tmp_3[32 * q + 22];
-            acc_2 = acc_2 + tmp_3[32 * q + 23];
-            acc_2 = acc_2 + tmp_3[32 * q + 24];
-            acc_2 = acc_2 + tmp_3[32 * q + 25];
-            acc_2 = acc_2 + tmp_3[32 * q + 26];
-            acc_2 = acc_2 + tmp_3[32 * q + 27];
-            acc_2 = acc_2 + tmp_3[32 * q + 28];
-            acc_2 = acc_2 + tmp_3[32 * q + 29];
-            acc_2 = acc_2 + tmp_3[32 * q + 30];
-            acc_2 = acc_2 + tmp_3[32 * q + 31];
+            acc_2 = acc_2 + tmp_3_own[32 * q];
+            acc_2 = acc_2 + tmp_3_own[32 * q + 1];
+            acc_2 = acc_2 + tmp_3_own[32 * q + 2];
+            acc_2 = acc_2 + tmp_3_own[32 * q + 3];
+            acc_2 = acc_2 + tmp_3_own[32 * q + 4];
+            acc_2 = acc_2 + tmp_3_own[32 * q + 5];
+            acc_2 = acc_2 + tmp_3_own[32 * q + 6];
+            acc_2 = acc_2 + tmp_3_own[32 * q + 7];
+            acc_2 = acc_2 + tmp_3_own[32 * q + 8];
+            acc_2 = acc_2 + tmp_3_own[32 * q + 9];
+            acc_2 = acc_2 + tmp_3_own[32 * q + 10];
+            acc_2 = acc_2 + tmp_3_own[32 * q + 11];
+            acc_2 = acc_2 + tmp_3_own[32 * q + 12];
+            acc_2 = acc_2 + tmp_3_own[32 * q + 13];
+            acc_2 = acc_2 + tmp_3_own[32 * q + 14];
+            acc_2 = acc_2 + tmp_3_own[32 * q + 15];
+            acc_2 = acc_2 + tmp_3_own[32 * q + 16];
+            acc_2 = acc_2 + tmp_3_own[32 * q + 17];
+            acc_2 = acc_2 + tmp_3_own[32 * q + 18];
+            acc_2 = acc_2 + tmp_3_own[32 * q + 19];
+            acc_2 = acc_2 + tmp_3_own[32 * q + 20];
+            acc_2 = acc_2 + tmp_3_own[32 * q + 21];
+            acc_2 = acc_2 + tmp_3_own[32 * q + 22];
+            acc_2 = acc_2 + tmp_3_own[32 * q + 23];
+            acc_2 = acc_2 + tmp_3_own[32 * q + 24];
+            acc_2 = acc_2 + tmp_3_own[32 * q + 25];
+            acc_2 = acc_2 + tmp_3_own[32 * q + 26];
+            acc_2 = acc_2 + tmp_3_own[32 * q + 27];
+            acc_2 = acc_2 + tmp_3_own[32 * q + 28];
+            acc_2 = acc_2 + tmp_3_own[32 * q + 29];
+            acc_2 = acc_2 + tmp_3_own[32 * q + 30];
+            acc_2 = acc_2 + tmp_3_own[32 * q + 31];
             acc = acc + acc_2;
           }
-          tmp[l + 32 * j + 32 * p * (n / 32)] = acc;
+          tmp_own[l + 32 * j + 32 * p * (n / 32)] = acc;
         }
       }
     }
@@ -115,7 +121,7 @@ int mm_parallel(float* restrict output, int m, int n, int k, const float* restri
     for (int j = 0; j < 32; j += 1) {
       // mapSeq
       for (int l = 0; l < 32 * (n / 32); l += 1) {
-        output[l + 1024 * i * (n / 32) + 32 * j * (n / 32)] = tmp[l + 32 * j * (n / 32)];
+        output[l + 1024 * i * (n / 32) + 32 * j * (n / 32)] = tmp_own[l + 32 * j * (n / 32)];
       }
     }
   }

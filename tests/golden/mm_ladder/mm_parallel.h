@@ -3,7 +3,7 @@
  *
  * Source:    specs/mm.rise (entry `mm`)
  * Strategy:  specs/mm.parallel.elevate
- * Target:    c
+ * Target:    openmp
  * RISE type: (m: Nat) -> (n: Nat) -> (k: Nat) -> m.k.f32 -> k.n.f32 -> (32*(m/32)).(32*(n/32)).f32
  * Preconditions:
  *   k%32 == 0
