@@ -127,3 +127,12 @@ TEST(CPrinter, PrintedUnitCompilesWarningFree) {
   EXPECT_EQ(std::system(cmd.c_str()), 0) << printUnit(u);
   fs::remove_all(dir);
 }
+
+TEST(CAstQueries, IdentifiersUsedIncludeSizesInsideLiterals) {
+  std::vector<CStmt> body = {
+      declStmt(namedType("float"), "acc", literal("0.0f")),
+      countingLoop(namedType("int"), "i", intLit(0), literal("n / s"), intLit(1),
+                   {assign(index(ident("out"), ident("i")), call("sqrtf", {ident("x")}))})};
+  std::set<std::string> used = identifiersUsed(body);
+  EXPECT_EQ(used, (std::set<std::string>{"i", "n", "out", "s", "x"}));
+}

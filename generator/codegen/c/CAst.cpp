@@ -1,5 +1,7 @@
 #include "codegen/c/CAst.h"
 
+#include <cctype>
+
 namespace risec::codegen::c {
 
 // ---- types --------------------------------------------------------------------
@@ -173,6 +175,69 @@ CStmt pragma(std::string text) {
 
 CStmt breakStmt() {
   return build(fields(StmtNode::Kind::Break));
+}
+
+// ---- queries ------------------------------------------------------------------------
+
+namespace {
+
+/// The identifiers in a pre-rendered literal such as `n / s` (size
+/// expressions are emitted as text): maximal runs of letters, digits and `_`
+/// that start with a letter or `_` (so `1.0f` contributes nothing).
+void collectFromText(const std::string& text, std::set<std::string>& out) {
+  auto isWord = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (std::size_t i = 0; i < text.size();) {
+    if (!isWord(text[i])) {
+      ++i;
+      continue;
+    }
+    std::size_t j = i;
+    while (j < text.size() && isWord(text[j]))
+      ++j;
+    if (!std::isdigit(static_cast<unsigned char>(text[i])))
+      out.insert(text.substr(i, j - i));
+    i = j;
+  }
+}
+
+void collect(const CExpr& e, std::set<std::string>& out) {
+  if (!e)
+    return;
+  if (e->kind() == ExprNode::Kind::Ident)
+    out.insert(e->text());
+  if (e->kind() == ExprNode::Kind::Literal)
+    collectFromText(e->text(), out);
+  for (const CExpr& op : e->operands())
+    collect(op, out);
+}
+
+void collect(const std::vector<CStmt>& body, std::set<std::string>& out);
+
+void collect(const CStmt& s, std::set<std::string>& out) {
+  if (!s)
+    return;
+  collect(s->expr(), out);
+  if (s->kind() == StmtNode::Kind::Decl)
+    collect(s->init(), out);
+  if (s->kind() == StmtNode::Kind::For) {
+    collect(s->forInit(), out);
+    collect(s->forStep(), out);
+  }
+  collect(s->body(), out);
+  collect(s->elseBody(), out);
+}
+
+void collect(const std::vector<CStmt>& body, std::set<std::string>& out) {
+  for (const CStmt& s : body)
+    collect(s, out);
+}
+
+} // namespace
+
+std::set<std::string> identifiersUsed(const std::vector<CStmt>& body) {
+  std::set<std::string> out;
+  collect(body, out);
+  return out;
 }
 
 // ---- top level ----------------------------------------------------------------------

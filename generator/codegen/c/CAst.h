@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -153,6 +154,13 @@ CStmt comment(std::string text);
 /// `#pragma text`
 CStmt pragma(std::string text);
 CStmt breakStmt();
+
+// ---- queries ------------------------------------------------------------------------
+
+/// The names of the variables that `body` reads or writes (identifiers in
+/// expressions, including those inside pre-rendered literals such as size
+/// expressions; not the names it declares, not called function names).
+std::set<std::string> identifiersUsed(const std::vector<CStmt>& body);
 
 // ---- top level ----------------------------------------------------------------------
 

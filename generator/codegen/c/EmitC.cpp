@@ -18,7 +18,6 @@
 #include <algorithm>
 #include <functional>
 #include <map>
-#include <regex>
 #include <set>
 
 namespace risec::codegen::c {
@@ -30,6 +29,17 @@ using dpia::PhraseKind;
 using rise::Nat;
 
 namespace {
+
+/// `(void)x;` for every parameter the body never mentions (e.g. a size that
+/// only appears in the types), so that -Wunused-parameter stays quiet.
+void voidUnusedParameters(const std::vector<Param>& params, std::vector<CStmt>& body) {
+  std::set<std::string> used = identifiersUsed(body);
+  std::vector<CStmt> voids;
+  for (const Param& prm : params)
+    if (!used.count(prm.name))
+      voids.push_back(exprStmt(cast(namedType("void"), ident(prm.name))));
+  body.insert(body.begin(), voids.begin(), voids.end());
+}
 
 /// Where the value of a DPIA identifier lives.
 struct Memory {
@@ -745,17 +755,7 @@ CFiles Emitter::run(const dpia::Program& p) {
     body.push_back(exprStmt(call("free", {ident(*it)})));
   body.push_back(returnStmt(intLit(kOk)));
 
-  // unused parameters (e.g. a size only used by the types)
-  std::string printed;
-  for (const CStmt& s : body)
-    printed += printStmt(s);
-  std::vector<CStmt> voids;
-  for (const Param& prm : params) {
-    std::regex word("\\b" + prm.name + "\\b");
-    if (!std::regex_search(printed, word))
-      voids.push_back(exprStmt(cast(namedType("void"), ident(prm.name))));
-  }
-  body.insert(body.begin(), voids.begin(), voids.end());
+  voidUnusedParameters(params, body);
 
   // the documentation shared by the header and the source
   std::string sig = "int " + opts_.symbol + "(";
@@ -836,21 +836,11 @@ CFiles Emitter::run(const dpia::Program& p) {
 
 CFiles Emitter::openclFiles(const dpia::Program& p, const Phrase& command,
                             const std::vector<Param>& params, std::vector<CStmt> checks) {
-  auto unusedAsVoid = [](const std::vector<Param>& ps, std::vector<CStmt>& body) {
-    std::string printed;
-    for (const CStmt& s : body)
-      printed += printStmt(s);
-    std::vector<CStmt> voids;
-    for (const Param& prm : ps)
-      if (!std::regex_search(printed, std::regex("\\b" + prm.name + "\\b")))
-        voids.push_back(exprStmt(cast(namedType("void"), ident(prm.name))));
-    body.insert(body.begin(), voids.begin(), voids.end());
-  };
 
   std::vector<CStmt> body;
   comm(command, body);
   body = eliminateDeadStores(body);
-  unusedAsVoid(params, body);
+  voidUnusedParameters(params, body);
   Function kernel;
   kernel.qualifiers = {"__kernel"};
   kernel.returnType = namedType("void");
@@ -864,7 +854,7 @@ CFiles Emitter::openclFiles(const dpia::Program& p, const Phrase& command,
         sizes.size() < p.sizes.size())
       sizes.push_back(prm);
   checks.push_back(returnStmt(intLit(kOk)));
-  unusedAsVoid(sizes, checks);
+  voidUnusedParameters(sizes, checks);
   Function check;
   check.qualifiers = {"static", "inline", "__attribute__((unused))"};
   check.returnType = namedType("int");
