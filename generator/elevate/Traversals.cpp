@@ -51,7 +51,7 @@ std::optional<State> some(const Apply& s, const State& st, const Path& at) {
 std::optional<Path> mapFunctionPath(const State& st, const Path& at) {
   Expr e = nodeAt(st.expr, at);
   rules::Spine sp = rules::spineOf(e);
-  if (sp.head->kind() != ExprKind::Primitive || !rules::isMapLike(sp.head->prim()) ||
+  if (sp.head->kind() != ExprKind::Primitive || !rise::isMapLike(sp.head->prim()) ||
       sp.args.empty())
     return std::nullopt;
   Path p = at;

@@ -80,34 +80,6 @@ bool isCall(const Expr& e, Prim p, std::size_t nargs) {
   return isPrim(s.head, p) && s.args.size() == nargs;
 }
 
-bool isMapLike(Prim p) {
-  switch (p) {
-  case Prim::Map:
-  case Prim::MapSeq:
-  case Prim::MapSeqUnroll:
-  case Prim::MapPar:
-  case Prim::MapGlobal:
-  case Prim::MapWorkGroup:
-  case Prim::MapLocal:
-    return true;
-  default:
-    return false;
-  }
-}
-
-bool isReduceLike(Prim p) {
-  switch (p) {
-  case Prim::Reduce:
-  case Prim::ReducePar:
-  case Prim::ReduceSeq:
-  case Prim::ReduceSeqUnroll:
-  case Prim::OclReduceSeq:
-    return true;
-  default:
-    return false;
-  }
-}
-
 // ---- builders ---------------------------------------------------------------------
 
 Expr prim(Prim p) {

@@ -49,8 +49,8 @@ std::optional<Prim> headPrim(const Expr& e);
 /// `p` applied to exactly `nargs` value arguments (any explicit dep args).
 bool isCall(const Expr& e, Prim p, std::size_t nargs);
 
-bool isMapLike(Prim p);    ///< map, mapSeq, mapSeqUnroll, mapPar, mapGlobal/WorkGroup/Local
-bool isReduceLike(Prim p); ///< reduce, reducePar, reduceSeq, reduceSeqUnroll, oclReduceSeq
+using rise::isMapLike;
+using rise::isReduceLike;
 
 // ---- builders (untyped, synthesised locations) ---------------------------------
 

@@ -30,6 +30,14 @@ using rise::Nat;
 
 namespace {
 
+/// `RISEC_MV_C_H` for the header of `mv_c`.
+std::string headerGuard(const std::string& symbol) {
+  std::string guard = "RISEC_" + symbol + "_H";
+  for (char& ch : guard)
+    ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  return guard;
+}
+
 /// `(void)x;` for every parameter the body never mentions (e.g. a size that
 /// only appears in the types), so that -Wunused-parameter stays quiet.
 void voidUnusedParameters(const std::vector<Param>& params, std::vector<CStmt>& body) {
@@ -787,9 +795,7 @@ CFiles Emitter::run(const dpia::Program& p) {
   for (const auto& f : p.foreigns)
     foreignCodes.push_back(foreignCode(*f));
 
-  std::string guard = "RISEC_" + opts_.symbol + "_H";
-  for (char& ch : guard)
-    ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  std::string guard = headerGuard(opts_.symbol);
 
   TranslationUnit h;
   h.comment(doc);
@@ -908,9 +914,7 @@ CFiles Emitter::openclFiles(const dpia::Program& p, const Phrase& command,
     source.insert(end == std::string::npos ? 0 : end + 3, "\n" + typedefs + "\n");
   }
 
-  std::string guard = "RISEC_" + opts_.symbol + "_H";
-  for (char& ch : guard)
-    ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  std::string guard = headerGuard(opts_.symbol);
   TranslationUnit h;
   h.comment(doc);
   h.raw("#ifndef " + guard + "\n#define " + guard);

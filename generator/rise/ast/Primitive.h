@@ -114,6 +114,10 @@ std::string_view primName(Prim p);
 PrimFamily primFamily(Prim p);
 /// True for scalar operators and built-in math functions.
 bool isScalarPrimitive(Prim p);
+/// map and its implementations: mapSeq, mapSeqUnroll, mapPar, mapGlobal/WorkGroup/Local.
+bool isMapLike(Prim p);
+/// reduce and its implementations: reducePar, reduceSeq, reduceSeqUnroll, oclReduceSeq.
+bool isReduceLike(Prim p);
 std::optional<Prim> primFromName(std::string_view name);
 const std::vector<Prim>& allPrims();
 
