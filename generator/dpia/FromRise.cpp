@@ -1,8 +1,7 @@
 #include "dpia/FromRise.h"
 
-#include <algorithm>
-
 #include "dpia/Primitive.h"
+#include "rise/ast/Spine.h"
 #include "rise/infer/Signatures.h"
 #include "support/Diagnostic.h"
 
@@ -167,25 +166,12 @@ private:
       break;
     }
     // an application spine: head(depArgs...)(args...)
-    std::vector<rise::TypeArg> depArgs;
-    std::vector<Expr> args;
-    Expr head = e;
-    while (head->kind() == ExprKind::App || head->kind() == ExprKind::DepApp) {
-      if (head->kind() == ExprKind::App) {
-        if (!depArgs.empty())
-          throw CompileError("E0699", head->loc(),
-                             "a type-level argument after a value argument is not supported by "
-                             "the C back end yet");
-        args.push_back(head->arg());
-      } else {
-        depArgs.push_back(head->typeArg());
-      }
-      head = head->fn();
-    }
-    // Collected outermost first; the spine is applied innermost first.
-    std::reverse(args.begin(), args.end());
-    std::reverse(depArgs.begin(), depArgs.end());
-    return translateSpine(e, head, depArgs, args);
+    rise::Spine spine = rise::collectSpine(e, true);
+    if (spine.depAfterValue.known())
+      throw CompileError("E0699", spine.depAfterValue,
+                         "a type-level argument after a value argument is not supported by "
+                         "the C back end yet");
+    return translateSpine(e, spine.head, spine.depArgs, spine.args);
   }
 
   /// (fun(x => fun(y => b)))(a1, a2) as (fun(x => (fun(y => b))(a2)))(a1): every
@@ -219,23 +205,12 @@ private:
       if (args.empty() && depArgs.empty())
         return translate(head);
       // the head is itself an application: merge the spines
-      std::vector<rise::TypeArg> innerDeps;
-      std::vector<Expr> innerArgs;
-      Expr h = head;
-      while (h->kind() == ExprKind::App || h->kind() == ExprKind::DepApp) {
-        if (h->kind() == ExprKind::App)
-          innerArgs.push_back(h->arg());
-        else
-          innerDeps.push_back(h->typeArg());
-        h = h->fn();
-      }
-      std::reverse(innerArgs.begin(), innerArgs.end());
-      std::reverse(innerDeps.begin(), innerDeps.end());
-      if (!depArgs.empty() && !innerArgs.empty())
+      rise::Spine inner = rise::collectSpine(head, true);
+      if (!depArgs.empty() && !inner.args.empty())
         break;
-      innerDeps.insert(innerDeps.end(), depArgs.begin(), depArgs.end());
-      innerArgs.insert(innerArgs.end(), args.begin(), args.end());
-      return translateSpine(whole, h, innerDeps, innerArgs);
+      inner.depArgs.insert(inner.depArgs.end(), depArgs.begin(), depArgs.end());
+      inner.args.insert(inner.args.end(), args.begin(), args.end());
+      return translateSpine(whole, inner.head, inner.depArgs, inner.args);
     }
     case ExprKind::DepLambda: {
       // an inlined polymorphic def: instantiate its type-level parameters

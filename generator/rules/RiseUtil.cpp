@@ -43,25 +43,7 @@ TypedDef retype(const Program& context, const std::string& name, const Expr& bod
 // ---- spines ---------------------------------------------------------------------
 
 Spine spineOf(const Expr& e) {
-  Spine s;
-  Expr h = e;
-  for (;;) {
-    if (h->kind() == ExprKind::App) {
-      s.args.push_back(h->arg());
-      h = h->fn();
-    } else if (h->kind() == ExprKind::DepApp) {
-      if (!h->implicitArg())
-        s.depArgs.push_back(h->typeArg());
-      h = h->fn();
-    } else {
-      break;
-    }
-  }
-  // Collected outermost first; arguments are applied innermost first.
-  std::reverse(s.args.begin(), s.args.end());
-  std::reverse(s.depArgs.begin(), s.depArgs.end());
-  s.head = h;
-  return s;
+  return rise::collectSpine(e, false);
 }
 
 bool isPrim(const Expr& e, Prim p) {

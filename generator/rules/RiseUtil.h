@@ -9,6 +9,7 @@
 #pragma once
 
 #include "rise/ast/Expr.h"
+#include "rise/ast/Spine.h"
 #include "rise/infer/Infer.h"
 
 #include <optional>
@@ -37,11 +38,8 @@ rise::Program singleDefProgram(const rise::Program& context, const std::string& 
 // ---- spines ---------------------------------------------------------------------
 
 /// `head(dep...)(args...)`: the application spine of a stripped expression.
-struct Spine {
-  Expr head;
-  std::vector<rise::TypeArg> depArgs; ///< explicit type-level arguments
-  std::vector<Expr> args;             ///< value arguments, in order
-};
+using rise::Spine;
+/// The spine of a stripped expression (implicit type-level arguments left out).
 Spine spineOf(const Expr& e);
 bool isPrim(const Expr& e, Prim p);
 /// The primitive at the head of the spine of `e`, if it is one.

@@ -1,5 +1,6 @@
 // Unit tests of type inference and elaboration (rise/infer).
 #include "rise/infer/Infer.h"
+#include "rise/ast/Spine.h"
 #include "rise/infer/Signatures.h"
 #include "rise/parse/Parser.h"
 #include "support/Diagnostic.h"
@@ -297,4 +298,20 @@ TEST(Infer, VectorArithmeticBeforeTheElementTypeIsKnown) {
             "5.4.f32 -> 5.4.f32");
   expectError("def f = fun(x: 4.bool => x |> asVector(2) |> map(fun(v => v + v)))", "E0308", 1, 31,
               "numeric");
+}
+
+TEST(Spine, TakesAnElaboratedApplicationApart) {
+  TypedDef d = infer("def f = fun(xs: 8.f32 => xs |> split(2))");
+  Spine all = collectSpine(d.expr->body(), true);
+  ASSERT_EQ(all.head->kind(), ExprKind::Primitive);
+  EXPECT_EQ(all.head->prim(), Prim::Split);
+  ASSERT_EQ(all.depArgs.size(), 3u); // 2, then the inferred 4 and f32
+  EXPECT_EQ(typeArgToString(all.depArgs[0]), "2");
+  EXPECT_EQ(typeArgToString(all.depArgs[1]), "4");
+  ASSERT_EQ(all.args.size(), 1u);
+  EXPECT_EQ(all.args[0]->name(), "xs");
+  EXPECT_FALSE(all.depAfterValue.known());
+  Spine written = collectSpine(d.expr->body(), false);
+  ASSERT_EQ(written.depArgs.size(), 1u);
+  EXPECT_EQ(spineHead(d.expr->body()), all.head);
 }

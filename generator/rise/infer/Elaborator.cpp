@@ -1,5 +1,6 @@
 #include "rise/infer/Elaborator.h"
 
+#include "rise/ast/Spine.h"
 #include "rise/ast/Substitute.h"
 #include "rise/infer/Signatures.h"
 #include "rise/print/Printer.h"
@@ -10,13 +11,6 @@
 namespace risec::rise {
 
 namespace {
-
-/// The head of an application spine: `zip` in `zip(a)(b)`.
-Expr spineHead(Expr e) {
-  while (e->kind() == ExprKind::App || e->kind() == ExprKind::DepApp)
-    e = e->fn();
-  return e;
-}
 
 int valueArgsInSpine(Expr e) {
   int n = 0;
