@@ -52,6 +52,12 @@ c::CFiles formatAndVerify(c::CFiles files, const std::string& symbol,
 
 } // namespace
 
+std::vector<OutputFile> outputFiles(const CompileResult& r) {
+  const KernelAbi& abi = r.files.abi;
+  return {{abi.symbol + (abi.target == "opencl" ? ".cl" : ".c"), r.files.source},
+          {abi.symbol + ".h", r.files.header}};
+}
+
 CompileResult compileToC(const rise::Program& program, const rise::TypedDef& def,
                          const c::COptions& opts) {
   bool openmp = opts.target == "openmp", opencl = opts.target == "opencl";

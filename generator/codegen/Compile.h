@@ -20,6 +20,7 @@
 #include "rise/infer/Infer.h"
 
 #include <string>
+#include <vector>
 
 namespace risec::codegen {
 
@@ -29,6 +30,16 @@ struct CompileResult {
   dpia::Program imperative; ///< after accT/conT (output and command set)
   c::CFiles files;
 };
+
+/// One file of a kernel's output, named relative to the output directory.
+struct OutputFile {
+  std::string name;
+  std::string contents;
+};
+
+/// The files written for a compiled kernel, in a fixed order: SYMBOL.c (or
+/// SYMBOL.cl) and SYMBOL.h.
+std::vector<OutputFile> outputFiles(const CompileResult& r);
 
 /// Compiles the typed def `def` of `program` to C (or C + OpenMP).
 CompileResult compileToC(const rise::Program& program, const rise::TypedDef& def,

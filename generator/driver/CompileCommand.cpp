@@ -29,8 +29,7 @@ using namespace risec::rise;
 namespace {
 
 /// Writes all files or none: each goes to a temporary file in DIR first.
-void writeAtomically(const fs::path& dir,
-                     const std::vector<std::pair<std::string, std::string>>& files) {
+void writeAtomically(const fs::path& dir, const std::vector<codegen::OutputFile>& files) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec))
     throw CompileError("E0612", {}, "the output directory `" + dir.string() + "` does not exist");
@@ -102,8 +101,7 @@ int runCompile(const CompileOptions& opts, std::ostream& out) {
     out << r.files.source;
     return 0;
   }
-  std::string sourceName = symbol + (opts.target == "opencl" ? ".cl" : ".c");
-  writeAtomically(opts.outDir, {{sourceName, r.files.source}, {symbol + ".h", r.files.header}});
+  writeAtomically(opts.outDir, codegen::outputFiles(r));
   return 0;
 }
 

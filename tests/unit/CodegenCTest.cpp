@@ -166,3 +166,46 @@ TEST(CodegenCStretch, CircularBufferStoresTheValuesOnceAndReadsWindows) {
                   "2.0f;");
   EXPECT_CONTAINS(c, "acc = acc + buf[i + j];");
 }
+
+TEST(CodegenCAbi, DescribesEveryParameterInAbiOrder) {
+  codegen::c::CFiles f = compile(kMv, "mv_c");
+  using Role = codegen::AbiParam::Role;
+  const codegen::KernelAbi& abi = f.abi;
+  EXPECT_EQ(abi.symbol, "mv_c");
+  EXPECT_EQ(abi.target, "c");
+  EXPECT_EQ(abi.entry, "mv");
+  ASSERT_EQ(abi.params.size(), 5u);
+  struct Expected {
+    Role role;
+    const char* name;
+    const char* cType;
+    bool array;
+    const char* count;
+  } expected[] = {{Role::Output, "output", "float", true, "n"},
+                  {Role::Size, "n", "int", false, ""},
+                  {Role::Size, "m", "int", false, ""},
+                  {Role::Input, "M", "float", true, "m*n"},
+                  {Role::Input, "x", "float", true, "m"}};
+  for (std::size_t i = 0; i < abi.params.size(); ++i) {
+    const codegen::AbiParam& p = abi.params[i];
+    EXPECT_EQ(p.role, expected[i].role) << i;
+    EXPECT_EQ(p.name, expected[i].name) << i;
+    EXPECT_EQ(p.cType, expected[i].cType) << i;
+    EXPECT_EQ(p.array, expected[i].array) << i;
+    EXPECT_EQ(p.countC, expected[i].count) << i;
+  }
+  // the prototype in the header lists the same parameters in the same order
+  EXPECT_CONTAINS(f.header, "int mv_c(float* restrict output, int n, int m,");
+  EXPECT_EQ(abi.withRole(Role::Size).size(), 2u);
+}
+
+TEST(CodegenCAbi, ScalarResultIsAOneElementArrayAndScalarInputsAreValues) {
+  codegen::c::CFiles f = compile("def s = depFun(n: Nat => fun(a: f32 => fun(xs: n.f32 =>\n"
+                                 "  xs |> map(fun(x => a * x)) |> reduce(add)(0.0f))))\n");
+  ASSERT_EQ(f.abi.params.size(), 4u);
+  EXPECT_TRUE(f.abi.params[0].array);
+  EXPECT_EQ(f.abi.params[0].countC, "1");
+  EXPECT_EQ(f.abi.params[2].name, "a");
+  EXPECT_FALSE(f.abi.params[2].array);
+  EXPECT_EQ(f.abi.params[3].countC, "n");
+}

@@ -560,6 +560,24 @@ private:
       }
   }
 
+  // ---- the interface (KernelAbi.h) -------------------------------------------
+
+  KernelAbi abi_;
+
+  /// Records the parameter for the memory leaf `m` in the ABI description.
+  void abiParam(AbiParam::Role role, const Memory& m, const std::string& riseName) {
+    AbiParam a;
+    a.role = role;
+    a.name = m.name;
+    a.riseName = riseName;
+    a.riseType = m.type;
+    a.cType = printType(types_.element(m.type));
+    a.array = !m.variable;
+    if (a.array)
+      a.count = TypeMapper::count(m.type); // printed once the sizes have C names
+    abi_.params.push_back(a);
+  }
+
   // ---- the function ----------------------------------------------------------
 
   std::string helperCode(const std::string& h) {
@@ -625,6 +643,7 @@ CFiles Emitter::run(const dpia::Program& p) {
   for (const Memory* m : outLeaves) {
     names_.reserve(m->name);
     CType elem = types_.element(m->type);
+    abiParam(AbiParam::Role::Output, *m, "output");
     if (opencl())
       elem = namedType("global " + printType(elem));
     params.push_back({pointerType(elem, true), m->name});
@@ -635,6 +654,12 @@ CFiles Emitter::run(const dpia::Program& p) {
     natNames_[b.id()] = name;
     sizeNames.push_back(name);
     params.push_back({namedType("int"), name});
+    AbiParam a;
+    a.role = AbiParam::Role::Size;
+    a.name = name;
+    a.riseName = b.name();
+    a.cType = "int";
+    abi_.params.push_back(a);
   }
   for (const Phrase& x : p.inputs) {
     Memory m = makeMemory(x->name(), dpia::dataType(x),
@@ -643,12 +668,21 @@ CFiles Emitter::run(const dpia::Program& p) {
     leaves(m, ls);
     for (const Memory* l : ls) {
       CType ct = types_.element(l->type);
+      abiParam(AbiParam::Role::Input, *l, x->name());
       if (opencl() && !l->variable)
         ct = namedType("global " + printType(ct));
       params.push_back({l->variable ? ct : pointerType(constOf(ct), true), l->name});
     }
     memory_[x->id()] = m;
   }
+  abi_.symbol = opts_.symbol;
+  abi_.target = opts_.target;
+  abi_.entry = p.name;
+  abi_.riseType = p.riseType;
+  abi_.preconditions = p.preconditions;
+  for (AbiParam& a : abi_.params)
+    if (a.array)
+      a.countC = printExpr(nats_.bare(a.count));
 
   // checks
   std::vector<CStmt> body;
@@ -835,7 +869,7 @@ CFiles Emitter::run(const dpia::Program& p) {
   if (!helpers_.empty() || !p.foreigns.empty())
     c.blank();
   c.add(fn);
-  return {printUnit(c), printUnit(h)};
+  return {printUnit(c), printUnit(h), abi_};
 }
 
 } // namespace
@@ -924,7 +958,7 @@ CFiles Emitter::openclFiles(const dpia::Program& p, const Phrase& command,
   h.add(check);
   h.blank();
   h.raw("#endif /* " + guard + " */");
-  return {source, printUnit(h)};
+  return {source, printUnit(h), abi_};
 }
 
 CFiles emitC(const dpia::Program& program, const COptions& opts) {

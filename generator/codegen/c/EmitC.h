@@ -24,6 +24,7 @@
 // (hoisted out of every loop) and freed before it returns. There are no VLAs.
 #pragma once
 
+#include "codegen/KernelAbi.h"
 #include "dpia/Program.h"
 
 #include <cstdint>
@@ -52,8 +53,9 @@ struct COptions {
 };
 
 struct CFiles {
-  std::string source; ///< SYMBOL.c
+  std::string source; ///< SYMBOL.c (SYMBOL.cl for OpenCL)
   std::string header; ///< SYMBOL.h
+  KernelAbi abi;      ///< the parameters of the function (kernel), in ABI order
 };
 
 /// Emits C for an imperative DPIA program (dpia::translateToImperative done).
