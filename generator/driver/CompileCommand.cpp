@@ -9,6 +9,7 @@
 #include "rise/parse/Parser.h"
 #include "rise/print/Printer.h"
 #include "support/Diagnostic.h"
+#include "support/PassTimer.h"
 #include "support/Text.h"
 
 #include <cctype>
@@ -67,7 +68,7 @@ int runCompile(const CompileOptions& opts, std::ostream& out) {
                            "` is not supported; the back ends are --target c, --target openmp "
                            "and --target opencl");
   auto source = loadSource(opts.file);
-  Program program = parseProgram(source);
+  Program program = timed("parse", [&] { return parseProgram(source); });
   std::string entry = resolveEntry(program, opts.entry, opts.file);
   std::string symbol = opts.name.empty() ? entry : opts.name;
   if (!isCIdentifier(symbol))
@@ -75,12 +76,12 @@ int runCompile(const CompileOptions& opts, std::ostream& out) {
                        "`" + symbol + "` is not a valid C function name; choose one with --name");
   if (opts.dump.empty() && opts.outDir.empty())
     throw CompileError("E0612", {}, "no output directory; pass -o DIR");
-  TypedDef def = inferDef(program, entry);
+  TypedDef def = timed("infer", [&] { return inferDef(program, entry); });
   if (!opts.strategy.empty()) {
     // The strategy makes the optimisation choices; lowerToC then makes the
     // remaining ones (DESIGN.md: it is the default when no strategy is given).
     elevate::StrategyPtr strategy = elevate::loadStrategy(loadSource(opts.strategy));
-    def = elevate::rewriteDef(program, def, *strategy, {});
+    def = timed("rewrite", [&] { return elevate::rewriteDef(program, def, *strategy, {}); });
     program = elevate::rewrittenProgram(program, def);
   }
   codegen::c::COptions copts{symbol, opts.file, RISEC_VERSION, opts.strategy, opts.target};
@@ -101,7 +102,7 @@ int runCompile(const CompileOptions& opts, std::ostream& out) {
     out << r.files.source;
     return 0;
   }
-  writeAtomically(opts.outDir, codegen::outputFiles(r));
+  timed("write", [&] { writeAtomically(opts.outDir, codegen::outputFiles(r)); });
   return 0;
 }
 
