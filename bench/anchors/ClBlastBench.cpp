@@ -10,6 +10,7 @@
 
 #include <clblast_c.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -73,8 +74,8 @@ Buffers& buffers(const Data& d) {
     b.release();
     cl_int err;
     for (const auto& a : d.in)
-      b.in.push_back(clCreateBuffer(device().context, CL_MEM_READ_WRITE, 4 * a.size(), nullptr,
-                                    &err));
+      b.in.push_back(
+          clCreateBuffer(device().context, CL_MEM_READ_WRITE, 4 * a.size(), nullptr, &err));
     b.out = clCreateBuffer(device().context, CL_MEM_READ_WRITE, 4 * d.out.size(), nullptr, &err);
     b.sizes = sizes;
   }
@@ -93,15 +94,15 @@ void upload(Data& d, bool withOutput) {
 }
 
 void download(Data& d) {
-  clEnqueueReadBuffer(device().queue, buffers(d).out, CL_TRUE, 0, 4 * d.out.size(), d.out.data(),
-                      0, nullptr, nullptr);
+  clEnqueueReadBuffer(device().queue, buffers(d).out, CL_TRUE, 0, 4 * d.out.size(), d.out.data(), 0,
+                      nullptr, nullptr);
 }
 
 /// The CLBlast call of each kernel on the device buffers. In-place BLAS
 /// calls (scal, axpy, gemv) work on the output buffer, which `prepare`
 /// initialises with x, y or y.
 struct Call {
-  int inPlaceFrom; ///< the input the output starts as, or -1
+  int inPlaceFrom; ///< the input the output starts as, or -1 (-2: zeros, see mv)
   CLBlastStatusCode (*run)(Data&, Buffers&, cl_command_queue*);
 };
 
@@ -131,31 +132,32 @@ const std::map<std::string, Call>& calls() {
        {2,
         [](Data& d, Buffers& b, cl_command_queue* q) {
           return CLBlastSgemv(CLBlastLayoutRowMajor, CLBlastTransposeNo, d.dims[0], d.dims[1],
-                              d.alpha, b.in[0], 0, d.dims[1], b.in[1], 0, 1, d.beta, b.out, 0, 1,
-                              q, nullptr);
-        }}},
-      {"mv",
-       {-1,
-        [](Data& d, Buffers& b, cl_command_queue* q) {
-          return CLBlastSgemv(CLBlastLayoutRowMajor, CLBlastTransposeNo, d.dims[0], d.dims[1],
-                              1.0f, b.in[0], 0, d.dims[1], b.in[1], 0, 1, 0.0f, b.out, 0, 1, q,
+                              d.alpha, b.in[0], 0, d.dims[1], b.in[1], 0, 1, d.beta, b.out, 0, 1, q,
                               nullptr);
+        }}},
+      // CLBlast's gemv reads y even when beta = 0 (0 * NaN is NaN): y starts as zeros
+      {"mv",
+       {-2,
+        [](Data& d, Buffers& b, cl_command_queue* q) {
+          return CLBlastSgemv(CLBlastLayoutRowMajor, CLBlastTransposeNo, d.dims[0], d.dims[1], 1.0f,
+                              b.in[0], 0, d.dims[1], b.in[1], 0, 1, 0.0f, b.out, 0, 1, q, nullptr);
         }}},
       {"mm",
        {-1,
         [](Data& d, Buffers& b, cl_command_queue* q) {
           return CLBlastSgemm(CLBlastLayoutRowMajor, CLBlastTransposeNo, CLBlastTransposeNo,
-                              d.dims[0], d.dims[1], d.dims[2], 1.0f, b.in[0], 0, d.dims[2],
-                              b.in[1], 0, d.dims[1], 0.0f, b.out, 0, d.dims[1], q, nullptr);
+                              d.dims[0], d.dims[1], d.dims[2], 1.0f, b.in[0], 0, d.dims[2], b.in[1],
+                              0, d.dims[1], 0.0f, b.out, 0, d.dims[1], q, nullptr);
         }}},
   };
   return m;
 }
 
 void startOutput(Data& d, const Call& c) {
+  if (c.inPlaceFrom == -2)
+    std::fill(d.out.data(), d.out.data() + d.out.size(), 0.0f);
   if (c.inPlaceFrom >= 0)
-    std::copy(d.in[c.inPlaceFrom].data(), d.in[c.inPlaceFrom].data() + d.out.size(),
-              d.out.data());
+    std::copy(d.in[c.inPlaceFrom].data(), d.in[c.inPlaceFrom].data() + d.out.size(), d.out.data());
 }
 
 } // namespace
@@ -167,7 +169,7 @@ int main(int argc, char** argv) {
     bench::registerVariant(kernel, "clblast",
                            {[c](Data& d) { startOutput(d, *c); },
                             [c](Data& d) {
-                              upload(d, c->inPlaceFrom >= 0);
+                              upload(d, c->inPlaceFrom != -1);
                               cl_command_queue q = device().queue;
                               CLBlastStatusCode s = c->run(d, buffers(d), &q);
                               download(d);

@@ -19,7 +19,7 @@ namespace {
 constexpr int kVec = 16; // floats per AVX-512 vector
 
 /// A JIT-compiled pipeline over 2-D float images (x = column, y = row).
-struct Pipeline {
+struct JitPipeline {
   ImageParam input{Float(32), 2, "input"};
   ImageParam weights{Float(32), 2, "weights"}; // conv2d only
   Func output{"output"};
@@ -40,8 +40,8 @@ struct Pipeline {
 };
 
 /// (1 4 6 4 1)/16 along x, then along y; clamped borders.
-std::unique_ptr<Pipeline> gaussian() {
-  auto p = std::make_unique<Pipeline>();
+std::unique_ptr<JitPipeline> gaussian() {
+  auto p = std::make_unique<JitPipeline>();
   Var &x = p->x, &y = p->y;
   Func in = BoundaryConditions::repeat_edge(p->input);
   Func rows("rows");
@@ -51,8 +51,7 @@ std::unique_ptr<Pipeline> gaussian() {
       rows, {{0, p->input.dim(0).extent()}, {0, p->input.dim(1).extent()}});
   Func& out = p->output;
   out(x, y) = (clampedRows(x, y - 2) + clampedRows(x, y + 2)) * 0.0625f +
-              (clampedRows(x, y - 1) + clampedRows(x, y + 1)) * 0.25f +
-              clampedRows(x, y) * 0.375f;
+              (clampedRows(x, y - 1) + clampedRows(x, y + 1)) * 0.25f + clampedRows(x, y) * 0.375f;
   // schedule: the blur of the Halide tutorial (lesson 12)
   out.tile(x, y, p->xi, p->yi, 256, 32).vectorize(p->xi, kVec).parallel(y);
   rows.compute_at(out, x).vectorize(x, kVec);
@@ -60,8 +59,8 @@ std::unique_ptr<Pipeline> gaussian() {
 }
 
 /// 3x3 weights over the zero-padded image.
-std::unique_ptr<Pipeline> conv2d() {
-  auto p = std::make_unique<Pipeline>();
+std::unique_ptr<JitPipeline> conv2d() {
+  auto p = std::make_unique<JitPipeline>();
   p->usesWeights = true;
   Var &x = p->x, &y = p->y;
   Func in = BoundaryConditions::constant_exterior(p->input, 0.0f);
@@ -75,8 +74,8 @@ std::unique_ptr<Pipeline> conv2d() {
 }
 
 /// (north + west + centre + east + south) * 0.2, zeros beyond the borders.
-std::unique_ptr<Pipeline> jacobi2d() {
-  auto p = std::make_unique<Pipeline>();
+std::unique_ptr<JitPipeline> jacobi2d() {
+  auto p = std::make_unique<JitPipeline>();
   Var &x = p->x, &y = p->y;
   Func in = BoundaryConditions::constant_exterior(p->input, 0.0f);
   p->output(x, y) = (in(x, y - 1) + in(x - 1, y) + in(x, y) + in(x + 1, y) + in(x, y + 1)) * 0.2f;
@@ -86,8 +85,8 @@ std::unique_ptr<Pipeline> jacobi2d() {
 
 /// Sobel gradients (zero-padded image), their products, 3x3 box sums of the
 /// zero-padded products, det - 0.04 trace^2.
-std::unique_ptr<Pipeline> harris() {
-  auto p = std::make_unique<Pipeline>();
+std::unique_ptr<JitPipeline> harris() {
+  auto p = std::make_unique<JitPipeline>();
   Var &x = p->x, &y = p->y;
   Func in = BoundaryConditions::constant_exterior(p->input, 0.0f);
   Func ix("ix"), iy("iy"), ixx("ixx"), ixy("ixy"), iyy("iyy");
@@ -125,14 +124,14 @@ std::unique_ptr<Pipeline> harris() {
 } // namespace
 
 int main(int argc, char** argv) {
-  std::map<std::string, std::shared_ptr<Pipeline>> pipelines{
-      {"gaussian", gaussian()}, {"conv2d", conv2d()}, {"jacobi2d", jacobi2d()},
-      {"harris", harris()}};
+  std::map<std::string, std::shared_ptr<JitPipeline>> pipelines{{"gaussian", gaussian()},
+                                                                {"conv2d", conv2d()},
+                                                                {"jacobi2d", jacobi2d()},
+                                                                {"harris", harris()}};
   std::string name = "halide" + bench::threadSuffix("HL_NUM_THREADS");
   for (auto& [kernel, pipeline] : pipelines) {
     pipeline->compile(); // JIT, once, outside every timed region
-    bench::registerVariant(kernel, name,
-                           {{}, [pl = pipeline](Data& d) { return pl->run(d); }});
+    bench::registerVariant(kernel, name, {{}, [pl = pipeline](Data& d) { return pl->run(d); }});
   }
   return bench::runBenchmarks(argc, argv);
 }

@@ -44,8 +44,9 @@ int main(int argc, char** argv) {
                                                  return 0;
                                                }});
   bench::registerVariant("dot", name, Variant{{}, [](Data& d) {
-                                                d.out[0] = cblas_sdot(int(d.dims[0]), d.in[0].data(),
-                                                                      1, d.in[1].data(), 1);
+                                                d.out[0] =
+                                                    cblas_sdot(int(d.dims[0]), d.in[0].data(), 1,
+                                                               d.in[1].data(), 1);
                                                 return 0;
                                               }});
   // gemv: out = alpha A x + beta y, with out starting as y.
@@ -65,14 +66,13 @@ int main(int argc, char** argv) {
                                                            0.0f, d.out.data(), 1);
                                                return 0;
                                              }});
-  bench::registerVariant("mm", name, Variant{{}, [](Data& d) {
-                                               int m = int(d.dims[0]), n = int(d.dims[1]),
-                                                   k = int(d.dims[2]);
-                                               cblas_sgemm(CblasRowMajor, CblasNoTrans,
-                                                           CblasNoTrans, m, n, k, 1.0f,
-                                                           d.in[0].data(), k, d.in[1].data(), n,
-                                                           0.0f, d.out.data(), n);
-                                               return 0;
-                                             }});
+  bench::registerVariant("mm", name,
+                         Variant{{}, [](Data& d) {
+                                   int m = int(d.dims[0]), n = int(d.dims[1]), k = int(d.dims[2]);
+                                   cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k,
+                                               1.0f, d.in[0].data(), k, d.in[1].data(), n, 0.0f,
+                                               d.out.data(), n);
+                                   return 0;
+                                 }});
   return bench::runBenchmarks(argc, argv);
 }

@@ -15,8 +15,12 @@ namespace bench {
 
 namespace {
 
-int I(const Data& d, std::size_t i) { return int(d.dims[i]); }
-const float* In(const Data& d, std::size_t i) { return d.in[i].data(); }
+int I(const Data& d, std::size_t i) {
+  return int(d.dims[i]);
+}
+const float* In(const Data& d, std::size_t i) {
+  return d.in[i].data();
+}
 
 /// The naive C call of each kernel, in the risec ABI order.
 const std::map<std::string, std::function<int(Data&)>>& naiveCalls() {
@@ -46,9 +50,7 @@ const std::map<std::string, std::function<int(Data&)>>& naiveCalls() {
       {"gaussian",
        [](Data& d) { return naive_gaussian(d.out.data(), I(d, 0), I(d, 1), In(d, 0)); }},
       {"conv2d",
-       [](Data& d) {
-         return naive_conv2d(d.out.data(), I(d, 0), I(d, 1), In(d, 0), In(d, 1));
-       }},
+       [](Data& d) { return naive_conv2d(d.out.data(), I(d, 0), I(d, 1), In(d, 0), In(d, 1)); }},
       {"harris", [](Data& d) { return naive_harris(d.out.data(), I(d, 0), I(d, 1), In(d, 0)); }},
       {"nbody", [](Data& d) { return naive_nbody(d.out.data(), I(d, 0), In(d, 0)); }},
       {"kmeans",
@@ -128,8 +130,7 @@ std::string check(const Problem& p, const Current& c, const Data& got) {
   return "";
 }
 
-void runOne(benchmark::State& state, const Problem& p, const std::string& name,
-            const Variant& v) {
+void runOne(benchmark::State& state, const Problem& p, const std::string& name, const Variant& v) {
   static std::set<std::string> checked;
   Current& c = current(p);
   Data& d = *c.data;
@@ -163,18 +164,23 @@ void runOne(benchmark::State& state, const Problem& p, const std::string& name,
 
 } // namespace
 
-Variant naiveVariant(const std::string& kernel) { return {{}, naiveCalls().at(kernel)}; }
+Variant naiveVariant(const std::string& kernel) {
+  return {{}, naiveCalls().at(kernel)};
+}
 
 void registerVariant(const std::string& kernel, const std::string& variantName, Variant v) {
   for (const Problem& p : problems(kernel, quickMode())) {
     std::string name = kernel + "/" + variantName + "/" + p.sizeLabel;
-    benchmark::RegisterBenchmark(name.c_str(), [p, name, v](benchmark::State& s) {
-      runOne(s, p, name, v);
-    })->Unit(benchmark::kMillisecond)->UseRealTime();
+    benchmark::RegisterBenchmark(name.c_str(),
+                                 [p, name, v](benchmark::State& s) { runOne(s, p, name, v); })
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime();
   }
 }
 
-std::string threadSuffix(const char* var) { return "-t" + std::to_string(threadsFromEnv(var)); }
+std::string threadSuffix(const char* var) {
+  return "-t" + std::to_string(threadsFromEnv(var));
+}
 
 int runBenchmarks(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);

@@ -7,7 +7,9 @@ namespace bench {
 
 namespace {
 
-std::string x2(long a, long b) { return std::to_string(a) + "x" + std::to_string(b); }
+std::string x2(long a, long b) {
+  return std::to_string(a) + "x" + std::to_string(b);
+}
 
 /// One kernel's sizes and cost model: dims -> problem.
 struct Family {
@@ -39,62 +41,81 @@ const std::map<std::string, Family>& families() {
   static const std::map<std::string, Family> f{
       // out = alpha * x: 1 FLOP, read n, write n
       {"scal",
-       {{kVecSmall}, {kVecLarge}, [](const std::vector<long>& d) {
+       {{kVecSmall},
+        {kVecLarge},
+        [](const std::vector<long>& d) {
           auto p = vec("scal", d, 1, 1, 0);
           p.bytes += 4.0 * d[0];
           return p;
         }}},
       {"axpy",
-       {{kVecSmall}, {kVecLarge}, [](const std::vector<long>& d) {
+       {{kVecSmall},
+        {kVecLarge},
+        [](const std::vector<long>& d) {
           auto p = vec("axpy", d, 2, 2, 0);
           p.bytes += 4.0 * d[0];
           return p;
         }}},
       {"asum",
-       {{kVecSmall}, {kVecLarge}, [](const std::vector<long>& d) {
+       {{kVecSmall},
+        {kVecLarge},
+        [](const std::vector<long>& d) {
           auto p = vec("asum", d, 2, 1, 1);
           p.reduction = true;
           return p;
         }}},
       {"dot",
-       {{kVecSmall}, {kVecLarge}, [](const std::vector<long>& d) {
+       {{kVecSmall},
+        {kVecLarge},
+        [](const std::vector<long>& d) {
           auto p = vec("dot", d, 2, 2, 1);
           p.reduction = true;
           return p;
         }}},
       {"reduce",
-       {{kVecSmall}, {kVecLarge}, [](const std::vector<long>& d) {
+       {{kVecSmall},
+        {kVecLarge},
+        [](const std::vector<long>& d) {
           auto p = vec("reduce", d, 1, 1, 1);
           p.reduction = true;
           return p;
         }}},
       {"vmap",
-       {{kVecSmall}, {kVecLarge}, [](const std::vector<long>& d) {
+       {{kVecSmall},
+        {kVecLarge},
+        [](const std::vector<long>& d) {
           auto p = vec("vmap", d, 2, 1, 0);
           p.bytes += 4.0 * d[0];
           return p;
         }}},
       {"jacobi1d",
-       {{kVecSmall}, {kVecLarge}, [](const std::vector<long>& d) {
+       {{kVecSmall},
+        {kVecLarge},
+        [](const std::vector<long>& d) {
           auto p = vec("jacobi1d", d, 3, 1, 0);
           p.bytes += 4.0 * d[0];
           return p;
         }}},
       // A is n x m: 2nm + 3n FLOPs; read A, x, y; write out
       {"gemv",
-       {{{256, 256}}, {{16384, 8192}}, [](const std::vector<long>& d) {
+       {{{256, 256}},
+        {{16384, 8192}},
+        [](const std::vector<long>& d) {
           double n = d[0], m = d[1];
-          return Problem{"gemv", d, x2(d[0], d[1]), false, 2 * n * m + 3 * n,
-                         4 * (n * m + m + n + n), false};
+          return Problem{
+              "gemv", d, x2(d[0], d[1]), false, 2 * n * m + 3 * n, 4 * (n * m + m + n + n), false};
         }}},
       {"mv",
-       {{{256, 256}}, {{16384, 8192}}, [](const std::vector<long>& d) {
+       {{{256, 256}},
+        {{16384, 8192}},
+        [](const std::vector<long>& d) {
           double n = d[0], m = d[1];
           return Problem{"mv", d, x2(d[0], d[1]), false, 2 * n * m, 4 * (n * m + m + n), false};
         }}},
       // A m x k, B k x n: 2mnk FLOPs
       {"mm",
-       {{{256, 256, 256}}, {{1024, 1024, 1024}, {2048, 2048, 2048}},
+       {{{256, 256, 256}},
+        {{1024, 1024, 1024}, {2048, 2048, 2048}},
         [](const std::vector<long>& d) {
           double m = d[0], n = d[1], k = d[2];
           return Problem{"mm",
@@ -106,43 +127,45 @@ const std::map<std::string, Family>& families() {
                          false};
         }}},
       {"transpose",
-       {{{256, 256}}, {{8192, 8192}},
+       {{{256, 256}},
+        {{8192, 8192}},
         [](const std::vector<long>& d) { return grid2("transpose", d, 0); }}},
       {"jacobi2d",
-       {{{256, 256}}, {{8192, 8192}},
+       {{{256, 256}},
+        {{8192, 8192}},
         [](const std::vector<long>& d) { return grid2("jacobi2d", d, 5); }}},
       {"gaussian",
-       {{{256, 256}}, {{8192, 8192}},
+       {{{256, 256}},
+        {{8192, 8192}},
         [](const std::vector<long>& d) { return grid2("gaussian", d, 14); }}},
       {"conv2d",
-       {{{256, 256}}, {{8192, 8192}},
+       {{{256, 256}},
+        {{8192, 8192}},
         [](const std::vector<long>& d) { return grid2("conv2d", d, 17, 36); }}},
       {"harris",
-       {{{256, 256}}, {{8192, 8192}},
+       {{{256, 256}},
+        {{8192, 8192}},
         [](const std::vector<long>& d) { return grid2("harris", d, 49); }}},
       {"heat3d",
-       {{{32, 32, 32}}, {{512, 512, 512}},
+       {{{32, 32, 32}},
+        {{512, 512, 512}},
         [](const std::vector<long>& d) {
           double v = double(d[0]) * d[1] * d[2];
-          return Problem{"heat3d",
-                         d,
-                         std::to_string(d[0]) + "x" + x2(d[1], d[2]),
-                         false,
-                         9 * v,
-                         8 * v,
-                         false};
+          return Problem{"heat3d", d,    std::to_string(d[0]) + "x" + x2(d[1], d[2]), false, 9 * v,
+                         8 * v,    false};
         }}},
       // n bodies (x, y, z, mass): 20 FLOPs per pair (the usual count)
       {"nbody",
-       {{{1024}}, {{16384}},
+       {{{1024}},
+        {{16384}},
         [](const std::vector<long>& d) {
           double n = d[0];
-          return Problem{"nbody", d, "n=" + std::to_string(d[0]), false, 20 * n * n, 32 * n,
-                         false};
+          return Problem{"nbody", d, "n=" + std::to_string(d[0]), false, 20 * n * n, 32 * n, false};
         }}},
       // n points, k centroids, f features: 3fk FLOPs per point
       {"kmeans",
-       {{{4096, 16, 4}}, {{1L << 24, 16, 4}},
+       {{{4096, 16, 4}},
+        {{1L << 24, 16, 4}},
         [](const std::vector<long>& d) {
           double n = d[0], k = d[1], f = d[2];
           return Problem{"kmeans",
@@ -180,10 +203,10 @@ Array randomArray(std::size_t n, std::uint64_t seed, float lo = 0.0f, float hi =
 } // namespace
 
 const std::vector<std::string>& catalogue() {
-  static const std::vector<std::string> k{
-      "scal",     "axpy",   "asum",     "dot",    "gemv",   "mv",     "mm",     "transpose",
-      "jacobi1d", "jacobi2d", "heat3d", "gaussian", "conv2d", "harris", "nbody", "kmeans",
-      "reduce",   "vmap"};
+  static const std::vector<std::string> k{"scal",   "axpy",     "asum",      "dot",      "gemv",
+                                          "mv",     "mm",       "transpose", "jacobi1d", "jacobi2d",
+                                          "heat3d", "gaussian", "conv2d",    "harris",   "nbody",
+                                          "kmeans", "reduce",   "vmap"};
   return k;
 }
 

@@ -89,8 +89,12 @@ void streamTriad(benchmark::State& s) {
 #if defined(__AVX512F__)
 using Vec = __m512;
 constexpr int kLanes = 16;
-inline Vec fma(Vec a, Vec b, Vec c) { return _mm512_fmadd_ps(a, b, c); }
-inline Vec splat(float f) { return _mm512_set1_ps(f); }
+inline Vec fma(Vec a, Vec b, Vec c) {
+  return _mm512_fmadd_ps(a, b, c);
+}
+inline Vec splat(float f) {
+  return _mm512_set1_ps(f);
+}
 inline float sum(Vec v) { // not _mm512_reduce_add_ps: GCC 12 warns in it (-Wuninitialized)
   alignas(64) float t[16];
   _mm512_store_ps(t, v);
@@ -102,8 +106,12 @@ inline float sum(Vec v) { // not _mm512_reduce_add_ps: GCC 12 warns in it (-Wuni
 #else
 using Vec = __m256;
 constexpr int kLanes = 8;
-inline Vec fma(Vec a, Vec b, Vec c) { return _mm256_fmadd_ps(a, b, c); }
-inline Vec splat(float f) { return _mm256_set1_ps(f); }
+inline Vec fma(Vec a, Vec b, Vec c) {
+  return _mm256_fmadd_ps(a, b, c);
+}
+inline Vec splat(float f) {
+  return _mm256_set1_ps(f);
+}
 inline float sum(Vec v) {
   alignas(32) float t[8];
   _mm256_store_ps(t, v);
@@ -145,8 +153,23 @@ void fmaPeak(benchmark::State& s) {
 
 } // namespace
 
-BENCHMARK(streamCopy)->Name("limits/stream-copy")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
-BENCHMARK(streamTriad)->Name("limits/stream-triad")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
-BENCHMARK(fmaPeak)->Name("limits/fma-peak")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(streamCopy)
+    ->Name("limits/stream-copy")
+    ->Arg(1)
+    ->Arg(2)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(streamTriad)
+    ->Name("limits/stream-triad")
+    ->Arg(1)
+    ->Arg(2)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(fmaPeak)
+    ->Name("limits/fma-peak")
+    ->Arg(1)
+    ->Arg(2)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
 
 BENCHMARK_MAIN();

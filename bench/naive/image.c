@@ -3,7 +3,9 @@
 
 #include <stdlib.h>
 
-static int clampi(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
+static int clampi(int v, int lo, int hi) {
+  return v < lo ? lo : v > hi ? hi : v;
+}
 
 static float blur5(float t0, float t1, float t2, float t3, float t4) {
   return (t0 + t4) * 0.0625f + (t1 + t3) * 0.25f + t2 * 0.375f;

@@ -16,17 +16,16 @@ static float at2(const float* g, int h, int w, int i, int j) {
 int naive_jacobi2d(float* restrict out, int h, int w, const float* restrict grid) {
   for (int i = 0; i < h; i++)
     for (int j = 0; j < w; j++)
-      out[(long)i * w + j] = (at2(grid, h, w, i - 1, j) + at2(grid, h, w, i, j - 1) +
-                              grid[(long)i * w + j] + at2(grid, h, w, i, j + 1) +
-                              at2(grid, h, w, i + 1, j)) *
-                             0.2f;
+      out[(long)i * w + j] =
+          (at2(grid, h, w, i - 1, j) + at2(grid, h, w, i, j - 1) + grid[(long)i * w + j] +
+           at2(grid, h, w, i, j + 1) + at2(grid, h, w, i + 1, j)) *
+          0.2f;
   return 0;
 }
 
 static float at3(const float* u, int d, int h, int w, int p, int i, int j) {
-  return p < 0 || p >= d || i < 0 || i >= h || j < 0 || j >= w
-             ? 0.0f
-             : u[((long)p * h + i) * w + j];
+  return p < 0 || p >= d || i < 0 || i >= h || j < 0 || j >= w ? 0.0f
+                                                               : u[((long)p * h + i) * w + j];
 }
 
 int naive_heat3d(float* restrict out, int d, int h, int w, const float* restrict u) {

@@ -28,17 +28,22 @@ void registerRisec(const std::string& kernel, F c, F openmp, F opencl, Call call
     registerVariant(kernel, "risec-ocl", variant(opencl));
 }
 
-inline int dim(const Data& d, std::size_t i) { return int(d.dims[i]); }
-inline const float* input(const Data& d, std::size_t i) { return d.in[i].data(); }
-
+inline int dim(const Data& d, std::size_t i) {
+  return int(d.dims[i]);
+}
+inline const float* input(const Data& d, std::size_t i) {
+  return d.in[i].data();
+}
 
 } // namespace bench
 
 /// Declares <k>_c, <k>_openmp and <k>_opencl weak and registers them with
 /// the ABI call CALL: (auto f, Data& d) -> int.
-#define RISEC_BENCH_KERNEL(k, CALL)                                                               \
-  _Pragma(RISEC_BENCH_STR(weak k##_c)) _Pragma(RISEC_BENCH_STR(weak k##_openmp))                  \
-      _Pragma(RISEC_BENCH_STR(weak k##_opencl)) namespace bench {                                 \
-    void registerRisec_##k() { registerRisec(#k, &k##_c, &k##_openmp, &k##_opencl, CALL); }       \
+#define RISEC_BENCH_KERNEL(k, CALL)                                                                \
+  _Pragma(RISEC_BENCH_STR(weak k##_c)) _Pragma(RISEC_BENCH_STR(weak k##_openmp))                   \
+      _Pragma(RISEC_BENCH_STR(weak k##_opencl)) namespace bench {                                  \
+    void registerRisec_##k() {                                                                     \
+      registerRisec(#k, &k##_c, &k##_openmp, &k##_opencl, CALL);                                   \
+    }                                                                                              \
   }
 #define RISEC_BENCH_STR(x) #x

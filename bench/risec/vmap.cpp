@@ -1,4 +1,5 @@
 // risec variants of vmap: out = xs * xs + 1 (vectorised map) (bench/Kernels.md).
 #include "RisecKernel.h"
 
-RISEC_BENCH_KERNEL(vmap, [](auto f, bench::Data& d) { return f(d.out.data(), dim(d, 0), input(d, 0)); })
+RISEC_BENCH_KERNEL(vmap,
+                   [](auto f, bench::Data& d) { return f(d.out.data(), dim(d, 0), input(d, 0)); })
