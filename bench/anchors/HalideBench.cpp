@@ -1,6 +1,10 @@
 // Halide 14 pipelines for gaussian blur 5x5 (separable), conv2d 3x3, jacobi
 // 2D (5 points) and harris corner detection, with schedules in Halide's usual
-// style (tile, vectorize, parallel, compute_at). Each pipeline is JIT-compiled
+// style (split, vectorize, parallel, store_at/compute_at as in Halide's apps/blur
+// and apps/harris manual schedules: strips of 32 rows in parallel, x
+// vectorised, intermediates computed row by row in a sliding window, so that
+// only the first and last vector of a row take the border path). Each
+// pipeline is JIT-compiled
 // once, outside the timed region; HL_NUM_THREADS sets the thread pool size.
 // Semantics and borders are those of bench/Kernels.md (checked against the
 // naive C before timing).
@@ -52,9 +56,9 @@ std::unique_ptr<JitPipeline> gaussian() {
   Func& out = p->output;
   out(x, y) = (clampedRows(x, y - 2) + clampedRows(x, y + 2)) * 0.0625f +
               (clampedRows(x, y - 1) + clampedRows(x, y + 1)) * 0.25f + clampedRows(x, y) * 0.375f;
-  // schedule: the blur of the Halide tutorial (lesson 12)
-  out.tile(x, y, p->xi, p->yi, 256, 32).vectorize(p->xi, kVec).parallel(y);
-  rows.compute_at(out, x).vectorize(x, kVec);
+  // schedule: apps/blur (strips in parallel, the row pass line-buffered)
+  out.split(y, y, p->yi, 32).parallel(y).vectorize(x, kVec);
+  rows.store_at(out, y).compute_at(out, p->yi).vectorize(x, kVec);
   return p;
 }
 
@@ -69,7 +73,7 @@ std::unique_ptr<JitPipeline> conv2d() {
     for (int dj = 0; dj < 3; dj++)
       s = s + in(x + dj - 1, y + di - 1) * p->weights(dj, di);
   p->output(x, y) = s;
-  p->output.tile(x, y, p->xi, p->yi, 256, 32).vectorize(p->xi, kVec).parallel(y);
+  p->output.split(y, y, p->yi, 32).parallel(y).vectorize(x, kVec);
   return p;
 }
 
@@ -79,7 +83,7 @@ std::unique_ptr<JitPipeline> jacobi2d() {
   Var &x = p->x, &y = p->y;
   Func in = BoundaryConditions::constant_exterior(p->input, 0.0f);
   p->output(x, y) = (in(x, y - 1) + in(x - 1, y) + in(x, y) + in(x + 1, y) + in(x, y + 1)) * 0.2f;
-  p->output.tile(x, y, p->xi, p->yi, 256, 32).vectorize(p->xi, kVec).parallel(y);
+  p->output.split(y, y, p->yi, 32).parallel(y).vectorize(x, kVec);
   return p;
 }
 
@@ -114,10 +118,10 @@ std::unique_ptr<JitPipeline> harris() {
   syy(x, y) = box(pyy);
   p->output(x, y) = sxx(x, y) * syy(x, y) - sxy(x, y) * sxy(x, y) -
                     0.04f * (sxx(x, y) + syy(x, y)) * (sxx(x, y) + syy(x, y));
-  // schedule: tiles in parallel; the gradient products per tile, vectorised
-  p->output.tile(x, y, p->xi, p->yi, 256, 32).vectorize(p->xi, kVec).parallel(y);
+  // schedule: apps/harris (strips in parallel, gradient products line-buffered)
+  p->output.split(y, y, p->yi, 32).parallel(y).vectorize(x, kVec);
   for (Func* f : {&ixx, &ixy, &iyy})
-    f->compute_at(p->output, x).vectorize(x, kVec);
+    f->store_at(p->output, y).compute_at(p->output, p->yi).vectorize(x, kVec);
   return p;
 }
 
