@@ -4,12 +4,14 @@
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <map>
 #include <memory>
 #include <set>
+#include <tuple>
 
 namespace bench {
 
@@ -168,14 +170,46 @@ Variant naiveVariant(const std::string& kernel) {
   return {{}, naiveCalls().at(kernel)};
 }
 
+namespace {
+
+struct Registration {
+  Problem problem;
+  std::string name;
+  Variant variant;
+};
+
+std::vector<Registration>& registrations() {
+  static std::vector<Registration> r;
+  return r;
+}
+
+} // namespace
+
 void registerVariant(const std::string& kernel, const std::string& variantName, Variant v) {
-  for (const Problem& p : problems(kernel, quickMode())) {
-    std::string name = kernel + "/" + variantName + "/" + p.sizeLabel;
-    benchmark::RegisterBenchmark(name.c_str(),
-                                 [p, name, v](benchmark::State& s) { runOne(s, p, name, v); })
+  for (const Problem& p : problems(kernel, quickMode()))
+    registrations().push_back({p, kernel + "/" + variantName + "/" + p.sizeLabel, v});
+}
+
+/// Registers with Google Benchmark grouped by problem (catalogue order, then
+/// size), so that each problem's inputs and reference are made once.
+void registerAll() {
+  auto& regs = registrations();
+  auto rank = [](const Registration& r) {
+    const auto& k = catalogue();
+    return std::find(k.begin(), k.end(), r.problem.kernel) - k.begin();
+  };
+  auto key = [&](const Registration& r) {
+    return std::tuple(rank(r), !r.problem.small, r.problem.flops, r.problem.sizeLabel);
+  };
+  std::stable_sort(regs.begin(), regs.end(),
+                   [&](const Registration& a, const Registration& b) { return key(a) < key(b); });
+  for (const Registration& r : regs)
+    benchmark::RegisterBenchmark(r.name.c_str(),
+                                 [p = r.problem, name = r.name,
+                                  v = r.variant](benchmark::State& s) { runOne(s, p, name, v); })
         ->Unit(benchmark::kMillisecond)
         ->UseRealTime();
-  }
+  regs.clear();
 }
 
 std::string threadSuffix(const char* var) {
@@ -183,6 +217,7 @@ std::string threadSuffix(const char* var) {
 }
 
 int runBenchmarks(int argc, char** argv) {
+  registerAll();
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv))
     return 1;
