@@ -118,18 +118,20 @@ def generator(results_dir):
     path = os.path.join(results_dir, "generator.txt")
     if not os.path.exists(path):
         return None
-    mode, runs, stages = None, [], {}
+    mode, runs, stages, count = None, [], {}, None
     for line in open(path):
         w = line.split()
         if not w:
             continue
         if w[0] == "mode":
             mode = w[1]
+        elif w[0] == "count":
+            count = int(w[1])
         elif w[0] == "run_ms":
             runs.append(int(w[1]))
         elif line.startswith("risec: time"):
             stages[w[2]] = stages.get(w[2], 0.0) + float(w[3])
-    return {"mode": mode, "runs_ms": runs,
+    return {"mode": mode, "count": count, "runs_ms": runs,
             "median_ms": statistics.median(runs) if runs else None, "stages_ms": stages}
 
 
@@ -219,12 +221,12 @@ def main(results_dir, out_dir):
             e["kernel"], e["size"], e["variant"], e["threads"], fmt(e["ms"], 3),
             fmt(e["gflops"]), fmt(e["gbs"]), *(fmt(e["ratios"][a]) for a in ANCHORS), pct))
     if gen:
+        what = ("`risec generate specs/*.yaml`" if gen["mode"] == "generate" else
+                "`risec compile` of every spec variant (%s processes; `risec generate` was not "
+                "available)" % gen.get("count", "?"))
         md += ["", "## Generator", "",
-               "`risec %s` over the whole catalogue, cold process: median of %d runs **%s ms** "
-               "(runs: %s)." % ("generate specs/*.yaml" if gen["mode"] == "generate"
-                                else "compile (every spec variant, one process each; "
-                                "`risec generate` was not available)",
-                                len(gen["runs_ms"]), fmt(gen["median_ms"], 0),
+               "%s over the whole catalogue, cold process: median of %d runs **%s ms** "
+               "(runs: %s)." % (what, len(gen["runs_ms"]), fmt(gen["median_ms"], 0),
                                 ", ".join(str(x) for x in gen["runs_ms"])), "",
                "| stage | total ms (--time-passes) |", "|---|---:|"]
         for stage, ms in gen["stages_ms"].items():
