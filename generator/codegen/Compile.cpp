@@ -1,6 +1,7 @@
 #include "codegen/Compile.h"
 
 #include "codegen/opencl/Legality.h"
+#include "codegen/opencl/MappingLegality.h"
 #include "codegen/openmp/Legality.h"
 #include "dpia/FromRise.h"
 #include "dpia/Translate.h"
@@ -57,8 +58,6 @@ CompileResult compileToC(const rise::Program& program, const rise::TypedDef& def
   bool openmp = opts.target == "openmp", opencl = opts.target == "opencl";
   if (opts.target != "c" && !openmp && !opencl)
     throw InternalError("compileToC: unknown target `" + opts.target + "`");
-  if (openmp)
-    openmp::checkLegality(def); // nested parallel loops
   if (opencl)
     opencl::checkSupported(def); // no global or local temporaries yet
   rules::LowerTarget lowering = openmp   ? rules::LowerTarget::OpenMP
@@ -66,6 +65,10 @@ CompileResult compileToC(const rise::Program& program, const rise::TypedDef& def
                                          : rules::LowerTarget::C;
   CompileResult r;
   r.lowered = rules::lowerToC(program, def, lowering);       // 1. every choice made
+  if (openmp)                                                //
+    openmp::checkLegality(r.lowered);                        //    legal OpenMP mapping
+  if (opencl)                                                //
+    opencl::checkMappingLegality(r.lowered);                 //    legal OpenCL mapping
   r.functional = dpia::fromRise(r.lowered);                  // 2. read/write checked DPIA
   r.imperative = r.functional;                               //
   dpia::translateToImperative(r.imperative);                 // 3. accT / conT
