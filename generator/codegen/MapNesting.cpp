@@ -3,6 +3,7 @@
 #include "rise/ast/Spine.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <optional>
@@ -52,15 +53,24 @@ std::string MapNode::label() const {
   return dim >= 0 ? name + "(" + std::to_string(dim) + ")" : name;
 }
 
+std::string shortLocation(const SourceLocation& loc) {
+  if (!loc.known())
+    return loc.str();
+  return std::filesystem::path(loc.file->name).filename().string() + ":" +
+         std::to_string(loc.line) + ":" + std::to_string(loc.column);
+}
+
 std::string MapNode::labelAt() const {
-  return "`" + label() + "` at " + prim->loc().str();
+  return "`" + label() + "` at " + shortLocation(prim->loc());
 }
 
 std::string MemoryStore::description() const {
   std::string name(primName(at->prim()));
   if (accumulator)
-    return "the accumulator of `" + name + "` at " + at->loc().str();
-  return "`" + name + "` at " + at->loc().str();
+    return "the accumulator of `" + name + "` at " + shortLocation(at->loc());
+  if (at->prim() == Prim::ToMem) // toPrivate after lowerToC, or a copy it inserted
+    return "the temporary stored at " + shortLocation(at->loc());
+  return "`" + name + "` at " + shortLocation(at->loc());
 }
 
 std::string memorySpaceName(MemorySpace s) {

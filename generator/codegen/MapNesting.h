@@ -61,7 +61,8 @@ struct MemoryStore {
   rise::Expr op;                 ///< accumulator: the reduction's operator
   std::string accumulatorName;   ///< accumulator: the operator's first parameter, or ""
 
-  /// "`toLocal` at f.rise:2:5", "the accumulator of `reduceSeq` at f.rise:2:5"
+  /// "`toLocal` at f.rise:2:5", "the temporary stored at f.rise:2:5" (toMem),
+  /// "the accumulator of `reduceSeq` at f.rise:2:5"
   std::string description() const;
 };
 
@@ -90,5 +91,9 @@ private:
 };
 
 std::string memorySpaceName(MemorySpace s);
+
+/// "f.rise:3:5": a position named in a message, with the file's base name
+/// (the diagnostic itself starts with the full path).
+std::string shortLocation(const SourceLocation& loc);
 
 } // namespace risec::codegen
