@@ -228,19 +228,24 @@ private:
 
   Facts walkMap(const Spine& s) {
     Facts in = s.args.size() > 1 ? walk(s.args[1]) : Facts{};
-    out_.maps_.push_back(std::make_unique<MapNode>(MapNode{
-        s.head, s.head->prim(), domainOf(s.head->prim()), -1, nullptr, enclosing_, {}, {}}));
+    out_.maps_.push_back(std::make_unique<MapNode>());
     MapNode* m = out_.maps_.back().get();
+    m->prim = s.head;
+    m->kind = s.head->prim();
+    m->domain = domainOf(m->kind);
     if (m->domain == MapDomain::Global || m->domain == MapDomain::WorkGroup ||
         m->domain == MapDomain::Local)
       m->dim = dimensionOf(s);
     if (s.args.size() > 1)
       m->input = s.args[1];
     m->inputs = in.origin;
+    m->parent = enclosing_;
     if (enclosing_)
       enclosing_->children.push_back(m);
     Facts r{{m}, {}};
     if (!s.args.empty()) {
+      // the function runs once per element: nested in m, its parameter an
+      // element of the mapped array, its result an element of m's result
       MapNode* saved = enclosing_;
       enclosing_ = m;
       append(r.writers, walkFunction(s.args[0], {in.origin}).writers);

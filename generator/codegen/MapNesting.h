@@ -35,9 +35,9 @@ struct MemoryStore;
 
 /// One map of the program: a node of the map nesting tree.
 struct MapNode {
-  rise::Expr prim;           ///< the map primitive: diagnostics point here
-  rise::Prim kind;           ///< map, mapSeq, mapPar, mapGlobal, ...
-  MapDomain domain;          ///< derived from kind
+  rise::Expr prim;                          ///< the map primitive: diagnostics point here
+  rise::Prim kind = rise::Prim::Map;        ///< map, mapSeq, mapPar, mapGlobal, ...
+  MapDomain domain = MapDomain::Sequential; ///< derived from kind
   int dim = -1;              ///< the OpenCL dimension; -1 for other maps or a non-constant one
   rise::Expr input;          ///< the mapped array (null for a partial application)
   MapNode* parent = nullptr; ///< the map whose function this map is in

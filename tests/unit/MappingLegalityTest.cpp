@@ -199,6 +199,27 @@ TEST(OpenCLMappingLegality, Rule1ParallelMapReadingPrivateMemory) {
               "store its input in local or global memory");
 }
 
+TEST(OpenCLMappingLegality, Rule1PrivateMemoryReachesAMapThroughParameters) {
+  // the rows of a private array, through the parameter of a sequential map
+  expectError(openclError("def f = depFun(n: Nat => fun(x: 4.n.f32 =>\n"
+                          "  x |> toPrivate |> mapSeq(fun(r =>\n"
+                          "    r |> mapGlobal(0)(fun(v => v * 2.0f))))))\n",
+                          Stage::Written),
+              "E0640", 3, 10, "iterates over private memory (`toPrivate` at f.rise:2:8)", "rule 1");
+  // a value bound by let
+  expectError(openclError("def f = depFun(n: Nat => fun(x: n.f32 =>\n"
+                          "  let(x |> toPrivate)(fun(t =>\n"
+                          "    t |> mapGlobal(0)(fun(v => v * 2.0f))))))\n",
+                          Stage::Written),
+              "E0640", 3, 10, "iterates over private memory", "rule 1");
+  // shadowed: the inner `r` is an element of the input, not of the temporary
+  expectLegal(
+      openclError("def f = depFun(n: Nat => fun(x: 4.n.f32 => fun(y: 4.n.f32 =>\n"
+                  "  x |> toPrivate |> mapSeq(fun(r =>\n"
+                  "    y |> mapGlobal(0)(fun(r => r |> mapSeq(fun(v => v * 2.0f)))))))))\n",
+                  Stage::Written));
+}
+
 TEST(OpenCLMappingLegality, Rule1ParallelMapWritingAnAccumulator) {
   expectError(openclError("def f = depFun((n: Nat, m: Nat) => fun(x: n.4.f32 =>\n"
                           "  x |> mapSeq(fun(r => r)) |> toGlobal |> reduceSeq(fun(acc, r =>\n"

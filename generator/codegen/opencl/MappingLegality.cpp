@@ -52,7 +52,7 @@ std::string mapLabel(MapDomain d, int dim) {
 }
 
 /// The first map in `chain` (outermost first) with this domain and dimension.
-const MapNode* find(const std::vector<const MapNode*>& chain, MapDomain d, int dim) {
+const MapNode* findMap(const std::vector<const MapNode*>& chain, MapDomain d, int dim) {
   for (const MapNode* m : chain)
     if (m->domain == d && m->dim == dim)
       return m;
@@ -194,7 +194,7 @@ private:
     const std::string what = rule(4, "local dimensions match work-group dimensions");
     for (const auto& chain : chains_)
       for (const MapNode* m : chain) {
-        if (m->domain != MapDomain::Local || find(chain, MapDomain::WorkGroup, m->dim))
+        if (m->domain != MapDomain::Local || findMap(chain, MapDomain::WorkGroup, m->dim))
           continue;
         std::string d = std::to_string(m->dim);
         const MapNode* wg = outerOf(*m, MapDomain::WorkGroup);
@@ -214,7 +214,7 @@ private:
     const std::string what = rule(5, "work-group dimensions match local dimensions");
     for (const auto& chain : chains_)
       for (const MapNode* wg : chain) {
-        if (wg->domain != MapDomain::WorkGroup || find(chain, MapDomain::Local, wg->dim))
+        if (wg->domain != MapDomain::WorkGroup || findMap(chain, MapDomain::Local, wg->dim))
           continue;
         std::string local = "mapLocal(" + std::to_string(wg->dim) + ")";
         const MapNode* leaf = chain.back();
@@ -282,7 +282,7 @@ private:
         used.push_back({m->domain, m->dim});
     for (const auto& chain : chains_)
       for (const auto& [d, dim] : used) {
-        if (find(chain, d, dim))
+        if (findMap(chain, d, dim))
           continue;
         const MapNode* user = nullptr;
         for (const MapNode* m : maps_)
