@@ -51,6 +51,15 @@ c::CFiles formatAndVerify(c::CFiles files, const std::string& symbol,
   return files;
 }
 
+/// After lowering: the legality of the parallel mapping (docs/dpia.md,
+/// "Legality of parallel mappings"); C has nothing to check.
+void checkParallelMapping(const rise::TypedDef& lowered, const std::string& target) {
+  if (target == "openmp")
+    openmp::checkLegality(lowered);
+  if (target == "opencl")
+    opencl::checkMappingLegality(lowered);
+}
+
 } // namespace
 
 CompileResult compileToC(const rise::Program& program, const rise::TypedDef& def,
@@ -65,10 +74,7 @@ CompileResult compileToC(const rise::Program& program, const rise::TypedDef& def
                                          : rules::LowerTarget::C;
   CompileResult r;
   r.lowered = rules::lowerToC(program, def, lowering);       // 1. every choice made
-  if (openmp)                                                //
-    openmp::checkLegality(r.lowered);                        //    legal OpenMP mapping
-  if (opencl)                                                //
-    opencl::checkMappingLegality(r.lowered);                 //    legal OpenCL mapping
+  checkParallelMapping(r.lowered, opts.target);              //    legal parallel mapping
   r.functional = dpia::fromRise(r.lowered);                  // 2. read/write checked DPIA
   r.imperative = r.functional;                               //
   dpia::translateToImperative(r.imperative);                 // 3. accT / conT

@@ -182,6 +182,18 @@ TEST(OpenCLMappingLegality, Rule1ParallelMapWritingPrivateMemory) {
               "make the map sequential (mapSeq)");
 }
 
+TEST(OpenCLMappingLegality, Rule1ParallelMapNestedInTheProducerOfPrivateMemory) {
+  // the mapLocal writes the elements of the rows the mapSeq stores privately
+  expectError(openclError("def f = depFun(n: Nat => fun(x: n.4.4.f32 =>\n"
+                          "  x |> mapWorkGroup(0)(fun(t => t |> mapSeq(fun(r =>\n"
+                          "    r |> mapLocal(0)(fun(v => v * 2.0f)))) |> toPrivate\n"
+                          "      |> mapSeq(fun(r => r |> reduceSeq(add)(0.0f)))))))\n"),
+              "E0640", 3, 10,
+              "writes its result into private memory (the temporary stored at "
+              "f.rise:3:47)",
+              "rule 1 of the mapping constraints");
+}
+
 TEST(OpenCLMappingLegality, Rule1ParallelMapWritingALoweredTemporary) {
   // lowerToC stores the mapLocal's result (read by mapSeq) in a private temporary
   auto e = openclError("def f = depFun(n: Nat => fun(x: n.4.f32 =>\n"
@@ -213,11 +225,10 @@ TEST(OpenCLMappingLegality, Rule1PrivateMemoryReachesAMapThroughParameters) {
                           Stage::Written),
               "E0640", 3, 10, "iterates over private memory", "rule 1");
   // shadowed: the inner `r` is an element of the input, not of the temporary
-  expectLegal(
-      openclError("def f = depFun(n: Nat => fun(x: 4.n.f32 => fun(y: 4.n.f32 =>\n"
-                  "  x |> toPrivate |> mapSeq(fun(r =>\n"
-                  "    y |> mapGlobal(0)(fun(r => r |> mapSeq(fun(v => v * 2.0f)))))))))\n",
-                  Stage::Written));
+  expectLegal(openclError("def f = depFun(n: Nat => fun(x: 4.n.f32 => fun(y: 4.n.f32 =>\n"
+                          "  x |> toPrivate |> mapSeq(fun(r =>\n"
+                          "    y |> mapGlobal(0)(fun(r => r |> mapSeq(fun(v => v * 2.0f)))))))))\n",
+                          Stage::Written));
 }
 
 TEST(OpenCLMappingLegality, Rule1ParallelMapWritingAnAccumulator) {
