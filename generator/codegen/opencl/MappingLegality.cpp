@@ -95,8 +95,8 @@ private:
   static std::string privateStore(const MemoryStore& s, const MapNode& writer) {
     const SourceLocation &a = s.at->loc(), &b = writer.prim->loc();
     if (s.at->prim() == Prim::ToMem && a.line == b.line && a.column == b.column)
-      return "a temporary that lowerToC stores it in because it is read afterwards; temporaries "
-             "are private in OpenCL";
+      return "a temporary that lowerToC inserted because the result is read afterwards; "
+             "temporaries are private in OpenCL";
     return s.description();
   }
 
