@@ -1,6 +1,7 @@
 #include "codegen/Compile.h"
 
 #include "codegen/opencl/Legality.h"
+#include "codegen/opencl/MappingLegality.h"
 #include "codegen/openmp/Legality.h"
 #include "dpia/FromRise.h"
 #include "dpia/Translate.h"
@@ -51,6 +52,15 @@ c::CFiles formatAndVerify(c::CFiles files, const std::string& symbol,
   return files;
 }
 
+/// After lowering: the legality of the parallel mapping (docs/dpia.md,
+/// "Legality of parallel mappings"); C has nothing to check.
+void checkParallelMapping(const rise::TypedDef& lowered, const std::string& target) {
+  if (target == "openmp")
+    openmp::checkLegality(lowered);
+  if (target == "opencl")
+    opencl::checkMappingLegality(lowered);
+}
+
 } // namespace
 
 std::vector<OutputFile> outputFiles(const CompileResult& r) {
@@ -64,16 +74,15 @@ CompileResult compileToC(const rise::Program& program, const rise::TypedDef& def
   bool openmp = opts.target == "openmp", opencl = opts.target == "opencl";
   if (opts.target != "c" && !openmp && !opencl)
     throw InternalError("compileToC: unknown target `" + opts.target + "`");
-  if (openmp)
-    openmp::checkLegality(def); // nested parallel loops
   if (opencl)
     opencl::checkSupported(def); // no global or local temporaries yet
   rules::LowerTarget lowering = openmp   ? rules::LowerTarget::OpenMP
                                 : opencl ? rules::LowerTarget::OpenCL
                                          : rules::LowerTarget::C;
   CompileResult r;
-  // 1. every choice made; 2. read/write checked DPIA
+  // 1. every choice made, legal parallel mapping; 2. read/write checked DPIA
   r.lowered = timed("lowerToC", [&] { return rules::lowerToC(program, def, lowering); });
+  checkParallelMapping(r.lowered, opts.target);
   r.functional = timed("DPIA", [&] { return dpia::fromRise(r.lowered); });
   r.imperative = r.functional;
   timed("imperative", [&] { dpia::translateToImperative(r.imperative); }); // 3. accT / conT
