@@ -1,12 +1,15 @@
 // Registration of the risec variants of one catalogue kernel: <kernel>_c and
 // <kernel>_opencl (registered when OMP_NUM_THREADS=1) and <kernel>_openmp
 // (registered as risec-omp-tN), called through the kernels.h umbrella header
-// with the C ABI of DESIGN.md. The symbols are declared weak in each source
-// (`#pragma weak`), so a variant the library does not (yet) provide is
-// skipped instead of breaking the link.
+// with the C ABI of DESIGN.md. Each source declares the three symbols with
+// the ABI it expects (kernels.h must agree) and weak (`#pragma weak`), so a
+// kernel or variant the library does not (yet) provide is skipped instead of
+// breaking the build.
 #pragma once
 
 #include "../common/Harness.h"
+
+#include <cstdint>
 
 #define restrict __restrict
 extern "C" {
@@ -37,9 +40,16 @@ inline const float* input(const Data& d, std::size_t i) {
 
 } // namespace bench
 
-/// Declares <k>_c, <k>_openmp and <k>_opencl weak and registers them with
-/// the ABI call CALL: (auto f, Data& d) -> int.
-#define RISEC_BENCH_KERNEL(k, CALL)                                                                \
+/// Declares <k>_c, <k>_openmp and <k>_opencl with the C ABI PARAMS (a
+/// different declaration in kernels.h is a compile error: the ABI check),
+/// weak, so that a variant the library lacks is skipped, and registers them
+/// with the call CALL: (auto f, Data& d) -> int.
+#define RISEC_BENCH_KERNEL(k, PARAMS, CALL)                                                        \
+  extern "C" {                                                                                     \
+  int k##_c PARAMS;                                                                                \
+  int k##_openmp PARAMS;                                                                           \
+  int k##_opencl PARAMS;                                                                           \
+  }                                                                                                \
   _Pragma(RISEC_BENCH_STR(weak k##_c)) _Pragma(RISEC_BENCH_STR(weak k##_openmp))                   \
       _Pragma(RISEC_BENCH_STR(weak k##_opencl)) namespace bench {                                  \
     void registerRisec_##k() {                                                                     \
