@@ -33,7 +33,7 @@ def threads(variant):
     m = re.search(r"-t(\d+)$", variant)
     if m:
         return int(m.group(1))
-    return 2 if variant in ("clblast", "clblast-dev", "risec-ocl") else 1
+    return 2 if variant in ("clblast", "clblast-dev") or variant.endswith("-ocl") else 1
 
 
 def anchor_variant(anchor, t):

@@ -20,6 +20,7 @@ void registerRisec_nbody();
 void registerRisec_kmeans();
 void registerRisec_reduce();
 void registerRisec_vmap();
+void registerRisecExtras();
 } // namespace bench
 
 int main(int argc, char** argv) {
@@ -41,5 +42,6 @@ int main(int argc, char** argv) {
   bench::registerRisec_kmeans();
   bench::registerRisec_reduce();
   bench::registerRisec_vmap();
+  bench::registerRisecExtras();
   return bench::runBenchmarks(argc, argv);
 }

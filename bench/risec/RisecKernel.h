@@ -8,6 +8,7 @@
 #pragma once
 
 #include "../common/Harness.h"
+#include "RisecAbi.h"
 
 #include <cstdint>
 
@@ -19,41 +20,49 @@ extern "C" {
 
 namespace bench {
 
+/// Registers the variant `label` of `kernel` (a function of the kernel's ABI).
 template <typename F, typename Call>
-void registerRisec(const std::string& kernel, F c, F openmp, F opencl, Call call) {
-  auto variant = [call](F f) { return Variant{{}, [f, call](Data& d) { return call(f, d); }}; };
-  bool first = threadsFromEnv() == 1;
-  if (c && first)
-    registerVariant(kernel, "risec-c", variant(c));
-  if (openmp)
-    registerVariant(kernel, "risec-omp" + threadSuffix(), variant(openmp));
-  if (opencl && first)
-    registerVariant(kernel, "risec-ocl", variant(opencl));
+void registerRisecSymbol(const std::string& kernel, const std::string& label, F* f, Call call) {
+  if (f)
+    registerVariant(kernel, label, Variant{{}, [f, call](Data& d) { return call(f, d); }});
 }
 
-inline int dim(const Data& d, std::size_t i) {
-  return int(d.dims[i]);
+template <typename F, typename Call>
+void registerRisec(const std::string& kernel, F* c, F* openmp, F* opencl, Call call) {
+  bool first = threadsFromEnv() == 1;
+  if (first)
+    registerRisecSymbol(kernel, "risec-c", c, call);
+  registerRisecSymbol(kernel, "risec-omp" + threadSuffix(), openmp, call);
+  if (first)
+    registerRisecSymbol(kernel, "risec-ocl", opencl, call);
 }
-inline const float* input(const Data& d, std::size_t i) {
-  return d.in[i].data();
+
+/// A variant with its own symbol (from the manifest): `risec:SYMBOL`, with
+/// -tN for OpenMP and -ocl for OpenCL; C and OpenCL in the 1-thread run only.
+template <typename F, typename Call>
+void registerRisecExtra(const std::string& kernel, const std::string& symbol,
+                        const std::string& target, F* f, Call call) {
+  bool first = threadsFromEnv() == 1;
+  if (target == "openmp")
+    registerRisecSymbol(kernel, "risec:" + symbol + threadSuffix(), f, call);
+  else if (first)
+    registerRisecSymbol(kernel, "risec:" + symbol + (target == "opencl" ? "-ocl" : ""), f, call);
 }
 
 } // namespace bench
 
-/// Declares <k>_c, <k>_openmp and <k>_opencl with the C ABI PARAMS (a
-/// different declaration in kernels.h is a compile error: the ABI check),
-/// weak, so that a variant the library lacks is skipped, and registers them
-/// with the call CALL: (auto f, Data& d) -> int.
-#define RISEC_BENCH_KERNEL(k, PARAMS, CALL)                                                        \
+/// Declares <k>_c, <k>_openmp and <k>_opencl with the kernel's ABI
+/// (abi::k in RisecAbi.h; a different declaration in kernels.h is a compile
+/// error: the ABI check), weak, so that a variant the library lacks is
+/// skipped, and registers them.
+#define RISEC_BENCH_KERNEL(k)                                                                      \
   extern "C" {                                                                                     \
-  int k##_c PARAMS;                                                                                \
-  int k##_openmp PARAMS;                                                                           \
-  int k##_opencl PARAMS;                                                                           \
+  bench::abi::k k##_c, k##_openmp, k##_opencl;                                                     \
   }                                                                                                \
   _Pragma(RISEC_BENCH_STR(weak k##_c)) _Pragma(RISEC_BENCH_STR(weak k##_openmp))                   \
       _Pragma(RISEC_BENCH_STR(weak k##_opencl)) namespace bench {                                  \
     void registerRisec_##k() {                                                                     \
-      registerRisec(#k, &k##_c, &k##_openmp, &k##_opencl, CALL);                                   \
+      registerRisec(#k, &k##_c, &k##_openmp, &k##_opencl, abi::call_##k);                          \
     }                                                                                              \
   }
 #define RISEC_BENCH_STR(x) #x
