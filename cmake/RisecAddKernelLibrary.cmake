@@ -167,20 +167,22 @@ function(risec_add_kernel_library name)
   endif()
   _risec_executable(exe exe_target)
 
-  # The file names are known only after a generation: generate once at
-  # configure time (risec must exist then: an installed package), and again
-  # at build time whenever an input changes.
-  if(NOT EXISTS ${ARG_OUTPUT_DIR}/${name}.json)
-    if(NOT RISEC_EXECUTABLE)
-      message(FATAL_ERROR "risec_add_kernel_library(${name}): risec is not built yet; use an "
-                          "installed risec (find_package(Risec)) or a checked-in OUTPUT_DIR")
-    endif()
+  # The file names are known only after a generation: generate at configure
+  # time (risec must exist then: an installed package; --update keeps the
+  # time stamps of unchanged files), and again at build time whenever an
+  # input changes. The specs are configure dependencies, so a new variant is
+  # picked up by the next build.
+  if(RISEC_EXECUTABLE)
     execute_process(
       COMMAND ${RISEC_EXECUTABLE} generate ${specs} -o ${ARG_OUTPUT_DIR} --name ${name} ${extra}
+              --update
       RESULT_VARIABLE status)
     if(NOT status EQUAL 0)
       message(FATAL_ERROR "risec_add_kernel_library(${name}): risec generate failed")
     endif()
+  elseif(NOT EXISTS ${ARG_OUTPUT_DIR}/${name}.json)
+    message(FATAL_ERROR "risec_add_kernel_library(${name}): risec is not built yet; use an "
+                        "installed risec (find_package(Risec)) or a prefilled OUTPUT_DIR")
   endif()
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${specs})
   risec_library_from_manifest(${name} ${ARG_OUTPUT_DIR} ${name} OUT_FILES files)

@@ -10,10 +10,30 @@ function(run)
     message(FATAL_ERROR "failed (${status}): ${ARGN}\n${out}")
   endif()
   message(STATUS "${out}")
+  set(output "${out}" PARENT_SCOPE)
 endfunction()
 
 run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${WORK_DIR}/prefix)
-run(${CMAKE_COMMAND} -S ${SOURCE_DIR}/examples/downstream -B ${WORK_DIR}/build
+# A copy, so that the test can change a strategy.
+file(COPY ${SOURCE_DIR}/examples/downstream DESTINATION ${WORK_DIR})
+set(src ${WORK_DIR}/downstream)
+run(${CMAKE_COMMAND} -S ${src} -B ${WORK_DIR}/build
     -DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix -DCMAKE_BUILD_TYPE=RelWithDebInfo)
 run(${CMAKE_COMMAND} --build ${WORK_DIR}/build -j2)
+run(${WORK_DIR}/build/downstream)
+
+# Changing a strategy of the downstream spec regenerates its library at build
+# time (the depfile written by risec names the strategy files).
+file(READ ${src}/rowsum.omp.elevate strategy)
+string(REPLACE "parallel @ outermost(isMap) ;" "" strategy "${strategy}")
+execute_process(COMMAND ${CMAKE_COMMAND} -E sleep 1.1)
+file(WRITE ${src}/rowsum.omp.elevate "${strategy}")
+run(${CMAKE_COMMAND} --build ${WORK_DIR}/build -j2)
+if(NOT output MATCHES "generating the kernel library mykernels")
+  message(FATAL_ERROR "changing rowsum.omp.elevate did not regenerate mykernels:\n${output}")
+endif()
+file(READ ${WORK_DIR}/build/mykernels/rowsum_openmp.c code)
+if(code MATCHES "pragma omp")
+  message(FATAL_ERROR "rowsum_openmp.c still has the parallel loop of the old strategy")
+endif()
 run(${WORK_DIR}/build/downstream)
