@@ -1,5 +1,5 @@
 # risec_add_kernel_library(NAME SPECS spec.yaml... [TARGETS c openmp opencl]
-#                          [OUTPUT_DIR dir])
+#                          [OUTPUT_DIR dir] [HEADER var] [MANIFEST var])
 #
 # Runs `risec generate` over SPECS at build time and makes a static library
 # target NAME from the result: the C and OpenMP variants compiled as C11
@@ -8,7 +8,8 @@
 # include directory, holding the umbrella header NAME.h and the manifest
 # NAME.json. The generation reruns when a spec, a program or strategy it names
 # (a depfile written by risec), or risec itself changes. TARGETS keeps only the
-# variants of those targets. See docs/usage.md.
+# variants of those targets. HEADER and MANIFEST name variables that receive
+# the paths of NAME.h and NAME.json. See docs/usage.md.
 #
 # Also defined here (used by risec's own build): risec_library_from_manifest()
 # and risec_add_regeneration().
@@ -148,7 +149,7 @@ function(risec_add_regeneration target)
 endfunction()
 
 function(risec_add_kernel_library name)
-  cmake_parse_arguments(ARG "" "OUTPUT_DIR" "SPECS;TARGETS" ${ARGN})
+  cmake_parse_arguments(ARG "" "OUTPUT_DIR;HEADER;MANIFEST" "SPECS;TARGETS" ${ARGN})
   if(NOT ARG_SPECS)
     message(FATAL_ERROR "risec_add_kernel_library(${name}): SPECS is required")
   endif()
@@ -200,4 +201,10 @@ function(risec_add_kernel_library name)
   add_custom_target(${name}_generate DEPENDS ${stamp})
   add_dependencies(${name} ${name}_generate)
   target_include_directories(${name} PUBLIC ${ARG_OUTPUT_DIR})
+  if(ARG_HEADER)
+    set(${ARG_HEADER} ${ARG_OUTPUT_DIR}/${name}.h PARENT_SCOPE)
+  endif()
+  if(ARG_MANIFEST)
+    set(${ARG_MANIFEST} ${ARG_OUTPUT_DIR}/${name}.json PARENT_SCOPE)
+  endif()
 endfunction()
