@@ -1,7 +1,7 @@
 # ctest DownstreamExample: installs risec into a temporary prefix, then
 # configures, builds and runs examples/downstream against it
 # (find_package(Risec), Risec::kernels, risec_add_kernel_library). Run as
-#   cmake -DBUILD_DIR=... -DSOURCE_DIR=... -DWORK_DIR=... -P DownstreamExample.cmake
+#   cmake -DBUILD_DIR=... -DSOURCE_DIR=... -DWORK_DIR=... [-DSANITIZE=ON] -P DownstreamExample.cmake
 file(REMOVE_RECURSE ${WORK_DIR})
 
 function(run)
@@ -17,8 +17,14 @@ run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${WORK_DIR}/prefix)
 # A copy, so that the test can change a strategy.
 file(COPY ${SOURCE_DIR}/examples/downstream DESTINATION ${WORK_DIR})
 set(src ${WORK_DIR}/downstream)
+set(flags "")
+if(SANITIZE)
+  # libkernels of a sanitizer build is instrumented: link the example likewise.
+  set(san "-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer")
+  set(flags "-DCMAKE_C_FLAGS=${san}" "-DCMAKE_EXE_LINKER_FLAGS=-fsanitize=address,undefined")
+endif()
 run(${CMAKE_COMMAND} -S ${src} -B ${WORK_DIR}/build
-    -DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix -DCMAKE_BUILD_TYPE=RelWithDebInfo)
+    -DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix -DCMAKE_BUILD_TYPE=RelWithDebInfo ${flags})
 run(${CMAKE_COMMAND} --build ${WORK_DIR}/build -j2)
 run(${WORK_DIR}/build/downstream)
 
