@@ -14,6 +14,7 @@
 #include <exception>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <ostream>
@@ -29,6 +30,11 @@ namespace risec::driver {
 namespace fs = std::filesystem;
 
 namespace {
+
+std::string readText(const fs::path& p) {
+  std::ifstream is(p, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(is), std::istreambuf_iterator<char>());
+}
 
 std::set<Target> parseTargets(const std::string& list) {
   std::set<Target> targets;
@@ -247,6 +253,30 @@ std::vector<codegen::OutputFile> libraryFiles(const GeneratedLibrary& lib,
   return files;
 }
 
+/// `generate` replaces DIR as a whole, so DIR must be new, empty, or the
+/// output of an earlier generation (NAME.json by risec, no subfolders): a
+/// mistyped -o must not delete a user's folder.
+void checkReplaceable(const std::string& dirName, const std::string& name) {
+  fs::path dir(dirName);
+  std::error_code ec;
+  if (!fs::exists(dir, ec) || fs::is_empty(dir, ec))
+    return;
+  bool earlier =
+      fs::is_directory(dir, ec) &&
+      readText(dir / (name + ".json")).find("\"generator\": \"risec ") != std::string::npos;
+  for (const auto& e : fs::directory_iterator(dir, ec))
+    if (e.is_directory(ec))
+      earlier = false;
+  if (!earlier)
+    throw CompileError("E0826", {},
+                       "`" + dirName +
+                           "` is not empty and is not the output of an earlier `risec "
+                           "generate --name " +
+                           name +
+                           "`; generate replaces its output directory "
+                           "as a whole, so choose a new or empty directory");
+}
+
 } // namespace
 
 int runGenerate(const GenerateOptions& opts, std::ostream& out) {
@@ -290,6 +320,7 @@ int runGenerate(const GenerateOptions& opts, std::ostream& out) {
     fs::create_directories(opts.outDir, ec);
     writeChanged(opts.outDir, files);
   } else {
+    checkReplaceable(opts.outDir, opts.name);
     replaceDirectory(opts.outDir, files);
   }
   if (!opts.depfile.empty())

@@ -159,23 +159,39 @@ TEST_F(Generate, OutputIsIndependentOfSpecOrderAndJobs) {
 }
 
 TEST_F(Generate, LeavesTheOutputDirectoryAsItWasOnFailure) {
-  fs::create_directories(dir_ / "out");
-  std::ofstream(dir_ / "out" / "keep.txt") << "old";
+  ASSERT_EQ(risec({"generate", mv_, "-o", (dir_ / "out").string()}).exitCode, 0);
+  auto before = contents(dir_ / "out");
+  // mm's strategy no longer parses: nothing of mv or mm may be written.
   write("specs/mm.blocking.elevate", "notAStrategy @@ ;");
   ProcessResult r = risec({"generate", mv_, mm_, "-o", (dir_ / "out").string()});
   EXPECT_EQ(r.exitCode, 1) << r.err;
-  EXPECT_EQ(contents(dir_ / "out"), (std::map<std::string, std::string>{{"keep.txt", "old"}}));
+  EXPECT_EQ(contents(dir_ / "out"), before);
   // A missing directory is not created either.
   r = risec({"generate", mv_, mm_, "-o", (dir_ / "new").string()});
   EXPECT_EQ(r.exitCode, 1);
   EXPECT_FALSE(fs::exists(dir_ / "new"));
 }
 
-TEST_F(Generate, ReplacesStaleFiles) {
-  fs::create_directories(dir_ / "out");
+TEST_F(Generate, ReplacesAnEarlierGenerationWithoutItsStaleFiles) {
+  ASSERT_EQ(risec({"generate", mv_, mm_, "-o", (dir_ / "out").string()}).exitCode, 0);
   std::ofstream(dir_ / "out" / "stale.c") << "old";
   ASSERT_EQ(risec({"generate", mv_, "-o", (dir_ / "out").string()}).exitCode, 0);
   EXPECT_FALSE(fs::exists(dir_ / "out" / "stale.c"));
+  EXPECT_FALSE(fs::exists(dir_ / "out" / "mm.h"));
+  EXPECT_TRUE(fs::exists(dir_ / "out" / "mv.h"));
+}
+
+TEST_F(Generate, RefusesToReplaceAFolderItDidNotWriteE0826) {
+  fs::create_directories(dir_ / "mine");
+  std::ofstream(dir_ / "mine" / "notes.txt") << "precious";
+  ProcessResult r = risec({"generate", mv_, "-o", (dir_ / "mine").string()});
+  EXPECT_EQ(r.exitCode, 1);
+  std::string err = r.err.substr(0, r.err.find('\n'));
+  EXPECT_EQ(err, "risec: error: `" + (dir_ / "mine").string() +
+                     "` is not empty and is not the output of an earlier `risec generate --name "
+                     "kernels`; generate replaces its output directory as a whole, so choose a "
+                     "new or empty directory [E0826]");
+  EXPECT_EQ(readFile(dir_ / "mine" / "notes.txt"), "precious");
 }
 
 TEST_F(Generate, TargetsFilterKeepsOnlyThoseVariants) {
