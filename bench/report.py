@@ -189,7 +189,12 @@ def main(results_dir, out_dir):
                   indent=1)
 
     md = ["# Benchmark results", "",
-          "Measured by `bench/run` on %s (UTC)." % mach["date"], "",
+          "Measured by `bench/run%s` on %s (UTC)." % (
+              " --quick" if os.environ.get("RISEC_BENCH_QUICK") else "", mach["date"]), ""]
+    if os.environ.get("RISEC_BENCH_QUICK"):
+        md += ["**A --quick run: cache-resident sizes only, short runs; it checks the harness "
+               "and its numbers are not results.**", ""]
+    md += [
           "- **CPU**: %s, %s cores, %s MHz; SIMD: %s" % (mach["cpu"], mach["cores"], mach["mhz"],
                                                          " ".join(mach["simd_flags"])),
           "- **Compiler**: %s; kernel %s" % (mach["compiler"], mach["kernel"]),
