@@ -24,8 +24,8 @@ VARIANT_ORDER = ["naive", "openblas-serial", "openblas-omp-t1", "openblas-omp-t2
                  "risec-omp-t2", "risec-ocl"]
 ANCHORS = ["naive", "OpenBLAS", "CLBlast", "Halide"]
 KERNEL_ORDER = ["scal", "axpy", "asum", "dot", "gemv", "mv", "mm", "transpose", "jacobi1d",
-                "jacobi2d", "heat3d", "gaussian", "conv2d", "harris", "nbody", "kmeans", "reduce",
-                "vmap"]
+                "jacobi2d", "heat3d", "gaussian", "conv2d", "harris", "nbody", "kmeans",
+                "tree_reduce", "scal_vec"]
 
 
 def threads(variant):

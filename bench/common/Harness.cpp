@@ -54,13 +54,17 @@ const std::map<std::string, std::function<int(Data&)>>& naiveCalls() {
       {"conv2d",
        [](Data& d) { return naive_conv2d(d.out.data(), I(d, 0), I(d, 1), In(d, 0), In(d, 1)); }},
       {"harris", [](Data& d) { return naive_harris(d.out.data(), I(d, 0), I(d, 1), In(d, 0)); }},
-      {"nbody", [](Data& d) { return naive_nbody(d.out.data(), I(d, 0), In(d, 0)); }},
+      {"nbody",
+       [](Data& d) {
+         return naive_nbody(d.out.data(), I(d, 0), In(d, 0), In(d, 1), In(d, 2), In(d, 3));
+       }},
       {"kmeans",
        [](Data& d) {
          return naive_kmeans(d.outIndex.data(), I(d, 0), I(d, 1), I(d, 2), In(d, 0), In(d, 1));
        }},
-      {"reduce", [](Data& d) { return naive_reduce(d.out.data(), I(d, 0), In(d, 0)); }},
-      {"vmap", [](Data& d) { return naive_vmap(d.out.data(), I(d, 0), In(d, 0)); }},
+      {"tree_reduce", [](Data& d) { return naive_tree_reduce(d.out.data(), I(d, 0), In(d, 0)); }},
+      {"scal_vec",
+       [](Data& d) { return naive_scal_vec(d.out.data(), I(d, 0), d.alpha, In(d, 0)); }},
   };
   return m;
 }
@@ -87,9 +91,7 @@ Current& current(const Problem& p) {
     if (p.reduction) // the exact sum, for the reductions' tolerance
       for (std::size_t i = 0; i < c.reference.in[0].size(); i++) {
         double a = c.reference.in[0][i];
-        c.refSum += p.kernel == "asum"  ? std::fabs(a)
-                    : p.kernel == "dot" ? a * double(c.reference.in[1][i])
-                                        : a;
+        c.refSum += p.kernel == "asum" ? std::fabs(a) : a * double(c.reference.in[1][i]);
       }
     c.key = key;
   }

@@ -72,21 +72,22 @@ const std::map<std::string, Family>& families() {
           p.reduction = true;
           return p;
         }}},
-      {"reduce",
-       {{kVecSmall},
-        {kVecLarge},
+      // m chunks of 16 floats, each summed by a tree: 15 additions a chunk
+      {"tree_reduce",
+       {{{1L << 10}},
+        {{1L << 22}},
         [](const std::vector<long>& d) {
-          auto p = vec("reduce", d, 1, 1, 1);
-          p.reduction = true;
-          return p;
+          double m = double(d[0]);
+          return Problem{"tree_reduce",    d,    "m=" + std::to_string(d[0]), false, 15 * m,
+                         4 * (16 * m + m), false};
         }}},
-      {"vmap",
-       {{kVecSmall},
-        {kVecLarge},
+      // scal on n vectors of 4 floats
+      {"scal_vec",
+       {{{1L << 12}},
+        {{1L << 24}},
         [](const std::vector<long>& d) {
-          auto p = vec("vmap", d, 2, 1, 0);
-          p.bytes += 4.0 * d[0];
-          return p;
+          double n = 4.0 * double(d[0]);
+          return Problem{"scal_vec", d, "n=" + std::to_string(d[0]) + "x4", false, n, 8 * n, false};
         }}},
       {"jacobi1d",
        {{kVecSmall},
@@ -154,7 +155,7 @@ const std::map<std::string, Family>& families() {
           return Problem{"heat3d", d,    std::to_string(d[0]) + "x" + x2(d[1], d[2]), false, 9 * v,
                          8 * v,    false};
         }}},
-      // n bodies (x, y, z, mass): 20 FLOPs per pair (the usual count)
+      // n bodies (x, y, z, m in four arrays; out n x 3): 20 FLOPs per pair (the usual count)
       {"nbody",
        {{{1024}},
         {{16384}},
@@ -203,10 +204,10 @@ Array randomArray(std::size_t n, std::uint64_t seed, float lo = 0.0f, float hi =
 } // namespace
 
 const std::vector<std::string>& catalogue() {
-  static const std::vector<std::string> k{"scal",   "axpy",     "asum",      "dot",      "gemv",
-                                          "mv",     "mm",       "transpose", "jacobi1d", "jacobi2d",
-                                          "heat3d", "gaussian", "conv2d",    "harris",   "nbody",
-                                          "kmeans", "reduce",   "vmap"};
+  static const std::vector<std::string> k{
+      "scal",   "axpy",      "asum",     "dot",      "gemv",        "mv",
+      "mm",     "transpose", "jacobi1d", "jacobi2d", "heat3d",      "gaussian",
+      "conv2d", "harris",    "nbody",    "kmeans",   "tree_reduce", "scal_vec"};
   return k;
 }
 
@@ -229,7 +230,7 @@ Data makeData(const Problem& p) {
   const auto& k = p.kernel;
   auto dim = [&](std::size_t i) { return std::size_t(p.dims[i]); };
   std::size_t outSize = 1;
-  if (k == "scal" || k == "vmap" || k == "jacobi1d") {
+  if (k == "scal" || k == "jacobi1d") {
     d.in.push_back(randomArray(dim(0), 1, -1, 1));
     outSize = dim(0);
     d.alpha = -1.0f; // repeated in-place scaling (OpenBLAS) stays bounded
@@ -238,7 +239,14 @@ Data makeData(const Problem& p) {
     d.in.push_back(randomArray(dim(0), 2, -1, 1));
     d.alpha = 0.5f;
     outSize = dim(0);
-  } else if (k == "asum" || k == "reduce") {
+  } else if (k == "scal_vec") {
+    d.in.push_back(randomArray(4 * dim(0), 1, -1, 1));
+    outSize = 4 * dim(0);
+    d.alpha = -1.0f;
+  } else if (k == "tree_reduce") {
+    d.in.push_back(randomArray(16 * dim(0), 1, -1, 1));
+    outSize = dim(0);
+  } else if (k == "asum") {
     d.in.push_back(randomArray(dim(0), 1, -1, 1));
   } else if (k == "dot") {
     d.in.push_back(randomArray(dim(0), 1, -1, 1));
@@ -269,8 +277,9 @@ Data makeData(const Problem& p) {
     outSize = dim(0) * dim(1);
     d.in.push_back(randomArray(outSize, 1));
   } else if (k == "nbody") {
-    d.in.push_back(randomArray(dim(0) * 4, 1));
-    outSize = dim(0) * 4;
+    for (std::uint64_t i = 1; i <= 4; i++) // x, y, z, m
+      d.in.push_back(randomArray(dim(0), i));
+    outSize = dim(0) * 3;
   } else if (k == "kmeans") {
     d.in.push_back(randomArray(dim(0) * dim(2), 1));
     d.in.push_back(randomArray(dim(1) * dim(2), 2));

@@ -42,11 +42,13 @@ int naive_conv2d(float* BENCH_RESTRICT out, int h, int w, const float* BENCH_RES
 int naive_harris(float* BENCH_RESTRICT out, int h, int w, const float* BENCH_RESTRICT image);
 
 /* Others (misc.c) */
-int naive_nbody(float* BENCH_RESTRICT out, int n, const float* BENCH_RESTRICT bodies);
+int naive_nbody(float* BENCH_RESTRICT out, int n, const float* BENCH_RESTRICT x,
+                const float* BENCH_RESTRICT y, const float* BENCH_RESTRICT z,
+                const float* BENCH_RESTRICT m);
 int naive_kmeans(int32_t* BENCH_RESTRICT out, int n, int k, int f,
                  const float* BENCH_RESTRICT points, const float* BENCH_RESTRICT centroids);
-int naive_reduce(float* BENCH_RESTRICT out, int n, const float* BENCH_RESTRICT xs);
-int naive_vmap(float* BENCH_RESTRICT out, int n, const float* BENCH_RESTRICT xs);
+int naive_tree_reduce(float* BENCH_RESTRICT out, int m, const float* BENCH_RESTRICT xs);
+int naive_scal_vec(float* BENCH_RESTRICT out, int n, float alpha, const float* BENCH_RESTRICT xs);
 
 #ifdef __cplusplus
 }

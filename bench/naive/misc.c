@@ -1,28 +1,25 @@
-/* Naive n-body, k-means, tree reduction and vectorised map; semantics in
+/* Naive n-body, k-means, tree reduction and scal on 4-vectors; semantics in
  * bench/Kernels.md. */
 #include "Naive.h"
 
 #include <math.h>
 
-/* bodies: n x (x, y, z, mass); out: n x (ax, ay, az, 0). Softened gravity. */
-int naive_nbody(float* restrict out, int n, const float* restrict bodies) {
+/* Bodies at (x, y, z) with masses m; out: n x (ax, ay, az), softened gravity. */
+int naive_nbody(float* restrict out, int n, const float* restrict x, const float* restrict y,
+                const float* restrict z, const float* restrict m) {
   for (int i = 0; i < n; i++) {
     float ax = 0.0f, ay = 0.0f, az = 0.0f;
-    const float* bi = bodies + 4L * i;
     for (int j = 0; j < n; j++) {
-      const float* bj = bodies + 4L * j;
-      float dx = bj[0] - bi[0], dy = bj[1] - bi[1], dz = bj[2] - bi[2];
-      float r2 = dx * dx + dy * dy + dz * dz + 0.01f;
-      float inv = 1.0f / sqrtf(r2);
-      float s = bj[3] * inv * inv * inv;
+      float dx = x[j] - x[i], dy = y[j] - y[i], dz = z[j] - z[i];
+      float inv = 1.0f / sqrtf(dx * dx + dy * dy + dz * dz + 0.01f);
+      float s = m[j] * inv * inv * inv;
       ax += s * dx;
       ay += s * dy;
       az += s * dz;
     }
-    out[4L * i] = ax;
-    out[4L * i + 1] = ay;
-    out[4L * i + 2] = az;
-    out[4L * i + 3] = 0.0f;
+    out[3L * i] = ax;
+    out[3L * i + 1] = ay;
+    out[3L * i + 2] = az;
   }
   return 0;
 }
@@ -31,7 +28,7 @@ int naive_nbody(float* restrict out, int n, const float* restrict bodies) {
 int naive_kmeans(int32_t* restrict out, int n, int k, int f, const float* restrict points,
                  const float* restrict centroids) {
   for (int i = 0; i < n; i++) {
-    float best = INFINITY;
+    float best = 3.4e38f;
     int32_t arg = 0;
     for (int c = 0; c < k; c++) {
       float d = 0.0f;
@@ -49,16 +46,23 @@ int naive_kmeans(int32_t* restrict out, int n, int k, int f, const float* restri
   return 0;
 }
 
-int naive_reduce(float* restrict out, int n, const float* restrict xs) {
-  float s = 0.0f;
-  for (int i = 0; i < n; i++)
-    s += xs[i];
-  out[0] = s;
+/* xs holds m chunks of 16; out[j] is the sum of chunk j by a tree of pairs. */
+int naive_tree_reduce(float* restrict out, int m, const float* restrict xs) {
+  for (int j = 0; j < m; j++) {
+    float t[16];
+    for (int i = 0; i < 16; i++)
+      t[i] = xs[16L * j + i];
+    for (int w = 8; w >= 1; w /= 2)
+      for (int i = 0; i < w; i++)
+        t[i] = t[2 * i] + t[2 * i + 1];
+    out[j] = t[0];
+  }
   return 0;
 }
 
-int naive_vmap(float* restrict out, int n, const float* restrict xs) {
-  for (int i = 0; i < n; i++)
-    out[i] = xs[i] * xs[i] + 1.0f;
+/* scal on 4n floats. */
+int naive_scal_vec(float* restrict out, int n, float alpha, const float* restrict xs) {
+  for (long i = 0; i < 4L * n; i++)
+    out[i] = alpha * xs[i];
   return 0;
 }

@@ -6,6 +6,8 @@
 
 #include <cstdint>
 
+struct pair_f32_pair_f32_f32; // defined by the kernel's header
+
 namespace bench::abi {
 
 inline int dim(const Data& d, std::size_t i) {
@@ -86,24 +88,25 @@ inline int call_harris(harris* f, Data& d) {
   return f(d.out.data(), dim(d, 0), dim(d, 1), input(d, 0));
 }
 
-using nbody = int(float*, int, const float*);
-inline int call_nbody(nbody* f, Data& d) {
-  return f(d.out.data(), dim(d, 0), input(d, 0));
-}
-
 using kmeans = int(std::int32_t*, int, int, int, const float*, const float*);
 inline int call_kmeans(kmeans* f, Data& d) {
   return f(d.outIndex.data(), dim(d, 0), dim(d, 1), dim(d, 2), input(d, 0), input(d, 1));
 }
 
-using reduce = int(float*, int, const float*);
-inline int call_reduce(reduce* f, Data& d) {
+/// out: n structs (ax, (ay, az)) of 3 floats (DESIGN.md: arrays of pairs)
+using nbody = int(pair_f32_pair_f32_f32*, int, const float*, const float*, const float*,
+                  const float*);
+inline int call_nbody(nbody* f, Data& d) {
+  return f(reinterpret_cast<pair_f32_pair_f32_f32*>(d.out.data()), dim(d, 0), input(d, 0),
+           input(d, 1), input(d, 2), input(d, 3));
+}
+using tree_reduce = int(float*, int, const float*);
+inline int call_tree_reduce(tree_reduce* f, Data& d) {
   return f(d.out.data(), dim(d, 0), input(d, 0));
 }
-
-using vmap = int(float*, int, const float*);
-inline int call_vmap(vmap* f, Data& d) {
-  return f(d.out.data(), dim(d, 0), input(d, 0));
+using scal_vec = int(float*, int, float, const float*);
+inline int call_scal_vec(scal_vec* f, Data& d) {
+  return f(d.out.data(), dim(d, 0), d.alpha, input(d, 0));
 }
 
 } // namespace bench::abi

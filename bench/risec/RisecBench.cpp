@@ -18,8 +18,8 @@ void registerRisec_conv2d();
 void registerRisec_harris();
 void registerRisec_nbody();
 void registerRisec_kmeans();
-void registerRisec_reduce();
-void registerRisec_vmap();
+void registerRisec_tree_reduce();
+void registerRisec_scal_vec();
 void registerRisecExtras();
 } // namespace bench
 
@@ -40,8 +40,8 @@ int main(int argc, char** argv) {
   bench::registerRisec_harris();
   bench::registerRisec_nbody();
   bench::registerRisec_kmeans();
-  bench::registerRisec_reduce();
-  bench::registerRisec_vmap();
+  bench::registerRisec_tree_reduce();
+  bench::registerRisec_scal_vec();
   bench::registerRisecExtras();
   return bench::runBenchmarks(argc, argv);
 }
