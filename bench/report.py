@@ -135,6 +135,53 @@ def generator(results_dir):
             "median_ms": statistics.median(runs) if runs else None, "stages_ms": stages}
 
 
+def bars(table, gen):
+    """The first performance bar of issue 7, item 4, from this run."""
+    def best(kernel, size, threads):
+        rows = [e for e in table if e["kernel"] == kernel and e["size"] == size and not e["error"]
+                and e["variant"].startswith("risec") and e["threads"] == threads]
+        return min(rows, key=lambda e: e["ms"]) if rows else None
+
+    def anchor(kernel, size, variant):
+        return next((e for e in table if (e["kernel"], e["size"], e["variant"]) ==
+                     (kernel, size, variant) and not e["error"]), None)
+
+    out = ["", "## Performance bars (issue 7)", "",
+           "Best risec variant per problem and thread count against the bar's anchor "
+           "(ratio = anchor time / risec time).", "",
+           "| bar | problem | best risec variant | ratio | needed | met |", "|---|---|---|---:|---:|---|"]
+
+    def row(bar, kernel, size, threads, av, needed):
+        b, a = best(kernel, size, threads), anchor(kernel, size, av)
+        if not b or not a:
+            out.append("| %s | %s %s | %s | — | %.2f | not measured |" % (
+                bar, kernel, size, b["variant"] if b else "none", needed))
+            return
+        r = a["ms"] / b["ms"]
+        out.append("| %s | %s %s | %s | %.2f | %.2f | %s |" % (
+            bar, kernel, size, b["variant"], r, needed, "yes" if r >= needed else "**no**"))
+
+    sizes = lambda k: [e["size"] for e in table if e["kernel"] == k and e["variant"] == "naive"]
+    for size in sizes("mm"):
+        if size.startswith("1024"):
+            row("mm >= 50% of OpenBLAS, 1 thread", "mm", size, 1, "openblas-serial", 0.5)
+            row("mm >= 50% of OpenBLAS, 2 threads", "mm", size, 2, "openblas-omp-t2", 0.5)
+    for k in ["scal", "axpy", "asum", "dot", "gemv"]:
+        for size in sizes(k):
+            row("%s >= 80%% of OpenBLAS" % k, k, size, 1, "openblas-serial", 0.8)
+    for k in ["gaussian", "jacobi2d", "harris"]:
+        for size in sizes(k):
+            for t in (1, 2):
+                row("%s <= 1.5x Halide time, %d thread%s" % (k, t, "s" if t > 1 else ""), k, size,
+                    t, "halide-t%d" % t, 1 / 1.5)
+    if gen and gen["median_ms"] is not None:
+        ok = gen["mode"] == "generate" and gen["median_ms"] < 2000
+        out.append("| catalogue generated in < 2 s | %s | — | %.0f ms | 2000 ms | %s |" % (
+            "risec generate" if gen["mode"] == "generate" else "risec compile (no generate)",
+            gen["median_ms"], "yes" if ok else "**no**"))
+    return out
+
+
 def fmt(x, digits=2):
     return "—" if x is None else ("%.*f" % (digits, x))
 
@@ -225,6 +272,7 @@ def main(results_dir, out_dir):
         md.append("| %s | %s | %s | %d | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             e["kernel"], e["size"], e["variant"], e["threads"], fmt(e["ms"], 3),
             fmt(e["gflops"]), fmt(e["gbs"]), *(fmt(e["ratios"][a]) for a in ANCHORS), pct))
+    md += bars(table, gen)
     if gen:
         what = ("`risec generate specs/*.yaml`" if gen["mode"] == "generate" else
                 "`risec compile` of every spec variant (%s processes; `risec generate` was not "
