@@ -225,7 +225,7 @@ std::string docComment(const KernelAbi& abi, const c::COptions& opts) {
     q.set("riseType", p.role == Role::Size ? "Nat" : rise::typeToString(p.riseType));
     q.set("array", flag(p.array));
     if (p.array)
-      q.set("count", rise::natToString(p.count));
+      q.set("count", p.count->isConst(1) ? "1 element" : rise::natToString(p.count) + " elements");
     params.push_back(q);
   }
   d.set("params", params);
