@@ -196,6 +196,58 @@ TEST(HostSource, StringLiteralsRoundTripAwkwardText) {
   EXPECT_EQ(codegen::host::cStringLiteral("x\ny\n"), "    \"x\\n\"\n    \"y\\n\"");
 }
 
+TEST(HostSource, GlobalTemporariesAreAllocatedAndPassedLast) {
+  // No kernel has global temporaries yet: add one to scal's ABI by hand.
+  Compiled c = compile("e2e/ocl_scal.rise", "opencl");
+  codegen::KernelAbi abi = c.result.files.abi;
+  codegen::AbiParam tmp;
+  tmp.role = codegen::AbiParam::Role::Temporary;
+  tmp.name = "tmp";
+  tmp.riseName = "tmp";
+  tmp.cType = "float";
+  tmp.array = true;
+  tmp.count = rise::natConst(1);
+  for (const codegen::AbiParam& p : abi.params)
+    if (p.role == codegen::AbiParam::Role::Input && p.array)
+      tmp.count = p.count * 2;
+  abi.params.push_back(tmp);
+  codegen::host::LaunchPlan plan;
+  plan.launch = codegen::host::defaultLaunch(plan.loops);
+  codegen::c::COptions opts{abi.symbol, "ocl_scal.rise", "test", "", "opencl"};
+  std::string header = codegen::host::openclHeader(
+      abi, opts, plan, "static inline int oclScal_check(int n) { return n < 0 ? 2 : 0; }");
+  std::string host = codegen::host::openclHostSource(abi, opts, plan, c.result.files.source);
+  EXPECT_EQ(parameterList(header, "oclScal_buffers"),
+            "risec_cl_context* ctx, cl_mem output, int n, float a, cl_mem xs")
+      << "temporaries are not parameters of the wrappers";
+  EXPECT_NE(squeeze(host).find("tmp = clCreateBuffer(risec_cl_context_handle(risec_ctx), "
+                               "CL_MEM_READ_WRITE, risec_bytes > 0 ? risec_bytes : 1, NULL, "
+                               "&risec_err);"),
+            std::string::npos)
+      << host;
+  EXPECT_NE(squeeze(host).find("size_t risec_bytes = (size_t)(2*n) * sizeof(float);"),
+            std::string::npos)
+      << host;
+  EXPECT_NE(host.find("clSetKernelArg(risec_kernel, 4, sizeof(cl_mem), &tmp)"), std::string::npos)
+      << host;
+  EXPECT_NE(host.find("clReleaseMemObject(tmp);"), std::string::npos) << host;
+  // and it compiles
+  fs::path dir = fs::temp_directory_path() / ("risec-host-tmp-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::ofstream(dir / "oclScal.h") << header;
+  std::ofstream(dir / "oclScal_host.c") << host;
+  std::string log;
+  EXPECT_EQ(runCommand("gcc -std=c11 -Wall -Wextra -Werror -fsyntax-only -I" +
+                           std::string(RISEC_TEST_DATA) + "/../host " +
+                           (dir / "oclScal_host.c").string(),
+                       &log),
+            0)
+      << log << "\n"
+      << host;
+  if (!::testing::Test::HasFailure())
+    fs::remove_all(dir);
+}
+
 // ---- --launch ------------------------------------------------------------------------
 
 class LaunchOption : public ::testing::Test {
