@@ -322,8 +322,8 @@ TEST(LaunchOptionCli, GivenLaunchIsTheOneUsed) {
               codegen::host::parseLaunchOption("global=[n/s*8, 2],local=[8, 1]",
                                                sizesOf(compile("rise/mv_ocl.rise", "c").def)));
   const std::string& host = ocl.result.files.hostSource;
-  EXPECT_NE(host.find("*dims = 2;"), std::string::npos) << host;
-  EXPECT_NE(host.find("local[0] = (size_t)(8);"), std::string::npos) << host;
+  EXPECT_NE(host.find("*risec_dims = 2;"), std::string::npos) << host;
+  EXPECT_NE(host.find("risec_local[0] = (size_t)(8);"), std::string::npos) << host;
   EXPECT_NE(ocl.result.files.header.find("(given)"), std::string::npos);
 }
 
@@ -356,7 +356,12 @@ TEST(DefaultLaunch, Rule) {
   groups.add({Kind::Global, 2, m, 1});
   std::string l = launchOf(groups);
   EXPECT_EQ(l.substr(0, l.find(',')), "global=[4*(n/4)");
-  EXPECT_NE(l.find("local=[4, 1, max(1, min(32, m))]"), std::string::npos) << l;
+  EXPECT_NE(l.find("local=[4, 1, 1]"), std::string::npos) << l;
+  EXPECT_NE(l.find(", 1, m]"), std::string::npos) << "mapGlobal(2): one work-item per group " << l;
+
+  codegen::host::GridLoops rows; // mapGlobal(1) over 100 rows: local capped at 8
+  rows.add({Kind::Global, 1, rise::natConst(100), 0});
+  EXPECT_EQ(launchOf(rows), "global=[1, 104],local=[1, 8]");
 }
 
 TEST(DefaultLaunch, OfTheKernels) {
@@ -372,7 +377,7 @@ TEST(DefaultLaunch, OfTheKernels) {
             "docs/host.md)");
   EXPECT_EQ(text("rise/matrix_add_ocl.rise").substr(0, 7), "global ");
   EXPECT_NE(text("rise/matrix_add_ocl.rise")
-                .find("local [max(1, min(32, m)), max(1, min(32, n))] (the default rule"),
+                .find("local [max(1, min(32, m)), max(1, min(8, n))] (the default rule"),
             std::string::npos)
       << text("rise/matrix_add_ocl.rise");
 }

@@ -83,7 +83,7 @@ std::vector<std::string> abiList(const KernelAbi& abi, bool buffers, bool argume
     if (p.role == Role::Temporary)
       continue;
     if (arguments)
-      out.push_back(p.array && buffers ? p.name + "_buffer" : p.name);
+      out.push_back(p.array && buffers ? "risec_" + p.name + "_buffer" : p.name);
     else
       out.push_back(declaration(p, buffers));
   }
@@ -97,13 +97,23 @@ std::vector<std::string> sizeNames(const KernelAbi& abi) {
   return out;
 }
 
-std::string launchParams(const KernelAbi& abi) {
+/// The names of SYMBOL_launch's array parameters: `global`, `local`, `dims`
+/// (`risec_global`, ... in the definition, or if a size has one of the names).
+std::string launchPrefix(const KernelAbi& abi, bool definition) {
+  for (const std::string& s : sizeNames(abi))
+    if (s == "global" || s == "local" || s == "dims" || s == "d")
+      return "risec_";
+  return definition ? "risec_" : "";
+}
+
+std::string launchParams(const KernelAbi& abi, bool definition) {
+  std::string p = launchPrefix(abi, definition);
   std::vector<std::string> ps;
   for (const std::string& s : sizeNames(abi))
     ps.push_back("int " + s);
-  ps.push_back("size_t global[3]");
-  ps.push_back("size_t local[3]");
-  ps.push_back("cl_uint* dims");
+  ps.push_back("size_t " + p + "global[3]");
+  ps.push_back("size_t " + p + "local[3]");
+  ps.push_back("cl_uint* " + p + "dims");
   return joined(ps);
 }
 
@@ -147,12 +157,12 @@ std::string launchBody(const KernelAbi& abi, const LaunchPlan& plan, SizePrinter
   const Launch& l = plan.launch;
   std::size_t dims = l.global.size();
   bool local = !l.local.empty();
-  std::string body = "  *dims = " + std::to_string(dims) + ";\n";
+  std::string body = "  *risec_dims = " + std::to_string(dims) + ";\n";
   for (std::size_t d = 0; d < 3; ++d) {
     std::string i = std::to_string(d);
     std::string g = d < dims ? "(size_t)(" + print(l.global[d]) + ")" : "1";
     std::string lo = !local ? "0" : d < dims ? "(size_t)(" + print(l.local[d]) + ")" : "1";
-    body += "  global[" + i + "] = " + g + ";\n  local[" + i + "] = " + lo + ";\n";
+    body += "  risec_global[" + i + "] = " + g + ";\n  risec_local[" + i + "] = " + lo + ";\n";
   }
   if (plan.given)
     for (std::size_t d = 0; d < dims; ++d) {
@@ -161,13 +171,15 @@ std::string launchBody(const KernelAbi& abi, const LaunchPlan& plan, SizePrinter
       if (!need)
         continue;
       std::string i = std::to_string(d);
-      body += "  if (global[" + i + "] > (size_t)(" + print(*need) +
-              ")) /* the work */\n    global[" + i + "] = (size_t)(" + print(*need) + ");\n";
+      body += "  if (risec_global[" + i + "] > (size_t)(" + print(*need) +
+              ")) /* the work */\n    risec_global[" + i + "] = (size_t)(" + print(*need) + ");\n";
     }
   if (local)
-    body += "  for (cl_uint d = 0; d < *dims; ++d) /* whole work-groups */\n"
-            "    if (local[d] > 0)\n"
-            "      global[d] = (global[d] + local[d] - 1) / local[d] * local[d];\n";
+    body +=
+        "  for (cl_uint risec_d = 0; risec_d < *risec_dims; ++risec_d) /* whole work-groups */\n"
+        "    if (risec_local[risec_d] > 0)\n"
+        "      risec_global[risec_d] = (risec_global[risec_d] + risec_local[risec_d] - 1) / "
+        "risec_local[risec_d] * risec_local[risec_d];\n";
   std::string voids;
   for (const std::string& s : sizeNames(abi))
     if (!std::regex_search(body, std::regex("\\b" + s + "\\b")))
@@ -260,7 +272,7 @@ std::string openclHeader(const KernelAbi& abi, const c::COptions& opts, const La
   d.set("declarations", declarations);
   d.set("hostParams", joined(abiList(abi, false, false)));
   d.set("bufferParams", joined(abiList(abi, true, false)));
-  d.set("launchParams", launchParams(abi));
+  d.set("launchParams", launchParams(abi, false));
   d.set("launchRule", launchRule(plan));
   d.set("launchNeed", launchNeed(plan));
   return render(embedded::kOpenCLHeader, d);
@@ -277,7 +289,7 @@ std::string openclHostSource(const KernelAbi& abi, const c::COptions& opts, cons
   std::vector<std::string> sizes = sizeNames(abi);
   d.set("sizeArgs", joined(sizes));
   d.set("sizeArgsComma", sizes.empty() ? "" : joined(sizes) + ", ");
-  d.set("launchParams", launchParams(abi));
+  d.set("launchDefinitionParams", launchParams(abi, true));
   d.set("launchBody", launchBody(abi, plan, print));
   d.set("source_literal", cStringLiteral(kernelSource));
 

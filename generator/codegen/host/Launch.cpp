@@ -11,13 +11,19 @@ using rise::Nat;
 
 namespace {
 
-constexpr std::int64_t kDefaultLocal = 32;
+/// The largest default local size per dimension: at most 256 work-items per
+/// work-group, which every OpenCL GPU supports.
+constexpr std::int64_t kDefaultLocal[3] = {32, 8, 1};
 
-/// The trip count `n` clamped to 1..32 (as a Nat: `max(1, min(32, n))`).
-Nat localFromTripCount(const Nat& n) {
+/// The trip count `n` clamped to 1..kDefaultLocal[d] (as a Nat:
+/// `max(1, min(32, n))`).
+Nat localFromTripCount(const Nat& n, int d) {
+  std::int64_t cap = kDefaultLocal[d];
   if (n->isConst())
-    return rise::natConst(std::clamp<std::int64_t>(n->value(), 1, kDefaultLocal));
-  return rise::natMax(rise::natConst(1), rise::natMin(rise::natConst(kDefaultLocal), n));
+    return rise::natConst(std::clamp<std::int64_t>(n->value(), 1, cap));
+  if (cap == 1)
+    return rise::natConst(1);
+  return rise::natMax(rise::natConst(1), rise::natMin(rise::natConst(cap), n));
 }
 
 Nat roundUp(const Nat& n, const Nat& multiple) {
@@ -92,9 +98,9 @@ Launch defaultLaunch(const GridLoops& loops) {
     const GridLoopInfo* wg = loops.outermost(Kind::WorkGroup, d);
     const GridLoopInfo* lc = loops.outermost(Kind::Local, d);
     const GridLoopInfo* gl = loops.outermost(Kind::Global, d);
-    Nat local = lc ? localFromTripCount(lc->count) : rise::natConst(1);
+    Nat local = lc ? localFromTripCount(lc->count, d) : rise::natConst(1);
     if (!wg && gl)
-      local = localFromTripCount(gl->count);
+      local = localFromTripCount(gl->count, d);
     launch.local.push_back(local);
     launch.global.push_back(*neededGlobal(loops, d, local));
   }

@@ -4,11 +4,11 @@
 // `launch: {global: [n], local: [32]}`, or the default rule below.
 //
 // Default rule, per dimension d that a parallel map uses (the outermost
-// mapWorkGroup(d), mapLocal(d) and mapGlobal(d) of the kernel):
-//   local(d)  = the trip count of mapLocal(d) clamped to 1..32 (32 when it
-//               is symbolic and at least 32), 1 without a mapLocal(d), for a
-//               mapWorkGroup(d); 32 (or the smaller constant trip count) for
-//               a mapGlobal(d);
+// mapWorkGroup(d), mapLocal(d) and mapGlobal(d) of the kernel), with
+// cap = 32, 8, 1 for d = 0, 1, 2 (at most 256 work-items per work-group):
+//   local(d)  = for a mapWorkGroup(d): the trip count of mapLocal(d) clamped
+//               to 1..cap (`max(1, min(cap, L))`), 1 without a mapLocal(d);
+//               for a mapGlobal(d): its trip count clamped to 1..cap;
 //   global(d) = groups * local(d), groups = the trip count of mapWorkGroup(d);
 //               for a mapGlobal(d): its trip count rounded up to local(d).
 // Dimensions between used ones get 1 and 1; a kernel without a parallel map
