@@ -596,6 +596,16 @@ private:
 
   // ---- the function ----------------------------------------------------------
 
+  /// The pair structs, each guarded so that several kernels' headers can be
+  /// included together.
+  void guardedStructs(TranslationUnit& h) const {
+    for (const StructDef& s : types_.structs()) {
+      h.raw("#ifndef RISEC_STRUCT_" + s.name + "\n#define RISEC_STRUCT_" + s.name);
+      h.add(s);
+      h.raw("#endif");
+    }
+  }
+
   std::string helperCode(const std::string& h) {
     if (h == "risec_min")
       return "static inline int risec_min(int a, int b) { return a < b ? a : b; }";
@@ -828,11 +838,7 @@ CFiles Emitter::run(const dpia::Program& p) {
 
   // the declarations of the header: pair structs, the prototype
   TranslationUnit h;
-  for (const StructDef& s : types_.structs()) {
-    h.raw("#ifndef RISEC_STRUCT_" + s.name + "\n#define RISEC_STRUCT_" + s.name);
-    h.add(s);
-    h.raw("#endif");
-  }
+  guardedStructs(h);
   Function proto = fn;
   proto.declarationOnly = true;
   proto.body.clear();
@@ -919,11 +925,7 @@ CFiles Emitter::openclFiles(const dpia::Program& p, const Phrase& command,
 
   // the declarations of the header: pair structs, the check function
   TranslationUnit h;
-  for (const StructDef& s : types_.structs()) {
-    h.raw("#ifndef RISEC_STRUCT_" + s.name + "\n#define RISEC_STRUCT_" + s.name);
-    h.add(s);
-    h.raw("#endif");
-  }
+  guardedStructs(h);
   h.add(check);
   std::string declarations = printUnit(h);
   declarations.pop_back();
