@@ -1,6 +1,7 @@
 #include "codegen/Compile.h"
 
 #include "codegen/opencl/Legality.h"
+#include "codegen/opencl/VectorTypes.h"
 #include "codegen/openmp/Legality.h"
 #include "dpia/FromRise.h"
 #include "dpia/Translate.h"
@@ -61,6 +62,8 @@ CompileResult compileToC(const rise::Program& program, const rise::TypedDef& def
     openmp::checkLegality(def); // nested parallel loops
   if (opencl)
     opencl::checkSupported(def); // no global or local temporaries yet
+  if (opencl)
+    opencl::checkVectorTypes(def); // floatN exists for N = 2, 3, 4, 8, 16
   rules::LowerTarget lowering = openmp   ? rules::LowerTarget::OpenMP
                                 : opencl ? rules::LowerTarget::OpenCL
                                          : rules::LowerTarget::C;

@@ -6,6 +6,7 @@
 #include "codegen/c/EmitNames.h"
 #include "codegen/c/EmitNat.h"
 #include "codegen/c/EmitTypes.h"
+#include "codegen/c/EmitVectors.h"
 #include "codegen/opencl/Kernel.h"
 #include "codegen/openmp/Pragmas.h"
 #include "dpia/Imperative.h"
@@ -93,7 +94,7 @@ bool isStack(const rise::Type& t) {
 
 class Emitter {
 public:
-  explicit Emitter(const COptions& opts) : opts_(opts) {
+  explicit Emitter(const COptions& opts) : opts_(opts), vectors_(opts.target == "opencl") {
     nats_.name = [this](const rise::NatVarInfo& v) {
       auto it = natNames_.find(v.id);
       return it != natNames_.end() ? it->second : v.name;
@@ -113,6 +114,7 @@ private:
 private:
   const COptions& opts_;
   TypeMapper types_;
+  VectorTypes vectors_;
   NameTable names_;
   NatPrinter nats_;
   std::set<std::string> helpers_;
@@ -173,6 +175,16 @@ private:
       for (; t->kind() == rise::TypeKind::Array || t->kind() == rise::TypeKind::Vec; t = t->elem())
         flat = flat * t->size() + path.popIndex();
       e = index(e, nats_.bare(flat));
+    } else if (t->kind() == rise::TypeKind::Vec && !path.empty() &&
+               path.next() == PathElem::Kind::Index) { // a lane of a vector variable
+      Nat lane = path.popIndex();
+      if (!lane->isConst())
+        throw CompileError("E0699", {},
+                           "a lane of the vector `" + m.name +
+                               "` is selected by a run-time index, which the back end does not "
+                               "support yet");
+      e = vectors_.lane(e, lane->value());
+      t = t->elem();
     }
     while (!path.empty()) {
       if (t->kind() != rise::TypeKind::Pair)
@@ -320,6 +332,149 @@ private:
     throw InternalError("C back end: cannot write through " + dpia::phraseTypeToString(a->type()));
   }
 
+  // ---- vectors (EmitVectors.h) ------------------------------------------------
+
+  /// The C type of a value of type `t`: a native vector type or the element.
+  CType valueType(const rise::Type& t) {
+    return t->kind() == rise::TypeKind::Vec && vectors_.native(t) ? vectors_.type(t)
+                                                                  : types_.element(t);
+  }
+
+  /// A path step standing for all lanes of a vector at once: the views map it
+  /// like any lane index; where it reaches memory, the lanes are contiguous if
+  /// the flat index is `base + lane`.
+  Nat allLanes(const rise::Type& t) {
+    return rise::natVar("risec_lanes", rise::natConst(0), t->size());
+  }
+
+  static bool isLanes(const Nat& n, const Nat& lanes) {
+    return n->kind() == rise::NatKind::Var && n->var().id == lanes->var().id;
+  }
+
+  /// Follows the views of `p` with `path` (which ends with `lanes`) to the
+  /// memory it reads or writes, if it reaches one without computing.
+  const Memory* vectorMemory(Phrase p, Path& path) {
+    while (p->kind() == PhraseKind::Prim && p->prim().view)
+      p = p->prim().view(p, path);
+    if (p->kind() != PhraseKind::Ident && p->kind() != PhraseKind::Proj1 &&
+        p->kind() != PhraseKind::Proj2)
+      return nullptr;
+    const Memory* m = &memoryOf(p);
+    while (!m->parts.empty() && !path.empty() && path.next() != PathElem::Kind::Index)
+      m = &m->parts[path.popFst() ? 0 : 1];
+    return m->parts.empty() ? m : nullptr;
+  }
+
+  /// Where the whole vector of type `t` selected by `path` (ending with
+  /// `lanes`) lives in `m`: the variable itself, or the first of `t`'s
+  /// contiguous scalars (`array[base]`); nullopt if its lanes are scattered.
+  struct VectorPlace {
+    CExpr variable, array, base;
+  };
+  std::optional<VectorPlace> vectorPlace(const Memory& m, Path& path, const rise::Type& t,
+                                         const Nat& lanes) {
+    rise::Type mt = m.type;
+    if (m.variable) {
+      if (mt->kind() != rise::TypeKind::Vec || path.empty() ||
+          path.next() != PathElem::Kind::Index || !isLanes(path.popIndex(), lanes) || !path.empty())
+        return std::nullopt;
+      return VectorPlace{ident(m.name), nullptr, nullptr};
+    }
+    Nat flat = rise::natConst(0);
+    for (; mt->kind() == rise::TypeKind::Array || mt->kind() == rise::TypeKind::Vec;
+         mt = mt->elem()) {
+      if (path.empty() || path.next() != PathElem::Kind::Index)
+        return std::nullopt;
+      flat = flat * mt->size() + path.popIndex();
+    }
+    if (!path.empty() || mt->kind() != rise::TypeKind::Scalar ||
+        mt->scalar() != t->elem()->scalar())
+      return std::nullopt;
+    std::uint64_t id = lanes->var().id;
+    Nat base = rise::natSubstitute(flat, {{id, rise::natConst(0)}});
+    for (std::int64_t k = 1; k < t->size()->value(); ++k)
+      if (!rise::natEqual(rise::natSubstitute(flat, {{id, rise::natConst(k)}}), base + k))
+        return std::nullopt;
+    return VectorPlace{nullptr, ident(m.name), nats_.bare(base)};
+  }
+
+  /// The vector value of `p` (of the native vector type `t`) at `path`:
+  /// element-wise operators, broadcasts and loads where possible, else a
+  /// vector built from its lanes.
+  CExpr vectorExp(const Phrase& p, const Path& path, const rise::Type& t) {
+    if (p->kind() == PhraseKind::Apply && p->fn()->kind() == PhraseKind::Lambda)
+      return vectorExp(dpia::betaApply(p->fn(), p->arg()), path, t);
+    if (p->kind() == PhraseKind::Prim && !p->prim().view) {
+      const std::string& n = p->primName();
+      std::vector<CExpr> args;
+      auto vectorArgs = [&](std::size_t from) {
+        for (std::size_t i = from; i < p->args().size(); ++i)
+          args.push_back(vectorExp(p->args()[i], path, t));
+      };
+      if (n == "vectorFromScalar") {
+        Path scalar = path;
+        return vectors_.broadcast(t, exp(p->args()[0], scalar));
+      }
+      if (auto op = vectors_.elementWise(n, t)) {
+        vectorArgs(0);
+        return args.size() == 1 ? unary(*op, args[0]) : binary(*op, args[0], args[1]);
+      }
+      if (auto fn = vectors_.builtin(n, t)) {
+        vectorArgs(0);
+        return call(*fn, args);
+      }
+      if (n == "select") { // a scalar condition chooses between two vectors
+        Path scalar = path;
+        CExpr cond = exp(p->args()[0], scalar);
+        vectorArgs(1);
+        return ternary(cond, args[0], args[1]);
+      }
+      return vectorFromLanes(p, path, t);
+    }
+    Path at = path;
+    Nat lanes = allLanes(t);
+    at.pushIndex(lanes);
+    if (const Memory* m = vectorMemory(p, at))
+      if (auto place = vectorPlace(*m, at, t, lanes))
+        return place->variable ? place->variable : vectors_.load(t, place->array, place->base);
+    return vectorFromLanes(p, path, t);
+  }
+
+  /// A vector computed lane by lane (lanes gathered from scattered memory,
+  /// math functions without a vector form).
+  CExpr vectorFromLanes(const Phrase& p, const Path& path, const rise::Type& t) {
+    std::vector<CExpr> lanes;
+    for (std::int64_t k = 0; k < t->size()->value(); ++k) {
+      Path lane = path;
+      lane.pushIndex(rise::natConst(k));
+      lanes.push_back(exp(p, lane));
+    }
+    return vectors_.fromLanes(t, lanes);
+  }
+
+  /// `lhs = rhs` for a native vector: one vector assignment or store, or, if
+  /// the acceptor scatters the lanes, a vector temporary stored lane by lane.
+  void vectorAssignment(const Phrase& lhs, const Phrase& rhs, const rise::Type& t, const Path& path,
+                        std::vector<CStmt>& out) {
+    CExpr value = vectorExp(rhs, path, t);
+    Path at = path;
+    Nat lanes = allLanes(t);
+    at.pushIndex(lanes);
+    if (const Memory* m = vectorMemory(lhs, at))
+      if (auto place = vectorPlace(*m, at, t, lanes)) {
+        out.push_back(place->variable ? assign(place->variable, value)
+                                      : vectors_.store(t, place->array, place->base, value));
+        return;
+      }
+    std::string tmp = fresh("lanes");
+    out.push_back(declStmt(vectors_.type(t), tmp, value));
+    for (std::int64_t k = 0; k < t->size()->value(); ++k) {
+      Path lane = path;
+      lane.pushIndex(rise::natConst(k));
+      out.push_back(assign(acc(lhs, lane), vectors_.lane(ident(tmp), k)));
+    }
+  }
+
   // ---- commands --------------------------------------------------------------
 
   void assignment(const Phrase& lhs, const Phrase& rhs, const rise::Type& t, const Path& at,
@@ -330,6 +485,10 @@ private:
       s.pushSnd();
       assignment(lhs, rhs, t->first(), f, out);
       assignment(lhs, rhs, t->second(), s, out);
+      return;
+    }
+    if (t->kind() == rise::TypeKind::Vec && vectors_.native(t)) {
+      vectorAssignment(lhs, rhs, t, at, out);
       return;
     }
     if (t->kind() == rise::TypeKind::Vec) { // lane by lane
@@ -360,10 +519,11 @@ private:
       const rise::Type& t = c->dataArg(0);
       const Phrase& f = c->args()[0];
       std::string name = fresh(c->tag());
-      bool array = t->kind() == rise::TypeKind::Array || t->kind() == rise::TypeKind::Vec;
+      bool array = t->kind() == rise::TypeKind::Array ||
+                   (t->kind() == rise::TypeKind::Vec && !vectors_.native(t));
       if (array && !isStack(t))
         throw InternalError("C back end: a heap temporary was not hoisted");
-      CType ct = types_.element(t);
+      CType ct = valueType(t);
       if (array)
         ct = arrayType(ct, TypeMapper::count(t)->value());
       memory_[f->param()->id()] = {name, t, !array, {}};
@@ -480,7 +640,7 @@ private:
     helpers_.insert("risec_chunk_begin");
     const Phrase& part = c->args()[3];
     const rise::Type& t = dpia::dataType(proj1(part));
-    CType ct = types_.element(t);
+    CType ct = valueType(t);
     std::string partial = fresh("partial"), chunks = fresh("chunks");
     std::string partName = fresh("part");
     memory_[part->id()] = {partName, t, true, {}};
@@ -828,6 +988,10 @@ CFiles Emitter::run(const dpia::Program& p) {
   if (!heap.empty())
     c.include("<stdlib.h>");
   c.blank();
+  if (vectors_.used()) {
+    c.raw(vectors_.declarations());
+    c.blank();
+  }
   for (const std::string& hname : helpers_)
     c.raw(helperCode(hname));
   for (const std::string& f : foreignCodes)
