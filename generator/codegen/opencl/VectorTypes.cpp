@@ -3,6 +3,8 @@
 #include "support/Diagnostic.h"
 
 #include <optional>
+#include <utility>
+#include <vector>
 
 namespace risec::codegen::opencl {
 
@@ -18,8 +20,9 @@ std::optional<Type> unsupportedVector(const Type& t) {
   case TypeKind::Vec: {
     // only concrete widths and elements: a primitive's type scheme has variables
     const Nat& w = t->size();
-    bool badWidth = w->isConst() && w->value() != 2 && w->value() != 3 && w->value() != 4 &&
-                    w->value() != 8 && w->value() != 16;
+    bool concrete = t->elem()->kind() == TypeKind::Scalar;
+    bool badWidth = concrete && w->isConst() && w->value() != 2 && w->value() != 3 &&
+                    w->value() != 4 && w->value() != 8 && w->value() != 16;
     bool badElement =
         t->elem()->kind() == TypeKind::Scalar && t->elem()->scalar() == ScalarKind::Bool;
     return badWidth || badElement ? std::optional<Type>(t) : std::nullopt;
@@ -51,32 +54,43 @@ void reject(const Expr& at, const Type& v) {
                          "c");
 }
 
-/// Children first, so that the error points at the innermost expression
-/// (usually the `asVector` or `vectorFromScalar` that makes the vector).
-void visit(const Expr& e) {
+/// Every expression whose type holds a vector OpenCL C cannot represent.
+void visit(const Expr& e, std::vector<std::pair<Expr, Type>>& found) {
   switch (e->kind()) {
   case ExprKind::App:
-    visit(e->fn());
-    visit(e->arg());
+    visit(e->fn(), found);
+    visit(e->arg(), found);
     break;
   case ExprKind::Lambda:
   case ExprKind::DepLambda:
-    visit(e->body());
+    visit(e->body(), found);
     break;
   case ExprKind::DepApp:
-    visit(e->fn());
+    visit(e->fn(), found);
     break;
   default:
     break;
   }
   if (auto v = unsupportedVector(e->type()))
-    reject(e, *v);
+    found.push_back({e, *v});
 }
 
 } // namespace
 
 void checkVectorTypes(const TypedDef& def) {
-  visit(def.expr);
+  std::vector<std::pair<Expr, Type>> found;
+  visit(def.expr, found);
+  if (found.empty())
+    return;
+  // the first in the source: usually the `asVector` that makes the vector
+  auto first = found.front();
+  for (const auto& f : found) {
+    const SourceLocation &a = f.first->loc(), &b = first.first->loc();
+    bool earlier = a.line < b.line || (a.line == b.line && a.column < b.column);
+    if (a.known() && (!b.known() || earlier))
+      first = f;
+  }
+  reject(first.first, first.second);
 }
 
 } // namespace risec::codegen::opencl
