@@ -6,7 +6,8 @@
  * Target:    openmp
  * RISE type: (m: Nat) -> (n: Nat) -> (k: Nat) -> m.k.f32 -> k.n.f32 -> (32*(m/32)).(32*(n/32)).f32
  * Preconditions:
- *   k%32 == 0
+ *   k%4 == 0
+ *   4*(k/4%8) == 0
  *   n%32 == 0
  *   m%32 == 0
  * Returns 0 on success; 1 if a precondition fails, 2 if a size is negative,
