@@ -358,9 +358,12 @@ TEST(CodegenOpenCLEndToEnd, PrivateTile) {
 
 namespace {
 
-/// tests/e2e/vec*.rise that the OpenCL back end rejects, with the code.
+/// tests/e2e/vec*.rise not run on PoCL: those the OpenCL back end rejects
+/// (with the code: the test checks it still does), and those it compiles
+/// but this runner cannot feed (its buffers hold floats).
 const std::map<std::string, std::string> kVectorProgramsNotForOpenCL = {
-    {"vec_dot.rise", "E0631"}, // its temporary has a symbolic size
+    {"vec_dot.rise", "E0631"},        // its temporary has a symbolic size
+    {"vec_bytes.rise", "u8 buffers"}, // compiled (and verified) only
 };
 
 TEST(CodegenOpenCLEndToEnd, VectorPrograms) {
@@ -371,11 +374,12 @@ TEST(CodegenOpenCLEndToEnd, VectorPrograms) {
       continue;
     SCOPED_TRACE(f);
     if (auto it = kVectorProgramsNotForOpenCL.find(f); it != kVectorProgramsNotForOpenCL.end()) {
+      bool rejected = it->second.rfind("E0", 0) == 0;
       try {
         compile(f, readFile(dir / f));
-        ADD_FAILURE() << f << " compiles for OpenCL now; remove it from the list";
+        EXPECT_FALSE(rejected) << f << " compiles for OpenCL now; remove it from the list";
       } catch (const CompileError& e) {
-        EXPECT_EQ(e.code(), it->second);
+        EXPECT_EQ(e.code(), rejected ? it->second : "(none)") << e.message();
       }
       continue;
     }
