@@ -221,6 +221,31 @@ TEST(CodegenVector, OpenCLRejectsBoolVectors) {
   }
 }
 
+TEST(CodegenVector, OpenMPReducesVectorsWithAnExplicitCombine) {
+  Compiled c = compile("vec_sum_par.rise", readFile(e2e("vec_sum_par.rise")), "openmp");
+  const std::string& s = c.result.files.source;
+  EXPECT_NE(s.find("risec_f32x4 partial[64];"), std::string::npos) << s;
+  EXPECT_NE(s.find("part = part + *(const risec_f32x4u*)&xs[4 * j];"), std::string::npos) << s;
+  EXPECT_EQ(s.find("reduction("), std::string::npos) << s; // no clause for vector types
+}
+
+TEST(CodegenVector, OpenMPRejectsReducingVectorsWithoutAVectorType) {
+  std::string text = "def r = depFun(n: Nat => fun(xs: (3*n).f32 =>\n"
+                     "  xs |> asVector(3) |> reducePar(fun(a, v => a + v), "
+                     "vectorFromScalar(0.0f))))\n";
+  try {
+    compile("r.rise", text, "openmp");
+    FAIL() << "reducePar on vec[f32, 3] was accepted";
+  } catch (const CompileError& e) {
+    EXPECT_EQ(e.code(), "E0621");
+    EXPECT_EQ(e.location().line, 2);
+    EXPECT_EQ(e.location().column, 24);
+    EXPECT_EQ(e.message(), "`reducePar` on a value of type `vec[f32, 3]` is not supported by the "
+                           "OpenMP back end: its partial results would be arrays; use a scalar "
+                           "(or pair of scalars) accumulator");
+  }
+}
+
 // ---- OpenMP end to end ----------------------------------------------------------------
 
 std::vector<std::string> vectorPrograms() {

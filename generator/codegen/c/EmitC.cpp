@@ -640,6 +640,9 @@ private:
     helpers_.insert("risec_chunk_begin");
     const Phrase& part = c->args()[3];
     const rise::Type& t = dpia::dataType(proj1(part));
+    if (t->kind() == rise::TypeKind::Vec && !vectors_.native(t))
+      throw InternalError("C back end: reducePar on `" + rise::typeToString(t) +
+                          "` (dpia::simdVector disagrees with VectorTypes::native)");
     CType ct = valueType(t);
     std::string partial = fresh("partial"), chunks = fresh("chunks");
     std::string partName = fresh("part");
