@@ -94,7 +94,8 @@ bool isStack(const rise::Type& t) {
 
 class Emitter {
 public:
-  explicit Emitter(const COptions& opts) : opts_(opts), vectors_(opts.target == "opencl") {
+  explicit Emitter(const COptions& opts)
+      : opts_(opts), vectors_(opts.target == "opencl"), vectorLowering_(vectors_, vectorHooks()) {
     nats_.name = [this](const rise::NatVarInfo& v) {
       auto it = natNames_.find(v.id);
       return it != natNames_.end() ? it->second : v.name;
@@ -115,6 +116,7 @@ private:
   const COptions& opts_;
   TypeMapper types_;
   VectorTypes vectors_;
+  VectorLowering vectorLowering_;
   NameTable names_;
   NatPrinter nats_;
   std::set<std::string> helpers_;
@@ -340,139 +342,29 @@ private:
                                                                   : types_.element(t);
   }
 
-  /// A path step standing for all lanes of a vector at once: the views map it
-  /// like any lane index; where it reaches memory, the lanes are contiguous if
-  /// the flat index is `base + lane`.
-  Nat allLanes(const rise::Type& t) {
-    return rise::natVar("risec_lanes", rise::natConst(0), t->size());
+  /// VectorLowering's view of this emitter (EmitVectors.h).
+  VectorLowering::Emitter vectorHooks() {
+    return {[this](const Phrase& p, Path& path) { return exp(p, path); },
+            [this](const Phrase& a, Path& path) { return acc(a, path); },
+            [this](const Phrase& p, Path& path) { return vectorMemory(p, path); },
+            [this](const Nat& n) { return nats_.bare(n); },
+            [this](const std::string& hint) { return fresh(hint); }};
   }
 
-  static bool isLanes(const Nat& n, const Nat& lanes) {
-    return n->kind() == rise::NatKind::Var && n->var().id == lanes->var().id;
-  }
-
-  /// Follows the views of `p` with `path` (which ends with `lanes`) to the
-  /// memory it reads or writes, if it reaches one without computing.
-  const Memory* vectorMemory(Phrase p, Path& path) {
+  /// Follows the views of `p` with `path` to the memory (a leaf of a split
+  /// pair) it reaches, if it reaches one without computing.
+  std::optional<VectorMemory> vectorMemory(Phrase p, Path& path) {
     while (p->kind() == PhraseKind::Prim && p->prim().view)
       p = p->prim().view(p, path);
     if (p->kind() != PhraseKind::Ident && p->kind() != PhraseKind::Proj1 &&
         p->kind() != PhraseKind::Proj2)
-      return nullptr;
+      return std::nullopt;
     const Memory* m = &memoryOf(p);
     while (!m->parts.empty() && !path.empty() && path.next() != PathElem::Kind::Index)
       m = &m->parts[path.popFst() ? 0 : 1];
-    return m->parts.empty() ? m : nullptr;
-  }
-
-  /// Where the whole vector of type `t` selected by `path` (ending with
-  /// `lanes`) lives in `m`: the variable itself, or the first of `t`'s
-  /// contiguous scalars (`array[base]`); nullopt if its lanes are scattered.
-  struct VectorPlace {
-    CExpr variable, array, base;
-  };
-  std::optional<VectorPlace> vectorPlace(const Memory& m, Path& path, const rise::Type& t,
-                                         const Nat& lanes) {
-    rise::Type mt = m.type;
-    if (m.variable) {
-      if (mt->kind() != rise::TypeKind::Vec || path.empty() ||
-          path.next() != PathElem::Kind::Index || !isLanes(path.popIndex(), lanes) || !path.empty())
-        return std::nullopt;
-      return VectorPlace{ident(m.name), nullptr, nullptr};
-    }
-    Nat flat = rise::natConst(0);
-    for (; mt->kind() == rise::TypeKind::Array || mt->kind() == rise::TypeKind::Vec;
-         mt = mt->elem()) {
-      if (path.empty() || path.next() != PathElem::Kind::Index)
-        return std::nullopt;
-      flat = flat * mt->size() + path.popIndex();
-    }
-    if (!path.empty() || mt->kind() != rise::TypeKind::Scalar ||
-        mt->scalar() != t->elem()->scalar())
+    if (!m->parts.empty())
       return std::nullopt;
-    std::uint64_t id = lanes->var().id;
-    Nat base = rise::natSubstitute(flat, {{id, rise::natConst(0)}});
-    for (std::int64_t k = 1; k < t->size()->value(); ++k)
-      if (!rise::natEqual(rise::natSubstitute(flat, {{id, rise::natConst(k)}}), base + k))
-        return std::nullopt;
-    return VectorPlace{nullptr, ident(m.name), nats_.bare(base)};
-  }
-
-  /// The vector value of `p` (of the native vector type `t`) at `path`:
-  /// element-wise operators, broadcasts and loads where possible, else a
-  /// vector built from its lanes.
-  CExpr vectorExp(const Phrase& p, const Path& path, const rise::Type& t) {
-    if (p->kind() == PhraseKind::Apply && p->fn()->kind() == PhraseKind::Lambda)
-      return vectorExp(dpia::betaApply(p->fn(), p->arg()), path, t);
-    if (p->kind() == PhraseKind::Prim && !p->prim().view) {
-      const std::string& n = p->primName();
-      std::vector<CExpr> args;
-      auto vectorArgs = [&](std::size_t from) {
-        for (std::size_t i = from; i < p->args().size(); ++i)
-          args.push_back(vectorExp(p->args()[i], path, t));
-      };
-      if (n == "vectorFromScalar") {
-        Path scalar = path;
-        return vectors_.broadcast(t, exp(p->args()[0], scalar));
-      }
-      if (auto op = vectors_.elementWise(n, t)) {
-        vectorArgs(0);
-        return args.size() == 1 ? unary(*op, args[0]) : binary(*op, args[0], args[1]);
-      }
-      if (auto fn = vectors_.builtin(n, t)) {
-        vectorArgs(0);
-        return call(*fn, args);
-      }
-      if (n == "select") { // a scalar condition chooses between two vectors
-        Path scalar = path;
-        CExpr cond = exp(p->args()[0], scalar);
-        vectorArgs(1);
-        return ternary(cond, args[0], args[1]);
-      }
-      return vectorFromLanes(p, path, t);
-    }
-    Path at = path;
-    Nat lanes = allLanes(t);
-    at.pushIndex(lanes);
-    if (const Memory* m = vectorMemory(p, at))
-      if (auto place = vectorPlace(*m, at, t, lanes))
-        return place->variable ? place->variable : vectors_.load(t, place->array, place->base);
-    return vectorFromLanes(p, path, t);
-  }
-
-  /// A vector computed lane by lane (lanes gathered from scattered memory,
-  /// math functions without a vector form).
-  CExpr vectorFromLanes(const Phrase& p, const Path& path, const rise::Type& t) {
-    std::vector<CExpr> lanes;
-    for (std::int64_t k = 0; k < t->size()->value(); ++k) {
-      Path lane = path;
-      lane.pushIndex(rise::natConst(k));
-      lanes.push_back(exp(p, lane));
-    }
-    return vectors_.fromLanes(t, lanes);
-  }
-
-  /// `lhs = rhs` for a native vector: one vector assignment or store, or, if
-  /// the acceptor scatters the lanes, a vector temporary stored lane by lane.
-  void vectorAssignment(const Phrase& lhs, const Phrase& rhs, const rise::Type& t, const Path& path,
-                        std::vector<CStmt>& out) {
-    CExpr value = vectorExp(rhs, path, t);
-    Path at = path;
-    Nat lanes = allLanes(t);
-    at.pushIndex(lanes);
-    if (const Memory* m = vectorMemory(lhs, at))
-      if (auto place = vectorPlace(*m, at, t, lanes)) {
-        out.push_back(place->variable ? assign(place->variable, value)
-                                      : vectors_.store(t, place->array, place->base, value));
-        return;
-      }
-    std::string tmp = fresh("lanes");
-    out.push_back(declStmt(vectors_.type(t), tmp, value));
-    for (std::int64_t k = 0; k < t->size()->value(); ++k) {
-      Path lane = path;
-      lane.pushIndex(rise::natConst(k));
-      out.push_back(assign(acc(lhs, lane), vectors_.lane(ident(tmp), k)));
-    }
+    return VectorMemory{m->name, m->type, m->variable};
   }
 
   // ---- commands --------------------------------------------------------------
@@ -488,7 +380,7 @@ private:
       return;
     }
     if (t->kind() == rise::TypeKind::Vec && vectors_.native(t)) {
-      vectorAssignment(lhs, rhs, t, at, out);
+      vectorLowering_.assign(lhs, rhs, t, at, out);
       return;
     }
     if (t->kind() == rise::TypeKind::Vec) { // lane by lane

@@ -2,6 +2,7 @@
 
 #include "codegen/c/CPrinter.h"
 #include "codegen/c/EmitTypes.h"
+#include "dpia/Primitive.h"
 #include "support/Diagnostic.h"
 
 #include <map>
@@ -156,6 +157,121 @@ std::string VectorTypes::declarations() const {
          align + "), may_alias));\n";
   }
   return s;
+}
+
+// ---- VectorLowering -------------------------------------------------------------
+
+namespace {
+
+/// The symbolic index standing for all lanes of a vector of type `t`.
+rise::Nat allLanes(const rise::Type& t) {
+  return rise::natVar("risec_lanes", rise::natConst(0), t->size());
+}
+
+bool isLanes(const rise::Nat& n, const rise::Nat& lanes) {
+  return n->kind() == rise::NatKind::Var && n->var().id == lanes->var().id;
+}
+
+} // namespace
+
+std::optional<VectorLowering::Place> VectorLowering::place(const VectorMemory& m, dpia::Path& path,
+                                                           const rise::Type& t,
+                                                           const rise::Nat& lanes) const {
+  using dpia::PathElem;
+  rise::Type mt = m.type;
+  if (m.variable) {
+    if (mt->kind() != rise::TypeKind::Vec || path.empty() || path.next() != PathElem::Kind::Index ||
+        !isLanes(path.popIndex(), lanes) || !path.empty())
+      return std::nullopt;
+    return Place{ident(m.name), nullptr, nullptr};
+  }
+  rise::Nat flat = rise::natConst(0);
+  for (; mt->kind() == rise::TypeKind::Array || mt->kind() == rise::TypeKind::Vec;
+       mt = mt->elem()) {
+    if (path.empty() || path.next() != PathElem::Kind::Index)
+      return std::nullopt;
+    flat = flat * mt->size() + path.popIndex();
+  }
+  if (!path.empty() || mt->kind() != rise::TypeKind::Scalar || mt->scalar() != t->elem()->scalar())
+    return std::nullopt;
+  std::uint64_t id = lanes->var().id;
+  rise::Nat base = rise::natSubstitute(flat, {{id, rise::natConst(0)}});
+  for (std::int64_t k = 1; k < widthOf(t); ++k)
+    if (!rise::natEqual(rise::natSubstitute(flat, {{id, rise::natConst(k)}}), base + k))
+      return std::nullopt;
+  return Place{nullptr, ident(m.name), emitter_.index(base)};
+}
+
+CExpr VectorLowering::value(const dpia::Phrase& p, const dpia::Path& path, const rise::Type& t) {
+  using dpia::PhraseKind;
+  if (p->kind() == PhraseKind::Apply && p->fn()->kind() == PhraseKind::Lambda)
+    return value(dpia::betaApply(p->fn(), p->arg()), path, t);
+  if (p->kind() == PhraseKind::Prim && !p->prim().view) {
+    const std::string& n = p->primName();
+    std::vector<CExpr> args;
+    auto vectorArgs = [&](std::size_t from) {
+      for (std::size_t i = from; i < p->args().size(); ++i)
+        args.push_back(value(p->args()[i], path, t));
+    };
+    if (n == "vectorFromScalar") {
+      dpia::Path scalar = path;
+      return types_.broadcast(t, emitter_.read(p->args()[0], scalar));
+    }
+    if (auto op = types_.elementWise(n, t)) {
+      vectorArgs(0);
+      return args.size() == 1 ? unary(*op, args[0]) : binary(*op, args[0], args[1]);
+    }
+    if (auto fn = types_.builtin(n, t)) {
+      vectorArgs(0);
+      return call(*fn, args);
+    }
+    if (n == "select") { // a scalar condition chooses between two vectors
+      dpia::Path scalar = path;
+      CExpr cond = emitter_.read(p->args()[0], scalar);
+      vectorArgs(1);
+      return ternary(cond, args[0], args[1]);
+    }
+    return fromLanes(p, path, t);
+  }
+  dpia::Path at = path;
+  rise::Nat lanes = allLanes(t);
+  at.pushIndex(lanes);
+  if (auto m = emitter_.memory(p, at))
+    if (auto pl = place(*m, at, t, lanes))
+      return pl->variable ? pl->variable : types_.load(t, pl->array, pl->base);
+  return fromLanes(p, path, t);
+}
+
+CExpr VectorLowering::fromLanes(const dpia::Phrase& p, const dpia::Path& path,
+                                const rise::Type& t) {
+  std::vector<CExpr> lanes;
+  for (std::int64_t k = 0; k < widthOf(t); ++k) {
+    dpia::Path lane = path;
+    lane.pushIndex(rise::natConst(k));
+    lanes.push_back(emitter_.read(p, lane));
+  }
+  return types_.fromLanes(t, lanes);
+}
+
+void VectorLowering::assign(const dpia::Phrase& lhs, const dpia::Phrase& rhs, const rise::Type& t,
+                            const dpia::Path& path, std::vector<CStmt>& out) {
+  CExpr v = value(rhs, path, t);
+  dpia::Path at = path;
+  rise::Nat lanes = allLanes(t);
+  at.pushIndex(lanes);
+  if (auto m = emitter_.memory(lhs, at))
+    if (auto pl = place(*m, at, t, lanes)) {
+      out.push_back(pl->variable ? c::assign(pl->variable, v)
+                                 : types_.store(t, pl->array, pl->base, v));
+      return;
+    }
+  std::string tmp = emitter_.fresh("lanes");
+  out.push_back(declStmt(types_.type(t), tmp, v));
+  for (std::int64_t k = 0; k < widthOf(t); ++k) {
+    dpia::Path lane = path;
+    lane.pushIndex(rise::natConst(k));
+    out.push_back(c::assign(emitter_.write(lhs, lane), types_.lane(ident(tmp), k)));
+  }
 }
 
 } // namespace risec::codegen::c

@@ -20,9 +20,11 @@
 #pragma once
 
 #include "codegen/c/CAst.h"
+#include "dpia/View.h"
 #include "rise/types/Type.h"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -63,6 +65,62 @@ private:
   std::vector<rise::Type> used_; ///< C: one typedef pair each
   std::string name(const rise::Type& t) const;
   void use(const rise::Type& t);
+};
+
+/// Where a chain of views ends: one memory of the emitter (a C variable or
+/// an array of scalars), with the rest of the access path still to apply.
+struct VectorMemory {
+  std::string name;
+  rise::Type type;
+  bool variable = false; ///< a C variable (a vector variable for vec types)
+};
+
+/// Vector values and assignments of imperative DPIA (the "vector
+/// expressions" of the C emitter). A lane is a path index, so a whole
+/// vector is read or written by pushing a symbolic "all lanes" index: the
+/// views map it like any lane index, and where the path reaches memory the
+/// flat index is checked to be `base + lane` for every lane (one load or
+/// store at `base`); otherwise the vector is gathered or scattered lane by
+/// lane through the emitter's scalar code.
+class VectorLowering {
+public:
+  /// What the lowering needs from the emitter.
+  struct Emitter {
+    /// The scalar read of `p` at `path` (a lane index included).
+    std::function<CExpr(const dpia::Phrase&, dpia::Path&)> read;
+    /// The scalar lvalue of acceptor `a` at `path`.
+    std::function<CExpr(const dpia::Phrase&, dpia::Path&)> write;
+    /// Follows the views of `p` with `path` to the memory it reaches, if it
+    /// reaches one without computing.
+    std::function<std::optional<VectorMemory>(const dpia::Phrase&, dpia::Path&)> memory;
+    /// An index Nat as a C expression.
+    std::function<CExpr(const rise::Nat&)> index;
+    /// A fresh C name for a temporary.
+    std::function<std::string(const std::string&)> fresh;
+  };
+
+  VectorLowering(VectorTypes& types, Emitter emitter)
+      : types_(types), emitter_(std::move(emitter)) {}
+
+  /// The value of the vector phrase `p` (of the native vector type `t`) at
+  /// `path`: operators, broadcasts, built-ins, loads, else its lanes.
+  CExpr value(const dpia::Phrase& p, const dpia::Path& path, const rise::Type& t);
+  /// `lhs = rhs` for a native vector type `t`: one assignment or store, or a
+  /// vector temporary stored lane by lane.
+  void assign(const dpia::Phrase& lhs, const dpia::Phrase& rhs, const rise::Type& t,
+              const dpia::Path& path, std::vector<CStmt>& out);
+
+private:
+  VectorTypes& types_;
+  Emitter emitter_;
+
+  struct Place {
+    CExpr variable, array, base; ///< the variable, or the first scalar array[base]
+  };
+  /// Where the whole vector at `path` (ending with `lanes`) lives in `m`.
+  std::optional<Place> place(const VectorMemory& m, dpia::Path& path, const rise::Type& t,
+                             const rise::Nat& lanes) const;
+  CExpr fromLanes(const dpia::Phrase& p, const dpia::Path& path, const rise::Type& t);
 };
 
 } // namespace risec::codegen::c
