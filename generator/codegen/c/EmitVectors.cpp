@@ -93,6 +93,13 @@ CExpr VectorTypes::broadcast(const rise::Type& t, const CExpr& x) {
   return fromLanes(t, std::vector<CExpr>(static_cast<std::size_t>(widthOf(t)), x));
 }
 
+CExpr VectorTypes::exactly(const rise::Type& t, const CExpr& v) {
+  // variables and compound literals have the value type already
+  if (opencl_ || v->kind() == ExprNode::Kind::Ident || v->kind() == ExprNode::Kind::Compound)
+    return v;
+  return call("__builtin_convertvector", {v, ident(printType(type(t)))});
+}
+
 CExpr VectorTypes::lane(const CExpr& v, std::int64_t k) const {
   if (!opencl_)
     return index(v, intLit(k));
@@ -100,23 +107,24 @@ CExpr VectorTypes::lane(const CExpr& v, std::int64_t k) const {
   return member(v, std::string("s") + digits[k]);
 }
 
+CType VectorTypes::unaligned(const rise::Type& t, bool isConst) {
+  type(t); // declares both typedefs
+  return namedType(name(t) + "u", isConst);
+}
+
 CExpr VectorTypes::load(const rise::Type& t, const CExpr& array, const CExpr& base) {
-  CType vt = type(t);
   if (opencl_) // vloadN reads N elements from any element-aligned address
     return call("vload" + std::to_string(widthOf(t)), {intLit(0), offset(array, base)});
-  return unary("*",
-               cast(pointerType(namedType(name(t) + "u", true)), unary("&", index(array, base))));
+  return unary("*", cast(pointerType(unaligned(t, true)), unary("&", index(array, base))));
 }
 
 CStmt VectorTypes::store(const rise::Type& t, const CExpr& array, const CExpr& base,
                          const CExpr& value) {
-  CType vt = type(t);
   if (opencl_)
     return exprStmt(
         call("vstore" + std::to_string(widthOf(t)), {value, intLit(0), offset(array, base)}));
-  return assign(
-      unary("*", cast(pointerType(namedType(name(t) + "u")), unary("&", index(array, base)))),
-      value);
+  return assign(unary("*", cast(pointerType(unaligned(t, false)), unary("&", index(array, base)))),
+                value);
 }
 
 std::optional<std::string> VectorTypes::elementWise(const std::string& prim,
@@ -229,7 +237,7 @@ CExpr VectorLowering::value(const dpia::Phrase& p, const dpia::Path& path, const
       dpia::Path scalar = path;
       CExpr cond = emitter_.read(p->args()[0], scalar);
       vectorArgs(1);
-      return ternary(cond, args[0], args[1]);
+      return ternary(cond, types_.exactly(t, args[0]), types_.exactly(t, args[1]));
     }
     return fromLanes(p, path, t);
   }

@@ -44,6 +44,11 @@ public:
   CExpr broadcast(const rise::Type& t, const CExpr& x);
   /// A vector from its lanes: `(risec_f32x4){a, b, c, d}` or `(float4)(a, b, c, d)`.
   CExpr fromLanes(const rise::Type& t, const std::vector<CExpr>& lanes);
+  /// `v` as exactly the value type: loads (and arithmetic on them) have the
+  /// unaligned type, which gcc does not mix with another vector type in
+  /// `c ? a : b`, so C converts them (`__builtin_convertvector(*(const
+  /// risec_f32x4u*)&xs[i], risec_f32x4)`, a no-op; gcc >= 9 and clang).
+  CExpr exactly(const rise::Type& t, const CExpr& v);
   /// Lane `k` of a vector variable: `v[2]` or `v.s2`.
   CExpr lane(const CExpr& v, std::int64_t k) const;
   /// The vector starting at `base` (an element of scalar memory `array`).
@@ -64,6 +69,8 @@ private:
   bool opencl_;
   std::vector<rise::Type> used_; ///< C: one typedef pair each
   std::string name(const rise::Type& t) const;
+  /// C: the load/store type `risec_f32x4u` (element-aligned, may_alias).
+  CType unaligned(const rise::Type& t, bool isConst);
   void use(const rise::Type& t);
 };
 
