@@ -1,6 +1,7 @@
 #include "driver/CompileCommand.h"
 
 #include "codegen/Compile.h"
+#include "codegen/host/Launch.h"
 #include "dpia/Printer.h"
 #include "driver/SourceLoader.h"
 #include "elevate/Rewriter.h"
@@ -84,6 +85,17 @@ int runCompile(const CompileOptions& opts, std::ostream& out) {
     program = elevate::rewrittenProgram(program, def);
   }
   codegen::c::COptions copts{symbol, opts.file, RISEC_VERSION, opts.strategy, opts.target};
+  if (!opts.launch.empty()) {
+    if (opts.target != "opencl")
+      throw CompileError("E0514", {},
+                         "--launch only applies to --target opencl; remove it or compile with "
+                         "--target opencl");
+    std::vector<DepBinder> sizes;
+    for (Expr e = def.expr; e->kind() == ExprKind::DepLambda && e->binder().kind == Kind::Nat;
+         e = e->body())
+      sizes.push_back(e->binder());
+    copts.launch = codegen::host::parseLaunchOption(opts.launch, sizes);
+  }
   codegen::CompileResult r = codegen::compileToC(program, def, copts);
   if (opts.dump == "lower") {
     out << "def " << r.lowered.name << " =\n  " << printExpr(r.lowered.expr) << "\n";
