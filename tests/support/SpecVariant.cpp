@@ -1,5 +1,6 @@
 #include "SpecVariant.h"
 
+#include "codegen/host/Launch.h"
 #include "driver/SourceLoader.h"
 #include "elevate/Rewriter.h"
 #include "elevate/StrategyFile.h"
@@ -15,6 +16,8 @@ CompiledVariant compileVariant(const driver::KernelSpec& spec, const driver::Var
   }
   codegen::c::COptions opts{variant.symbol, spec.sourcePath, "catalogue", variant.strategyPath,
                             std::string(driver::targetName(variant.target))};
+  if (variant.launch)
+    opts.launch = codegen::host::Launch{variant.launch->global, variant.launch->local};
   v.compiled = codegen::compileToC(v.program, v.rewritten, opts);
   return v;
 }

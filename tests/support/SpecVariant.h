@@ -1,11 +1,12 @@
 // One variant of a kernel spec (driver::loadSpec) compiled exactly as
 //
 //   risec compile SOURCE --entry ENTRY --target TARGET [--strategy STRATEGY]
-//         --name SYMBOL
+//         --name SYMBOL [--launch LAUNCH]
 //
 // does (generator/driver/CompileCommand.cpp: the strategy, if any, rewrites
 // the entry, then codegen::compileToC, which also verifies the output with
-// Clang), except that the header comment names the version "catalogue".
+// Clang; an OpenCL variant's `launch:` configures its host wrapper), except
+// that the header comment names the version "catalogue".
 #pragma once
 
 #include "codegen/Compile.h"
