@@ -6,6 +6,7 @@
 #include "codegen/c/EmitNames.h"
 #include "codegen/c/EmitNat.h"
 #include "codegen/c/EmitTypes.h"
+#include "codegen/c/EmitVectors.h"
 #include "codegen/host/HostWrappers.h"
 #include "codegen/opencl/Kernel.h"
 #include "codegen/openmp/Pragmas.h"
@@ -87,7 +88,8 @@ bool isStack(const rise::Type& t) {
 
 class Emitter {
 public:
-  explicit Emitter(const COptions& opts) : opts_(opts) {
+  explicit Emitter(const COptions& opts)
+      : opts_(opts), vectors_(opts.target == "opencl"), vectorLowering_(vectors_, vectorHooks()) {
     nats_.name = [this](const rise::NatVarInfo& v) {
       auto it = natNames_.find(v.id);
       return it != natNames_.end() ? it->second : v.name;
@@ -107,6 +109,8 @@ private:
 private:
   const COptions& opts_;
   TypeMapper types_;
+  VectorTypes vectors_;
+  VectorLowering vectorLowering_;
   NameTable names_;
   NatPrinter nats_;
   std::set<std::string> helpers_;
@@ -170,6 +174,16 @@ private:
       for (; t->kind() == rise::TypeKind::Array || t->kind() == rise::TypeKind::Vec; t = t->elem())
         flat = flat * t->size() + path.popIndex();
       e = index(e, nats_.bare(flat));
+    } else if (t->kind() == rise::TypeKind::Vec && !path.empty() &&
+               path.next() == PathElem::Kind::Index) { // a lane of a vector variable
+      Nat lane = path.popIndex();
+      if (!lane->isConst())
+        throw CompileError("E0699", {},
+                           "a lane of the vector `" + m.name +
+                               "` is selected by a run-time index, which the back end does not "
+                               "support yet");
+      e = vectors_.lane(e, lane->value());
+      t = t->elem();
     }
     while (!path.empty()) {
       if (t->kind() != rise::TypeKind::Pair)
@@ -319,6 +333,39 @@ private:
     throw InternalError("C back end: cannot write through " + dpia::phraseTypeToString(a->type()));
   }
 
+  // ---- vectors (EmitVectors.h) ------------------------------------------------
+
+  /// The C type of a value of type `t`: a native vector type or the element.
+  CType valueType(const rise::Type& t) {
+    return t->kind() == rise::TypeKind::Vec && vectors_.native(t) ? vectors_.type(t)
+                                                                  : types_.element(t);
+  }
+
+  /// VectorLowering's view of this emitter (EmitVectors.h).
+  VectorLowering::Emitter vectorHooks() {
+    return {[this](const Phrase& p, Path& path) { return exp(p, path); },
+            [this](const Phrase& a, Path& path) { return acc(a, path); },
+            [this](const Phrase& p, Path& path) { return vectorMemory(p, path); },
+            [this](const Nat& n) { return nats_.bare(n); },
+            [this](const std::string& hint) { return fresh(hint); }};
+  }
+
+  /// Follows the views of `p` with `path` to the memory (a leaf of a split
+  /// pair) it reaches, if it reaches one without computing.
+  std::optional<VectorMemory> vectorMemory(Phrase p, Path& path) {
+    while (p->kind() == PhraseKind::Prim && p->prim().view)
+      p = p->prim().view(p, path);
+    if (p->kind() != PhraseKind::Ident && p->kind() != PhraseKind::Proj1 &&
+        p->kind() != PhraseKind::Proj2)
+      return std::nullopt;
+    const Memory* m = &memoryOf(p);
+    while (!m->parts.empty() && !path.empty() && path.next() != PathElem::Kind::Index)
+      m = &m->parts[path.popFst() ? 0 : 1];
+    if (!m->parts.empty())
+      return std::nullopt;
+    return VectorMemory{m->name, m->type, m->variable};
+  }
+
   // ---- commands --------------------------------------------------------------
 
   /// `at` followed by the step `inner` (which becomes the innermost step).
@@ -337,6 +384,10 @@ private:
     if (t->kind() == rise::TypeKind::Pair) {
       assignment(lhs, rhs, t->first(), within(at, {dpia::PathElem::Kind::Fst, nullptr}), out);
       assignment(lhs, rhs, t->second(), within(at, {dpia::PathElem::Kind::Snd, nullptr}), out);
+      return;
+    }
+    if (t->kind() == rise::TypeKind::Vec && vectors_.native(t)) {
+      vectorLowering_.assign(lhs, rhs, t, at, out);
       return;
     }
     if (t->kind() == rise::TypeKind::Vec) { // lane by lane
@@ -366,10 +417,11 @@ private:
       const rise::Type& t = c->dataArg(0);
       const Phrase& f = c->args()[0];
       std::string name = fresh(c->tag());
-      bool array = t->kind() == rise::TypeKind::Array || t->kind() == rise::TypeKind::Vec;
+      bool array = t->kind() == rise::TypeKind::Array ||
+                   (t->kind() == rise::TypeKind::Vec && !vectors_.native(t));
       if (array && !isStack(t))
         throw InternalError("C back end: a heap temporary was not hoisted");
-      CType ct = types_.element(t);
+      CType ct = valueType(t);
       if (array)
         ct = arrayType(ct, TypeMapper::count(t)->value());
       memory_[f->param()->id()] = {name, t, !array, {}};
@@ -505,7 +557,10 @@ private:
     helpers_.insert("risec_chunk_begin");
     const Phrase& part = c->args()[3];
     const rise::Type& t = dpia::dataType(proj1(part));
-    CType ct = types_.element(t);
+    if (t->kind() == rise::TypeKind::Vec && !vectors_.native(t))
+      throw InternalError("C back end: reducePar on `" + rise::typeToString(t) +
+                          "` (dpia::simdVector disagrees with VectorTypes::native)");
+    CType ct = valueType(t);
     std::string partial = fresh("partial"), chunks = fresh("chunks");
     std::string partName = fresh("part");
     memory_[part->id()] = {partName, t, true, {}};
@@ -867,6 +922,10 @@ CFiles Emitter::run(const dpia::Program& p) {
   if (!heap.empty())
     c.include("<stdlib.h>");
   c.blank();
+  if (vectors_.used()) {
+    c.raw(vectors_.declarations());
+    c.blank();
+  }
   for (const std::string& hname : helpers_)
     c.raw(helperCode(hname));
   for (const std::string& f : foreignCodes)
