@@ -18,6 +18,9 @@
 
 #include <limits.h>
 
+typedef float risec_f32x4 __attribute__((vector_size(16)));
+typedef float risec_f32x4u __attribute__((vector_size(16), aligned(4), may_alias));
+
 int scal_vec_c(float* restrict output, int n, float alpha, const float* restrict xs) {
   if (n < 0) {
     return 2;
@@ -27,10 +30,8 @@ int scal_vec_c(float* restrict output, int n, float alpha, const float* restrict
   }
   // mapSeq
   for (int i = 0; i < n; i += 1) {
-    output[4 * i] = alpha * xs[4 * i];
-    output[4 * i + 1] = alpha * xs[4 * i + 1];
-    output[4 * i + 2] = alpha * xs[4 * i + 2];
-    output[4 * i + 3] = alpha * xs[4 * i + 3];
+    *(risec_f32x4u*)&output[4 * i] =
+        (risec_f32x4){alpha, alpha, alpha, alpha} * *(const risec_f32x4u*)&xs[4 * i];
   }
   return 0;
 }

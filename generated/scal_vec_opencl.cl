@@ -22,9 +22,6 @@ __kernel void scal_vec_opencl(global float* restrict output, int n, float alpha,
                               const global float* restrict xs) {
   // mapGlobal(0)
   for (int i = get_global_id(0); i < n; i += get_global_size(0)) {
-    output[4 * i] = alpha * xs[4 * i];
-    output[4 * i + 1] = alpha * xs[4 * i + 1];
-    output[4 * i + 2] = alpha * xs[4 * i + 2];
-    output[4 * i + 3] = alpha * xs[4 * i + 3];
+    vstore4((float4)(alpha)*vload4(0, xs + 4 * i), 0, output + 4 * i);
   }
 }

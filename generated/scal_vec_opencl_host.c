@@ -33,10 +33,7 @@ static const char scal_vec_opencl_source[] =
     "                              const global float* restrict xs) {\n"
     "  // mapGlobal(0)\n"
     "  for (int i = get_global_id(0); i < n; i += get_global_size(0)) {\n"
-    "    output[4 * i] = alpha * xs[4 * i];\n"
-    "    output[4 * i + 1] = alpha * xs[4 * i + 1];\n"
-    "    output[4 * i + 2] = alpha * xs[4 * i + 2];\n"
-    "    output[4 * i + 3] = alpha * xs[4 * i + 3];\n"
+    "    vstore4((float4)(alpha)*vload4(0, xs + 4 * i), 0, output + 4 * i);\n"
     "  }\n"
     "}\n";
 
