@@ -1,5 +1,5 @@
-set terminal pngcairo size 3600,700 noenhanced font ",9"
-set output "results/latest.png"
+set terminal pngcairo size 3960,700 noenhanced font ",9"
+set output "bench/results/latest.png"
 set title "Speedup over naive C (time of naive / time of variant), log scale; Intel(R) Xeon(R) Processor"
 set datafile missing "-"
 set style data histograms
@@ -11,4 +11,4 @@ set grid ytics
 set ylabel "speedup over naive C"
 set xtics rotate by -60 scale 0
 set key outside right top
-plot for [i=2:11] "results/latest.dat" using i:xtic(1) title columnheader(i)
+plot for [i=2:12] "bench/results/latest.dat" using i:xtic(1) title columnheader(i)

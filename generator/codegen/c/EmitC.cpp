@@ -284,8 +284,10 @@ private:
       return ternary(binary(n == "min" ? "<" : ">", a, b), a, b);
     }
     if (n == "select") {
-      Path a = path, b = path;
-      CExpr e = ternary(arg(0), exp(p->args()[1], a), exp(p->args()[2], b));
+      // the condition is one bool for the whole value (a pair or a vector
+      // selects all its components by it)
+      Path cond = newPath(), a = path, b = path;
+      CExpr e = ternary(exp(p->args()[0], cond), exp(p->args()[1], a), exp(p->args()[2], b));
       path = a;
       return e;
     }
@@ -366,14 +368,22 @@ private:
 
   // ---- commands --------------------------------------------------------------
 
+  /// `at` followed by the step `inner` (which becomes the innermost step).
+  static Path within(const Path& at, dpia::PathElem inner) {
+    Path p = at;
+    p.elems = {std::move(inner)};
+    p.elems.insert(p.elems.end(), at.elems.begin(), at.elems.end());
+    return p;
+  }
+
   void assignment(const Phrase& lhs, const Phrase& rhs, const rise::Type& t, const Path& at,
                   std::vector<CStmt>& out) {
+    // `at` selects a component of the assigned value; the component's parts
+    // are selected after it, so their steps go innermost (the front of the
+    // path: its back is the outermost step)
     if (t->kind() == rise::TypeKind::Pair) {
-      Path f = at, s = at;
-      f.pushFst();
-      s.pushSnd();
-      assignment(lhs, rhs, t->first(), f, out);
-      assignment(lhs, rhs, t->second(), s, out);
+      assignment(lhs, rhs, t->first(), within(at, {dpia::PathElem::Kind::Fst, nullptr}), out);
+      assignment(lhs, rhs, t->second(), within(at, {dpia::PathElem::Kind::Snd, nullptr}), out);
       return;
     }
     if (t->kind() == rise::TypeKind::Vec && vectors_.native(t)) {
@@ -384,8 +394,7 @@ private:
       if (!t->size()->isConst())
         throw CompileError("E0699", {}, "vectors of a symbolic width are not supported");
       for (std::int64_t lane = 0; lane < t->size()->value(); ++lane) {
-        Path l = at;
-        l.pushIndex(rise::natConst(lane));
+        Path l = within(at, {dpia::PathElem::Kind::Index, rise::natConst(lane)});
         assignment(lhs, rhs, t->elem(), l, out);
       }
       return;
