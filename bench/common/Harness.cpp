@@ -5,6 +5,7 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -134,8 +135,26 @@ std::string check(const Problem& p, const Current& c, const Data& got) {
   return "";
 }
 
+/// Size and seconds per call of each kernel/variant at its last size.
+std::map<std::string, std::pair<std::string, double>>& lastSeconds() {
+  static std::map<std::string, std::pair<std::string, double>> m;
+  return m;
+}
+
+/// A variant that took longer than this per call at a smaller size of the
+/// kernel is not run at the larger ones (it would take minutes).
+constexpr double kSlowSeconds = 1.0;
+
 void runOne(benchmark::State& state, const Problem& p, const std::string& name, const Variant& v) {
   static std::set<std::string> checked;
+  std::string family = name.substr(0, name.rfind('/'));
+  auto last = lastSeconds().find(family);
+  if (last != lastSeconds().end() && last->second.first != p.sizeLabel &&
+      last->second.second > kSlowSeconds) {
+    std::string took = std::to_string(last->second.second).substr(0, 5);
+    state.SkipWithError(("skipped: " + took + " s per call at the previous size").c_str());
+    return;
+  }
   Current& c = current(p);
   Data& d = *c.data;
   std::memset(d.out.data(), 0, 4 * d.out.size());
@@ -155,11 +174,16 @@ void runOne(benchmark::State& state, const Problem& p, const std::string& name, 
     if (v.prepare)
       v.prepare(d);
   }
+  auto start = std::chrono::steady_clock::now();
   for (auto _ : state) {
     int rc = v.run(d);
     benchmark::DoNotOptimize(rc);
     benchmark::ClobberMemory();
   }
+  std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
+  lastSeconds()[family] = {p.sizeLabel,
+                           elapsed.count() /
+                               double(std::max<benchmark::IterationCount>(state.iterations(), 1))};
   using C = benchmark::Counter;
   state.counters["FLOPs"] = C(p.flops, C::kIsIterationInvariantRate, C::kIs1000);
   state.counters["Bytes"] = C(p.bytes, C::kIsIterationInvariantRate, C::kIs1000);
