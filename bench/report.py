@@ -21,7 +21,7 @@ import sys
 
 VARIANT_ORDER = ["naive", "openblas-serial", "openblas-omp-t1", "openblas-omp-t2", "clblast",
                  "clblast-dev", "halide-t1", "halide-t2", "risec-c", "risec-omp-t1",
-                 "risec-omp-t2", "risec-ocl"]
+                 "risec-omp-t2", "risec-ocl", "risec-ocl-dev"]
 ANCHORS = ["naive", "OpenBLAS", "CLBlast", "Halide"]
 KERNEL_ORDER = ["scal", "axpy", "asum", "dot", "gemv", "mv", "mm", "transpose", "jacobi1d",
                 "jacobi2d", "heat3d", "gaussian", "conv2d", "harris", "nbody", "kmeans",
@@ -33,13 +33,14 @@ def threads(variant):
     m = re.search(r"-t(\d+)$", variant)
     if m:
         return int(m.group(1))
-    return 2 if variant in ("clblast", "clblast-dev") or variant.endswith("-ocl") else 1
+    return 2 if variant.startswith("clblast") or variant.endswith(("-ocl", "-ocl-dev")) else 1
 
 
-def anchor_variant(anchor, t):
+def anchor_variant(anchor, t, variant=""):
+    """OpenCL on device-resident buffers (-dev) compares with clblast-dev."""
     return {"naive": "naive",
             "OpenBLAS": "openblas-serial" if t == 1 else "openblas-omp-t%d" % t,
-            "CLBlast": "clblast",
+            "CLBlast": "clblast-dev" if variant.endswith("-dev") else "clblast",
             "Halide": "halide-t%d" % t}[anchor]
 
 
@@ -210,7 +211,7 @@ def main(results_dir, out_dir):
                 t = threads(v)
                 ratios = {}
                 for a in ANCHORS:
-                    av = anchor_variant(a, t)
+                    av = anchor_variant(a, t, v)
                     ar = times.get((kernel, size, av))
                     ratios[a] = (None if av == v or not ar or ar["error"] or r["error"]
                                  else ar["ms"] / r["ms"])
