@@ -1,4 +1,4 @@
-set terminal pngcairo size 3960,700 noenhanced font ",9"
+set terminal pngcairo size 4320,700 noenhanced font ",9"
 set output "bench/results/latest.png"
 set title "Speedup over naive C (time of naive / time of variant), log scale; Intel(R) Xeon(R) Processor"
 set datafile missing "-"
@@ -11,4 +11,4 @@ set grid ytics
 set ylabel "speedup over naive C"
 set xtics rotate by -60 scale 0
 set key outside right top
-plot for [i=2:12] "bench/results/latest.dat" using i:xtic(1) title columnheader(i)
+plot for [i=2:13] "bench/results/latest.dat" using i:xtic(1) title columnheader(i)
