@@ -68,6 +68,7 @@ def machine(contexts):
         "mhz": ctx.get("mhz_per_cpu"),
         "caches": ctx.get("caches"),
         "simd_flags": simd,
+        "flags": flags.group(1).split() if flags else [],
         "compiler": sh("c++ --version | head -1"),
         "kernel": platform.release(),
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
