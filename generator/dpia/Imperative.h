@@ -20,7 +20,7 @@ Phrase skip();
 /// `new(dt, fun(v => body))`: a variable of data type `dt`; `body` receives
 /// the pair v = (Exp[dt, Rd] x Acc[dt]); read with proj1(v), write with proj2(v).
 Phrase newVar(const rise::Type& dt, const std::string& name,
-              const std::function<Phrase(const Phrase& v)>& body);
+              const std::function<Phrase(const Phrase& v)>& body, const SourceLocation& loc = {});
 /// `new` in an OpenCL address space (docs/dpia.md, "OpenCL"), made by the
 /// RISE primitive at `loc` (toLocal, toGlobal, oclToMem(a), oclReduceSeq(a)).
 Phrase newVarIn(const rise::AddrSpace& space, const SourceLocation& loc, const rise::Type& dt,

@@ -977,11 +977,19 @@ CFiles Emitter::openclFiles(const dpia::Program& p, const Phrase& command,
       doc += "\n  " + pre.str();
     doc += "\n";
   }
+  bool temporaries = !abi_.withRole(AbiParam::Role::Temporary).empty();
   doc += "The kernel " + opts_.symbol + " (" + opts_.symbol +
          ".cl) takes its arguments in the order of the C\n"
-         "target: output, sizes (int), inputs. Any global and local size work: its\n"
-         "loops are grid-stride loops. It checks nothing: call " +
-         opts_.symbol + "_check (" + opts_.symbol +
+         "target: output, sizes (int), inputs" +
+         std::string(temporaries ? ", then the global temporaries the host\n"
+                                   "allocates (uninitialised; see the ABI description)"
+                                 : "") +
+         ". Any global and local size work: its\n"
+         "loops are grid-stride loops" +
+         std::string(abi_.usesBarriers ? " (it has barriers: the global size must be a\n"
+                                         "multiple of the local size in every dimension)"
+                                       : "") +
+         ". It checks nothing: call " + opts_.symbol + "_check (" + opts_.symbol +
          ".h)\n"
          "with the sizes first; it returns 0 if the kernel may be launched, 1 if a\n"
          "precondition fails, 2 if a size is negative, 3 if an array would have more\n"

@@ -143,7 +143,7 @@ private:
     Phrase body;
     Summary b = block({bodyOf(c)}, body);
     // the end of one iteration against the start of the next
-    Conflict x = conflict(b.tail, b.head);
+    Conflict x = conflict(reused(b.tail, c), reused(b.head, c));
     if (x.found) {
       body = dpia::seq({body, barrierFor(x, true)});
       b.tail.clear();
@@ -161,6 +161,24 @@ private:
     const rise::Nat& n = dpia::forCount(c);
     b.barrier = b.barrier && n->isConst() && n->value() > 0;
     return b;
+  }
+
+  /// The accesses in `u` that the next iteration of `loop` may conflict
+  /// with. The iterations of a parallel loop are independent (a map), except
+  /// that a work-group runs its mapWorkGroup iterations one after another in
+  /// the same local memory; a sequential loop keeps everything.
+  Uses reused(const Uses& u, const Phrase& loop) const {
+    if (!loop->isPrim("parFor"))
+      return u;
+    Uses out;
+    if (!startsWith(loop->tag(), "mapWorkGroup("))
+      return out;
+    for (const auto& [id, use] : u) {
+      const SharedTemporary& t = shared_.at(id);
+      if (t.local && t.ownLoops.count(dpia::forIndex(loop)->var().id))
+        out[id] = use;
+    }
+    return out;
   }
 
   /// Adds the spread of `loop` to accesses summarised inside its body.

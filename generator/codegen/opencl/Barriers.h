@@ -10,9 +10,10 @@
 //     read between need none: a RISE program writes each element of a
 //     temporary once);
 //   - a `barrier` goes at the end of a loop body (a sequential loop, or a
-//     mapWorkGroup grid-stride iteration) when the end of one iteration and
-//     the start of the next conflict in the same way (the next iteration
-//     would overwrite memory still being read);
+//     mapWorkGroup grid-stride iteration for the local memory allocated in
+//     it) when the end of one iteration and the start of the next conflict
+//     in the same way (the next iteration would overwrite memory still being
+//     read); the iterations of parallel loops are otherwise independent;
 //   - nowhere else: not at the end of the kernel, not between statements
 //     whose accesses are all by one work-item.
 //

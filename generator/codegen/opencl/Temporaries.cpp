@@ -51,11 +51,12 @@ Placement placeTemporary(const dpia::HoistedAllocation& h) {
                            "oclToMem(Private)");
   if (tag == AddrSpace::Tag::Private)
     throw CompileError("E0631", c->loc(),
-                       "the private temporary `" + h.name + "` of type `" + type +
-                           "` is too large for private memory (at most " +
+                       "this value of type `" + type +
+                           "` is stored in a private temporary, which is too large for private "
+                           "memory (at most " +
                            std::to_string(c::kStackLimitBytes) +
-                           " bytes of a constant size); store it in local memory (`toLocal`, with "
-                           "a constant tile size) or global memory (`toGlobal`) instead");
+                           " bytes of a constant size); store it explicitly in local memory (`|> "
+                           "toLocal`, with a constant tile size) or global memory (`|> toGlobal`)");
   Placement p;
   p.local = tag == AddrSpace::Tag::Local;
   p.primitive = primitiveOf(c, tag);

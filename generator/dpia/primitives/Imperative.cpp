@@ -35,9 +35,9 @@ Phrase seq(std::vector<Phrase> commands) {
 }
 
 Phrase newVar(const rise::Type& dt, const std::string& name,
-              const std::function<Phrase(const Phrase& v)>& body) {
+              const std::function<Phrase(const Phrase& v)>& body, const SourceLocation& loc) {
   Phrase v = freshIdent(name, pairPhraseType(expType(dt, Access::Rd), accType(dt)));
-  return primTyped(def("new"), {dt}, {lambda(v, body(v))}, commType(), {}, name);
+  return primTyped(def("new"), {dt}, {lambda(v, body(v))}, commType(), loc, name);
 }
 
 Phrase newVarIn(const rise::AddrSpace& space, const SourceLocation& loc, const rise::Type& dt,

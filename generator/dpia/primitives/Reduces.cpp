@@ -26,7 +26,8 @@ void addReduce(PrimitiveRegistry& r, rise::Prim p, const char* name, bool unroll
     const auto* space = ocl ? std::get_if<rise::AddrSpace>(&e->typeArgs().at(0)) : nullptr;
     return t.conT(e->args()[2], [&](const Phrase& x) {
       auto make = [&](const std::function<Phrase(const Phrase&)>& body) {
-        return space ? newVarIn(*space, e->loc(), acc, "acc", body) : newVar(acc, "acc", body);
+        return space ? newVarIn(*space, e->loc(), acc, "acc", body)
+                     : newVar(acc, "acc", body, e->loc());
       };
       return make([&](const Phrase& v) {
         return seq(
