@@ -629,7 +629,8 @@ private:
       }
       opencl::SharedTemporary& t = shared[h.var->id()];
       t.local = where.local;
-      t.description = name + " (" + where.primitive + " at " + h.command->loc().str() + ")";
+      t.description = name + " (" + where.primitive + ")";
+      t.comment = name + " (" + where.primitive + " at " + h.command->loc().str() + ")";
       t.loc = h.command->loc();
       for (const Phrase& l : h.parallelLoops)
         t.ownLoops.insert(dpia::forIndex(l)->var().id);

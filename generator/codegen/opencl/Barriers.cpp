@@ -279,7 +279,7 @@ private:
                 "work-item would reach it (synchronizability, §4.6); move the allocation and the "
                 "loops that write and read it out of the `" +
                 l->tag() + "` loop (e.g. into a mapWorkGroup body), or keep it private");
-    std::string why = "barrier: " + t.description;
+    std::string why = "barrier: " + t.comment;
     if (loopEnd)
       why += " is written again by the next iteration while other work-items may still read it";
     else if (c.readAfterWrite)

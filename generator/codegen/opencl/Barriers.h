@@ -38,7 +38,8 @@ namespace risec::codegen::opencl {
 /// A temporary in local memory or a global temporary.
 struct SharedTemporary {
   bool local = true;       ///< local memory (else global)
-  std::string description; ///< `tmp (toLocal at f.rise:4:7)`, for comments and messages
+  std::string description; ///< `tmp (toLocal)`, for messages
+  std::string comment;     ///< `tmp (toLocal at f.rise:4:7)`, for barrier comments
   SourceLocation loc;      ///< the RISE primitive that made it
   /// The index ids of the parallel loops it was allocated in: each of their
   /// iterations has its own copy.

@@ -5,6 +5,8 @@
 #include "dpia/Imperative.h"
 #include "support/Diagnostic.h"
 
+#include <cctype>
+
 namespace risec::codegen::opencl {
 
 using rise::AddrSpace;
@@ -24,8 +26,32 @@ std::string spaceName(AddrSpace::Tag t) {
   return t == AddrSpace::Tag::Local ? "Local" : t == AddrSpace::Tag::Global ? "Global" : "Private";
 }
 
-/// `toLocal` for a temporary, `oclReduceSeq(Local)` for an accumulator.
+/// The identifier at `loc` in its source file, or "".
+std::string identifierAt(const SourceLocation& loc) {
+  if (!loc.known())
+    return "";
+  const std::string& text = loc.file->text;
+  std::size_t pos = 0;
+  for (int line = 1; line < loc.line; ++line) {
+    pos = text.find('\n', pos);
+    if (pos == std::string::npos)
+      return "";
+    ++pos;
+  }
+  pos += static_cast<std::size_t>(loc.column - 1);
+  std::size_t end = pos;
+  while (end < text.size() &&
+         (std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '_'))
+    ++end;
+  return pos < text.size() ? text.substr(pos, end - pos) : "";
+}
+
+/// How the program asked for the temporary: `toLocal`, `oclToMem(Local)`,
+/// `oclReduceSeq(Local)` (an accumulator), ...
 std::string primitiveOf(const dpia::Phrase& c, AddrSpace::Tag t) {
+  std::string written = identifierAt(c->loc());
+  if (written == "oclToMem" || written == "oclReduceSeq")
+    return written + "(" + spaceName(t) + ")";
   if (c->tag() == "acc")
     return "oclReduceSeq(" + spaceName(t) + ")";
   return t == AddrSpace::Tag::Local ? "toLocal" : "toGlobal";
