@@ -1,6 +1,7 @@
 #include "codegen/Compile.h"
 
 #include "codegen/opencl/Legality.h"
+#include "codegen/opencl/MappingLegality.h"
 #include "codegen/openmp/Legality.h"
 #include "dpia/FromRise.h"
 #include "dpia/Translate.h"
@@ -50,6 +51,15 @@ c::CFiles formatAndVerify(c::CFiles files, const std::string& symbol,
   return files;
 }
 
+/// After lowering: the legality of the parallel mapping (docs/dpia.md,
+/// "Legality of parallel mappings"); C has nothing to check.
+void checkParallelMapping(const rise::TypedDef& lowered, const std::string& target) {
+  if (target == "openmp")
+    openmp::checkLegality(lowered);
+  if (target == "opencl")
+    opencl::checkMappingLegality(lowered);
+}
+
 } // namespace
 
 std::vector<OutputFile> outputFiles(const CompileResult& r) {
@@ -63,8 +73,6 @@ CompileResult compileToC(const rise::Program& program, const rise::TypedDef& def
   bool openmp = opts.target == "openmp", opencl = opts.target == "opencl";
   if (opts.target != "c" && !openmp && !opencl)
     throw InternalError("compileToC: unknown target `" + opts.target + "`");
-  if (openmp)
-    openmp::checkLegality(def); // nested parallel loops
   if (opencl)
     opencl::checkSupported(def); // no global or local temporaries yet
   rules::LowerTarget lowering = openmp   ? rules::LowerTarget::OpenMP
@@ -72,6 +80,7 @@ CompileResult compileToC(const rise::Program& program, const rise::TypedDef& def
                                          : rules::LowerTarget::C;
   CompileResult r;
   r.lowered = rules::lowerToC(program, def, lowering);       // 1. every choice made
+  checkParallelMapping(r.lowered, opts.target);              //    legal parallel mapping
   r.functional = dpia::fromRise(r.lowered);                  // 2. read/write checked DPIA
   r.imperative = r.functional;                               //
   dpia::translateToImperative(r.imperative);                 // 3. accT / conT

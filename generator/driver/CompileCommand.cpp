@@ -2,20 +2,16 @@
 
 #include "codegen/Compile.h"
 #include "dpia/Printer.h"
+#include "driver/KernelCompiler.h"
+#include "driver/OutputWriter.h"
 #include "driver/SourceLoader.h"
-#include "elevate/Rewriter.h"
-#include "elevate/StrategyFile.h"
 #include "rise/infer/Infer.h"
 #include "rise/parse/Parser.h"
 #include "rise/print/Printer.h"
 #include "support/Diagnostic.h"
 #include "support/Text.h"
 
-#include <cctype>
-#include <filesystem>
-#include <fstream>
 #include <ostream>
-#include <unistd.h>
 
 #ifndef RISEC_VERSION
 #define RISEC_VERSION "unknown"
@@ -23,42 +19,7 @@
 
 namespace risec::driver {
 
-namespace fs = std::filesystem;
 using namespace risec::rise;
-
-namespace {
-
-/// Writes all files or none: each goes to a temporary file in DIR first.
-void writeAtomically(const fs::path& dir, const std::vector<codegen::OutputFile>& files) {
-  std::error_code ec;
-  if (!fs::is_directory(dir, ec))
-    throw CompileError("E0612", {}, "the output directory `" + dir.string() + "` does not exist");
-  std::vector<std::pair<fs::path, fs::path>> moves;
-  auto cleanup = [&] {
-    for (const auto& m : moves)
-      fs::remove(m.first, ec);
-  };
-  for (const auto& [name, text] : files) {
-    fs::path tmp = dir / ("." + name + ".tmp" + std::to_string(::getpid()));
-    std::ofstream os(tmp, std::ios::binary);
-    os << text;
-    os.close();
-    moves.push_back({tmp, dir / name});
-    if (!os) {
-      cleanup();
-      throw CompileError("E0612", {}, "cannot write `" + (dir / name).string() + "`");
-    }
-  }
-  for (const auto& [tmp, final] : moves) {
-    fs::rename(tmp, final, ec);
-    if (ec) {
-      cleanup();
-      throw CompileError("E0612", {}, "cannot write `" + final.string() + "`: " + ec.message());
-    }
-  }
-}
-
-} // namespace
 
 int runCompile(const CompileOptions& opts, std::ostream& out) {
   if (opts.target != "c" && opts.target != "openmp" && opts.target != "opencl")
@@ -76,15 +37,8 @@ int runCompile(const CompileOptions& opts, std::ostream& out) {
   if (opts.dump.empty() && opts.outDir.empty())
     throw CompileError("E0612", {}, "no output directory; pass -o DIR");
   TypedDef def = inferDef(program, entry);
-  if (!opts.strategy.empty()) {
-    // The strategy makes the optimisation choices; lowerToC then makes the
-    // remaining ones (DESIGN.md: it is the default when no strategy is given).
-    elevate::StrategyPtr strategy = elevate::loadStrategy(loadSource(opts.strategy));
-    def = elevate::rewriteDef(program, def, *strategy, {});
-    program = elevate::rewrittenProgram(program, def);
-  }
   codegen::c::COptions copts{symbol, opts.file, RISEC_VERSION, opts.strategy, opts.target};
-  codegen::CompileResult r = codegen::compileToC(program, def, copts);
+  codegen::CompileResult r = compileWithStrategy(program, def, opts.strategy, copts);
   if (opts.dump == "lower") {
     out << "def " << r.lowered.name << " =\n  " << printExpr(r.lowered.expr) << "\n";
     return 0;

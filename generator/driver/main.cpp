@@ -2,6 +2,7 @@
 // 2 internal error (a bug in risec).
 #include "driver/Commands.h"
 #include "driver/CompileCommand.h"
+#include "driver/GenerateCommand.h"
 #include "driver/RewriteCommand.h"
 #include "support/Diagnostic.h"
 
@@ -56,6 +57,31 @@ int run(int argc, char** argv) {
       ->add_option("--dump", compile.dump, "print a stage instead: lower | dpia | imperative | c")
       ->check(CLI::IsMember({"lower", "dpia", "imperative", "c"}));
 
+  GenerateOptions generate;
+  CLI::App* generateCmd = app.add_subcommand(
+      "generate", "the whole kernel library of some specs: sources, headers, manifest");
+  generateCmd->add_option("specs", generate.specs, "the kernel specs (.yaml)");
+  generateCmd->add_option("-o", generate.outDir, "the output directory (replaced as a whole)");
+  generateCmd->add_option("--name", generate.name,
+                          "the library name: umbrella header NAME.h, manifest NAME.json "
+                          "(default: kernels)");
+  generateCmd->add_option("--jobs,-j", generate.jobs, "variants compiled in parallel")
+      ->check(CLI::PositiveNumber);
+  generateCmd->add_option("--targets", generate.targets,
+                          "keep only variants of these targets, e.g. c,openmp");
+  generateCmd->add_flag("--update", generate.update,
+                        "write into DIR only the files that changed (for build systems)");
+  generateCmd->add_option("--part", generate.part,
+                          "write only the kernels' files (kernels) or the umbrella header and "
+                          "manifest (index); implies --update");
+  generateCmd->add_option("--depfile", generate.depfile,
+                          "also write a Makefile depfile listing the input files");
+  generateCmd->add_option("--depfile-target", generate.depfileTarget,
+                          "the target of the depfile's rule (default: DIR/NAME.json)");
+  generateCmd->add_flag("--print-dependencies", generate.printDependencies,
+                        "print the spec, program and strategy files, one per line; write "
+                        "nothing");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -74,6 +100,8 @@ int run(int argc, char** argv) {
     status = runRewrite(rewrite, out, std::cerr);
   else if (*compileCmd)
     status = runCompile(compile, out);
+  else if (*generateCmd)
+    status = runGenerate(generate, out);
   std::cout << out.str();
   return status;
 }

@@ -1,5 +1,7 @@
 #include "tooling/Verifier.h"
 
+#include <mutex>
+
 #include <clang/Basic/Diagnostic.h>
 #include <clang/Basic/FileManager.h>
 #include <clang/Basic/SourceManager.h>
@@ -77,6 +79,10 @@ VerifyResult verifySource(const std::string& code, SourceLanguage language,
     argv.push_back("-I" + dir);
   argv.push_back(path);
 
+  // `risec generate --jobs N` compiles variants on several threads; Clang's
+  // tooling is not documented as thread-safe, so one file is verified at a time.
+  static std::mutex mutex;
+  std::lock_guard<std::mutex> lock(mutex);
   CollectingConsumer consumer;
   clang::tooling::ToolInvocation invocation(argv, std::make_unique<clang::SyntaxOnlyAction>(),
                                             files.get());

@@ -1,0 +1,210 @@
+# risec_add_kernel_library(NAME SPECS spec.yaml... [TARGETS c openmp opencl]
+#                          [OUTPUT_DIR dir] [HEADER var] [MANIFEST var])
+#
+# Runs `risec generate` over SPECS at build time and makes a static library
+# target NAME from the result: the C and OpenMP variants compiled as C11
+# (OpenMP ones with OpenMP enabled), the OpenCL host wrappers (*_host.c) linked
+# with the host runtime, and OUTPUT_DIR (default: <binary dir>/NAME) as its
+# include directory, holding the umbrella header NAME.h and the manifest
+# NAME.json. The generation reruns when a spec, a program or strategy it names
+# (a depfile written by risec), or risec itself changes. TARGETS keeps only the
+# variants of those targets. HEADER and MANIFEST name variables that receive
+# the paths of NAME.h and NAME.json. See docs/usage.md.
+#
+# Also defined here (used by risec's own build): risec_library_from_manifest()
+# and risec_add_regeneration().
+
+include_guard(GLOBAL)
+
+# The risec executable: the imported Risec::risec of an installed package, or
+# the `risec` target of risec's own build tree.
+function(_risec_executable out_exe out_target)
+  if(TARGET Risec::risec)
+    set(${out_exe} "$<TARGET_FILE:Risec::risec>" PARENT_SCOPE)
+    set(${out_target} Risec::risec PARENT_SCOPE)
+  elseif(TARGET risec)
+    set(${out_exe} "$<TARGET_FILE:risec>" PARENT_SCOPE)
+    set(${out_target} risec PARENT_SCOPE)
+  else()
+    message(FATAL_ERROR "risec_add_kernel_library: no risec; call find_package(Risec) first")
+  endif()
+endfunction()
+
+function(_risec_host_runtime out)
+  if(TARGET Risec::risec_host_cl)
+    set(${out} Risec::risec_host_cl PARENT_SCOPE)
+  else()
+    set(${out} risec_host_cl PARENT_SCOPE)
+  endif()
+endfunction()
+
+# risec_library_from_manifest(TARGET DIR NAME [OUT_FILES var]): the static
+# library TARGET from the files that DIR/NAME.json lists. Sources are read
+# at configure time; NAME.json is a configure dependency, so that kernels
+# added or removed by a regeneration are picked up by the next build.
+function(risec_library_from_manifest target dir name)
+  cmake_parse_arguments(ARG "" "OUT_FILES" "" ${ARGN})
+  set(manifest ${dir}/${name}.json)
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${manifest})
+  file(READ ${manifest} json)
+  string(JSON kernels GET "${json}" kernels)
+  string(JSON nkernels LENGTH "${kernels}")
+  set(sources "")
+  set(openmp_sources "")
+  set(all_files ${dir}/${name}.h ${manifest})
+  set(has_host FALSE)
+  if(nkernels GREATER 0)
+    math(EXPR last "${nkernels} - 1")
+    foreach(k RANGE ${last})
+      string(JSON kname MEMBER "${kernels}" ${k})
+      string(JSON kheader GET "${kernels}" ${kname} header)
+      list(APPEND all_files ${dir}/${kheader})
+      string(JSON variants GET "${kernels}" ${kname} variants)
+      string(JSON nvariants LENGTH "${variants}")
+      math(EXPR vlast "${nvariants} - 1")
+      foreach(v RANGE ${vlast})
+        string(JSON vname MEMBER "${variants}" ${v})
+        string(JSON vtarget GET "${variants}" ${vname} target)
+        string(JSON files GET "${variants}" ${vname} files)
+        string(JSON nfiles LENGTH "${files}")
+        math(EXPR flast "${nfiles} - 1")
+        foreach(f RANGE ${flast})
+          string(JSON file GET "${files}" ${f})
+          list(APPEND all_files ${dir}/${file})
+          if(file MATCHES "_host\\.c$")
+            list(APPEND sources ${dir}/${file})
+            set(has_host TRUE)
+          elseif(file MATCHES "\\.c$")
+            list(APPEND sources ${dir}/${file})
+            if(vtarget STREQUAL "openmp")
+              list(APPEND openmp_sources ${dir}/${file})
+            endif()
+          endif()
+        endforeach()
+      endforeach()
+    endforeach()
+  endif()
+  if(sources STREQUAL "")
+    # An OpenCL-only library without host wrappers still needs one object.
+    set(stub ${CMAKE_CURRENT_BINARY_DIR}/${target}_empty.c)
+    file(WRITE ${stub} "typedef int risec_empty_library;\n")
+    list(APPEND sources ${stub})
+  endif()
+  add_library(${target} STATIC ${sources})
+  set_target_properties(${target} PROPERTIES C_STANDARD 11 C_STANDARD_REQUIRED ON C_EXTENSIONS OFF)
+  target_compile_options(${target} PRIVATE -Wall -Wextra -Werror)
+  if(openmp_sources)
+    find_package(OpenMP REQUIRED COMPONENTS C)
+    set_source_files_properties(${openmp_sources} TARGET_DIRECTORY ${target}
+                                PROPERTIES COMPILE_OPTIONS "${OpenMP_C_FLAGS}")
+    # Link only: the C variants are compiled without OpenMP.
+    target_link_libraries(${target} PUBLIC "$<LINK_ONLY:OpenMP::OpenMP_C>")
+  endif()
+  if(has_host)
+    _risec_host_runtime(host)
+    target_link_libraries(${target} PUBLIC ${host})
+  endif()
+  if(ARG_OUT_FILES)
+    set(${ARG_OUT_FILES} ${all_files} PARENT_SCOPE)
+  endif()
+endfunction()
+
+# risec_add_regeneration(TARGET SPECS spec... OUTPUT_DIR dir NAME name
+#                        [STAMP_DIR dir]): a custom target that rewrites the
+# files of DIR which changed, one custom command per spec (so that changing
+# one strategy reruns risec for that kernel only) plus one for the umbrella
+# header and manifest. Files whose contents are unchanged keep their time
+# stamps, so only the affected objects are recompiled.
+function(risec_add_regeneration target)
+  cmake_parse_arguments(ARG "" "OUTPUT_DIR;NAME;STAMP_DIR" "SPECS" ${ARGN})
+  _risec_executable(exe exe_target)
+  if(NOT ARG_STAMP_DIR)
+    set(ARG_STAMP_DIR ${CMAKE_CURRENT_BINARY_DIR}/${target})
+  endif()
+  file(MAKE_DIRECTORY ${ARG_STAMP_DIR})
+  set(stamps "")
+  foreach(spec IN LISTS ARG_SPECS)
+    get_filename_component(base ${spec} NAME_WE)
+    set(stamp ${ARG_STAMP_DIR}/${base}.stamp)
+    add_custom_command(
+      OUTPUT ${stamp}
+      COMMAND ${exe} generate ${spec} -o ${ARG_OUTPUT_DIR} --name ${ARG_NAME} --part kernels
+              --depfile ${stamp}.d --depfile-target ${stamp}
+      COMMAND ${CMAKE_COMMAND} -E touch ${stamp}
+      DEPENDS ${spec} ${exe_target}
+      DEPFILE ${stamp}.d
+      COMMENT "risec: regenerating the kernel of ${base}.yaml"
+      VERBATIM)
+    list(APPEND stamps ${stamp})
+  endforeach()
+  set(index ${ARG_STAMP_DIR}/${ARG_NAME}.index.stamp)
+  add_custom_command(
+    OUTPUT ${index}
+    COMMAND ${exe} generate ${ARG_SPECS} -o ${ARG_OUTPUT_DIR} --name ${ARG_NAME} --part index
+    COMMAND ${CMAKE_COMMAND} -E touch ${index}
+    DEPENDS ${stamps} ${exe_target}
+    COMMENT "risec: regenerating ${ARG_NAME}.h and ${ARG_NAME}.json"
+    VERBATIM)
+  add_custom_target(${target} DEPENDS ${stamps} ${index})
+endfunction()
+
+function(risec_add_kernel_library name)
+  cmake_parse_arguments(ARG "" "OUTPUT_DIR;HEADER;MANIFEST" "SPECS;TARGETS" ${ARGN})
+  if(NOT ARG_SPECS)
+    message(FATAL_ERROR "risec_add_kernel_library(${name}): SPECS is required")
+  endif()
+  if(NOT ARG_OUTPUT_DIR)
+    set(ARG_OUTPUT_DIR ${CMAKE_CURRENT_BINARY_DIR}/${name})
+  endif()
+  set(specs "")
+  foreach(spec IN LISTS ARG_SPECS)
+    get_filename_component(spec ${spec} ABSOLUTE)
+    list(APPEND specs ${spec})
+  endforeach()
+  set(extra "")
+  if(ARG_TARGETS)
+    string(REPLACE ";" "," targets "${ARG_TARGETS}")
+    set(extra --targets ${targets})
+  endif()
+  _risec_executable(exe exe_target)
+
+  # The file names are known only after a generation: generate at configure
+  # time (risec must exist then: an installed package; --update keeps the
+  # time stamps of unchanged files), and again at build time whenever an
+  # input changes. The specs are configure dependencies, so a new variant is
+  # picked up by the next build.
+  if(RISEC_EXECUTABLE)
+    execute_process(
+      COMMAND ${RISEC_EXECUTABLE} generate ${specs} -o ${ARG_OUTPUT_DIR} --name ${name} ${extra}
+              --update
+      RESULT_VARIABLE status)
+    if(NOT status EQUAL 0)
+      message(FATAL_ERROR "risec_add_kernel_library(${name}): risec generate failed")
+    endif()
+  elseif(NOT EXISTS ${ARG_OUTPUT_DIR}/${name}.json)
+    message(FATAL_ERROR "risec_add_kernel_library(${name}): risec is not built yet; use an "
+                        "installed risec (find_package(Risec)) or a prefilled OUTPUT_DIR")
+  endif()
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${specs})
+  risec_library_from_manifest(${name} ${ARG_OUTPUT_DIR} ${name} OUT_FILES files)
+  set(stamp ${CMAKE_CURRENT_BINARY_DIR}/${name}.risec.stamp)
+  add_custom_command(
+    OUTPUT ${stamp}
+    BYPRODUCTS ${files}
+    COMMAND ${exe} generate ${specs} -o ${ARG_OUTPUT_DIR} --name ${name} ${extra} --update
+            --depfile ${stamp}.d --depfile-target ${stamp}
+    COMMAND ${CMAKE_COMMAND} -E touch ${stamp}
+    DEPENDS ${specs} ${exe_target}
+    DEPFILE ${stamp}.d
+    COMMENT "risec: generating the kernel library ${name}"
+    VERBATIM)
+  add_custom_target(${name}_generate DEPENDS ${stamp})
+  add_dependencies(${name} ${name}_generate)
+  target_include_directories(${name} PUBLIC ${ARG_OUTPUT_DIR})
+  if(ARG_HEADER)
+    set(${ARG_HEADER} ${ARG_OUTPUT_DIR}/${name}.h PARENT_SCOPE)
+  endif()
+  if(ARG_MANIFEST)
+    set(${ARG_MANIFEST} ${ARG_OUTPUT_DIR}/${name}.json PARENT_SCOPE)
+  endif()
+endfunction()

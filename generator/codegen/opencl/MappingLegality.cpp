@@ -1,0 +1,310 @@
+#include "codegen/opencl/MappingLegality.h"
+
+#include "codegen/MapNesting.h"
+#include "support/Diagnostic.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace risec::codegen::opencl {
+
+using namespace risec::rise;
+
+namespace {
+
+bool isOpenCL(const MapNode& m) {
+  return m.domain == MapDomain::Global || m.domain == MapDomain::WorkGroup ||
+         m.domain == MapDomain::Local;
+}
+
+bool isHierarchy(const MapNode& m) {
+  return m.domain == MapDomain::WorkGroup || m.domain == MapDomain::Local;
+}
+
+std::string domainName(MapDomain d) {
+  switch (d) {
+  case MapDomain::Global:
+    return "global";
+  case MapDomain::WorkGroup:
+    return "work-group";
+  default:
+    return "local";
+  }
+}
+
+std::string rule(int n, const std::string& what) {
+  return "rule " + std::to_string(n) + " of the mapping constraints: " + what;
+}
+
+std::string mapLabel(MapDomain d, int dim) {
+  std::string name = d == MapDomain::Global      ? "mapGlobal"
+                     : d == MapDomain::WorkGroup ? "mapWorkGroup"
+                                                 : "mapLocal";
+  return name + "(" + std::to_string(dim) + ")";
+}
+
+[[noreturn]] void reject(const std::string& code, const MapNode& at, const std::string& message,
+                         const MapNode* other = nullptr, const std::string& otherNote = "") {
+  CompileError e(code, at.prim->loc(), "`" + at.label() + "` " + message);
+  if (other)
+    e.note(other->prim->loc(), otherNote);
+  throw e;
+}
+
+/// The first map in `chain` (outermost first) with this domain and dimension.
+const MapNode* findMap(const std::vector<const MapNode*>& chain, MapDomain d, int dim) {
+  for (const MapNode* m : chain)
+    if (m->domain == d && m->dim == dim)
+      return m;
+  return nullptr;
+}
+
+const MapNode* outerOf(const MapNode& m, MapDomain d) {
+  for (const MapNode* o : MapNesting::outerMaps(m))
+    if (o->domain == d)
+      return o;
+  return nullptr;
+}
+
+class Checker {
+public:
+  explicit Checker(const MapNesting& n) : n_(n), maps_(n.maps()), chains_(n.chains()) {}
+
+  void run() {
+    for (const MapNode* m : maps_)
+      if (isOpenCL(*m) && (m->dim < 0 || m->dim > 2))
+        return; // not a valid dimension: E0632 reports it
+    privateMemory();
+    localMemory();
+    duplicateScheduling();
+    localDimensions();
+    workGroupDimensions();
+    hierarchy();
+    oneHierarchy();
+    exhaustiveIndexing();
+  }
+
+private:
+  const MapNesting& n_;
+  std::vector<const MapNode*> maps_;
+  std::vector<std::vector<const MapNode*>> chains_;
+
+  // ---- rule 1 -----------------------------------------------------------------------
+
+  /// A `toMem` at the writer itself was inserted by lowerToC: the result is read.
+  static std::string privateStore(const MemoryStore& s, const MapNode& writer) {
+    const SourceLocation &a = s.at->loc(), &b = writer.prim->loc();
+    if (s.at->prim() == Prim::ToMem && a.line == b.line && a.column == b.column)
+      return "a temporary that lowerToC inserted because the result is read afterwards; "
+             "temporaries are private in OpenCL";
+    return s.description();
+  }
+
+  void privateMemory() {
+    const std::string why = "which belongs to a single work-item, but its iterations run on "
+                            "different work-items (" +
+                            rule(1, "private memory stays sequential") + "); make the map " +
+                            "sequential (mapSeq) or store ";
+    for (const MemoryStore* s : n_.stores()) {
+      if (s->space != MemorySpace::Private)
+        continue;
+      for (const MapNode* w : s->writers)
+        if (isOpenCL(*w))
+          reject("E0640", *w,
+                 "writes its result into private memory (" + privateStore(*s, *w) + "), " + why +
+                     "its result in local or global memory (toLocal, toGlobal)");
+    }
+    for (const MapNode* m : maps_)
+      for (const MemoryStore* s : m->inputs)
+        if (isOpenCL(*m) && s->space == MemorySpace::Private)
+          reject("E0640", *m,
+                 "iterates over private memory (" + s->description() + "), " + why +
+                     "its input in local or global memory (toLocal, toGlobal)");
+  }
+
+  // ---- rule 2 -----------------------------------------------------------------------
+
+  void localMemory() {
+    const std::string what = rule(2, "local memory belongs to a work-group");
+    for (const MemoryStore* s : n_.stores()) {
+      if (s->space != MemorySpace::Local)
+        continue;
+      std::string name = "`" + std::string(primName(s->at->prim())) + "`";
+      std::vector<const MapNode*> around;
+      if (s->enclosing) {
+        around = MapNesting::outerMaps(*s->enclosing);
+        around.insert(around.begin(), s->enclosing);
+      }
+      auto has = [&](MapDomain d) {
+        return std::find_if(around.begin(), around.end(),
+                            [&](const MapNode* m) { return m->domain == d; }) != around.end();
+      };
+      if (!has(MapDomain::WorkGroup))
+        throw CompileError("E0641", s->at->loc(),
+                           name +
+                               " is not inside any mapWorkGroup, but local memory belongs to "
+                               "one work-group (" +
+                               what +
+                               "); move it into the function of a mapWorkGroup, or use toGlobal");
+      for (const MapNode* m : around)
+        if (m->domain == MapDomain::Local)
+          throw CompileError(
+              "E0641", s->at->loc(),
+              name + " inside the function of " + m->labelAt() +
+                  " is one temporary per work-group that all the work-items running its "
+                  "iterations would write (" +
+                  what + "); store the whole result of the mapLocal instead (`... |> " +
+                  m->label() + "(f) |> toLocal`), or use toPrivate");
+      for (const MapNode* w : s->writers)
+        if (w->domain == MapDomain::Global || w->domain == MapDomain::WorkGroup)
+          reject("E0641", *w,
+                 "writes its result into local memory (" + s->description() +
+                     "), which only the work-items of one work-group share (" + what +
+                     "); use mapLocal or mapSeq for a map that produces local memory");
+    }
+    for (const MapNode* m : maps_)
+      for (const MemoryStore* s : m->inputs)
+        if (s->space == MemorySpace::Local &&
+            (m->domain == MapDomain::Global || m->domain == MapDomain::WorkGroup))
+          reject("E0641", *m,
+                 "iterates over local memory (" + s->description() +
+                     "), which only the work-items of one work-group share (" + what +
+                     "); use mapLocal or mapSeq for a map that reads local memory");
+  }
+
+  // ---- rule 3 -----------------------------------------------------------------------
+
+  void duplicateScheduling() {
+    for (const MapNode* m : maps_) {
+      if (!isOpenCL(*m))
+        continue;
+      for (const MapNode* o : MapNesting::outerMaps(*m))
+        if (o->domain == m->domain && o->dim == m->dim)
+          reject("E0642", *m,
+                 "inside " + o->labelAt() + " schedules dimension " + std::to_string(m->dim) +
+                     " twice (" + rule(3, "no duplicate scheduling") +
+                     "); use another dimension or make the inner map sequential (mapSeq)",
+                 o, "the outer map");
+    }
+  }
+
+  // ---- rules 4 and 5 ----------------------------------------------------------------
+
+  void localDimensions() {
+    const std::string what = rule(4, "local dimensions match work-group dimensions");
+    for (const auto& chain : chains_)
+      for (const MapNode* m : chain) {
+        if (m->domain != MapDomain::Local || findMap(chain, MapDomain::WorkGroup, m->dim))
+          continue;
+        std::string d = std::to_string(m->dim);
+        const MapNode* wg = outerOf(*m, MapDomain::WorkGroup);
+        if (!wg)
+          reject("E0643", *m,
+                 "is not inside a `mapWorkGroup(" + d + ")` (" + what + "); wrap its nest in " +
+                     "mapWorkGroup(" + d + "), or use mapGlobal(" + d + ")");
+        reject("E0643", *m,
+               "is inside " + wg->labelAt() + " but its nest has no `mapWorkGroup(" + d + ")` (" +
+                   what + "); use mapLocal(" + std::to_string(wg->dim) +
+                   "), or add a mapWorkGroup(" + d + ") around it",
+               wg, "the enclosing work-group map");
+      }
+  }
+
+  void workGroupDimensions() {
+    const std::string what = rule(5, "work-group dimensions match local dimensions");
+    for (const auto& chain : chains_)
+      for (const MapNode* wg : chain) {
+        if (wg->domain != MapDomain::WorkGroup || findMap(chain, MapDomain::Local, wg->dim))
+          continue;
+        std::string local = "mapLocal(" + std::to_string(wg->dim) + ")";
+        const MapNode* leaf = chain.back();
+        if (leaf == wg)
+          reject("E0644", *wg,
+                 "has no `" + local +
+                     "` inside: every work-item of a group would run all the "
+                     "iterations of the group's task (" +
+                     what + "); make a map inside it " + local);
+        reject("E0644", *leaf,
+               "is inside " + wg->labelAt() + " but not inside a `" + local +
+                   "`: every work-item of the group would run all its iterations (" + what +
+                   "); make it, or a map around it, " + local,
+               wg, "the enclosing work-group map");
+      }
+  }
+
+  // ---- rule 6 -----------------------------------------------------------------------
+
+  void hierarchy() {
+    for (const MapNode* m : maps_) {
+      if (m->domain != MapDomain::WorkGroup)
+        continue;
+      if (const MapNode* l = outerOf(*m, MapDomain::Local))
+        reject("E0645", *m,
+               "inside " + l->labelAt() + ": work-groups contain work-items, not the reverse (" +
+                   rule(6, "local/work-group hierarchy") +
+                   "); swap the two maps (mapWorkGroup outside, mapLocal inside)",
+               l, "the enclosing local map");
+    }
+  }
+
+  // ---- one hierarchy per kernel (§4.4) -----------------------------------------------
+
+  void oneHierarchy() {
+    const MapNode* global = nullptr;
+    const MapNode* group = nullptr;
+    for (const MapNode* m : maps_) {
+      if (m->domain == MapDomain::Global)
+        global = global ? global : m;
+      else if (isHierarchy(*m))
+        group = group ? group : m;
+      if (global && group) {
+        const MapNode* second = m == global ? global : group;
+        const MapNode* first = m == global ? group : global;
+        reject("E0647", *second,
+               "and " + first->labelAt() +
+                   " in one kernel: a kernel distributes its iterations either over all "
+                   "work-items (mapGlobal) or over work-groups and their work-items "
+                   "(mapWorkGroup, mapLocal), not both (§4.4 of the mapping constraints: one "
+                   "parallelism hierarchy per kernel); use mapGlobal only, or mapWorkGroup and "
+                   "mapLocal only",
+               first, "the map of the other hierarchy");
+      }
+    }
+  }
+
+  // ---- rule 7 -----------------------------------------------------------------------
+
+  void exhaustiveIndexing() {
+    std::vector<std::pair<MapDomain, int>> used;
+    for (const MapNode* m : maps_)
+      if (isOpenCL(*m) &&
+          std::find(used.begin(), used.end(), std::pair(m->domain, m->dim)) == used.end())
+        used.push_back({m->domain, m->dim});
+    for (const auto& chain : chains_)
+      for (const auto& [d, dim] : used) {
+        if (findMap(chain, d, dim))
+          continue;
+        const MapNode* user = nullptr;
+        for (const MapNode* m : maps_)
+          if (m->domain == d && m->dim == dim) {
+            user = m;
+            break;
+          }
+        std::string label = mapLabel(d, dim);
+        reject("E0646", *chain.back(),
+               "does not use " + domainName(d) + " dimension " + std::to_string(dim) + ", but " +
+                   user->labelAt() + " does: every work-item would run all its iterations (" +
+                   rule(7, "exhaustive thread indexing") + "); make a map of its nest " + label,
+               user, "the map that uses the dimension");
+      }
+  }
+};
+
+} // namespace
+
+void checkMappingLegality(const TypedDef& lowered) {
+  MapNesting n = MapNesting::build(lowered.expr, MemorySpace::Private);
+  Checker(n).run();
+}
+
+} // namespace risec::codegen::opencl

@@ -1,0 +1,22 @@
+#include "driver/KernelCompiler.h"
+
+#include "driver/SourceLoader.h"
+#include "elevate/Rewriter.h"
+#include "elevate/StrategyFile.h"
+
+namespace risec::driver {
+
+codegen::CompileResult compileWithStrategy(rise::Program program, rise::TypedDef def,
+                                           const std::string& strategyPath,
+                                           const codegen::c::COptions& opts) {
+  if (!strategyPath.empty()) {
+    // The strategy makes the optimisation choices; lowerToC then makes the
+    // remaining ones (DESIGN.md: it is the default when no strategy is given).
+    elevate::StrategyPtr strategy = elevate::loadStrategy(loadSource(strategyPath));
+    def = elevate::rewriteDef(program, def, *strategy, {});
+    program = elevate::rewrittenProgram(program, def);
+  }
+  return codegen::compileToC(program, def, opts);
+}
+
+} // namespace risec::driver

@@ -1,0 +1,15 @@
+// The headers `risec generate` adds to the variants' own: `<kernel>.h`, which
+// includes the header of every variant of one kernel, and the umbrella header
+// `NAME.h`, which includes every kernel header (DESIGN.md, "Kernel spec").
+#pragma once
+
+#include "driver/GeneratedLibrary.h"
+
+#include <string>
+
+namespace risec::driver {
+
+std::string kernelHeader(const GeneratedKernel& kernel, const std::string& version);
+std::string umbrellaHeader(const GeneratedLibrary& library, const std::string& version);
+
+} // namespace risec::driver

@@ -1,0 +1,135 @@
+#include "driver/Manifest.h"
+
+#include "driver/Json.h"
+
+namespace risec::driver {
+
+using namespace risec::rise;
+
+namespace {
+
+std::string roleName(codegen::AbiParam::Role r) {
+  switch (r) {
+  case codegen::AbiParam::Role::Output:
+    return "output";
+  case codegen::AbiParam::Role::Size:
+    return "size";
+  case codegen::AbiParam::Role::Input:
+    return "input";
+  case codegen::AbiParam::Role::Temporary:
+    return "temporary";
+  }
+  return "?";
+}
+
+Json parameter(const codegen::AbiParam& p) {
+  Json::Object o{{"name", p.name},
+                 {"rise_name", p.riseName},
+                 {"role", roleName(p.role)},
+                 {"c_type", p.cType},
+                 {"array", p.array},
+                 {"rise_type", p.riseType ? typeToString(p.riseType) : std::string("Nat")}};
+  if (p.array) {
+    o["count"] = natToString(p.count);
+    o["count_c"] = p.countC;
+  }
+  return o;
+}
+
+Json preconditions(const std::vector<Precondition>& ps) {
+  Json::Array a;
+  for (const Precondition& p : ps)
+    a.push_back(Json::Object{{"condition", p.str()}, {"reason", p.reason}});
+  return a;
+}
+
+/// The value of `n` for one `check:` entry.
+Json evaluated(const Nat& n, const KernelSpec& spec, const CheckSizes& check) {
+  auto value = natEvaluate(n, [&](const NatVarInfo& v) -> std::optional<std::int64_t> {
+    for (const DepBinder& b : spec.sizeParameters)
+      if (b.nat->id == v.id)
+        return check.sizes.at(b.name());
+    return std::nullopt;
+  });
+  return value ? Json(*value) : Json();
+}
+
+Json sizes(const std::vector<Nat>& ns) {
+  Json::Array a;
+  for (const Nat& n : ns)
+    a.push_back(natToString(n));
+  return a;
+}
+
+Json launch(const LaunchConfig& l, const KernelSpec& spec) {
+  Json::Array perCheck;
+  for (const CheckSizes& c : spec.checks) {
+    Json::Array global, local;
+    for (const Nat& n : l.global)
+      global.push_back(evaluated(n, spec, c));
+    for (const Nat& n : l.local)
+      local.push_back(evaluated(n, spec, c));
+    perCheck.push_back(Json::Object{{"global", global}, {"local", local}});
+  }
+  return Json::Object{{"global", sizes(l.global)}, {"local", sizes(l.local)}, {"checks", perCheck}};
+}
+
+Json variant(const GeneratedVariant& v, const KernelSpec& spec) {
+  const codegen::KernelAbi& abi = v.abi();
+  Json::Array files, params;
+  for (const codegen::OutputFile& f : codegen::outputFiles(v.result))
+    files.push_back(f.name);
+  for (const codegen::AbiParam& p : abi.params)
+    params.push_back(parameter(p));
+  Json::Object o{{"symbol", abi.symbol},
+                 {"target", abi.target},
+                 {"strategy", v.strategyName.empty() ? Json() : Json(v.strategyName)},
+                 {"header", abi.symbol + ".h"},
+                 {"files", files},
+                 {"rise_type", typeToString(abi.riseType)},
+                 {"parameters", params},
+                 {"preconditions", preconditions(abi.preconditions)}};
+  if (abi.target == "opencl") {
+    o["uses_barriers"] = abi.usesBarriers;
+    o["launch"] = v.spec->launch ? launch(*v.spec->launch, spec) : Json();
+  }
+  return o;
+}
+
+Json kernel(const GeneratedKernel& k) {
+  const KernelSpec& spec = *k.spec;
+  Json::Array sizeNames, checks;
+  for (const DepBinder& b : spec.sizeParameters)
+    sizeNames.push_back(b.name());
+  for (const CheckSizes& c : spec.checks) {
+    Json::Object o;
+    for (const auto& [name, value] : c.sizes)
+      o[name] = value;
+    checks.push_back(o);
+  }
+  Json::Object variants;
+  for (const GeneratedVariant& v : k.variants)
+    variants[v.abi().symbol] = variant(v, spec);
+  return Json::Object{
+      {"spec", k.specName},       {"source", k.sourceName},
+      {"entry", spec.entry},      {"doc", spec.doc},
+      {"header", k.headerName()}, {"rise_type", typeToString(spec.typedEntry.type)},
+      {"sizes", sizeNames},       {"preconditions", preconditions(spec.typedEntry.preconditions)},
+      {"checks", checks},         {"variants", variants}};
+}
+
+} // namespace
+
+std::string manifestJson(const GeneratedLibrary& library, const std::string& version) {
+  Json::Object kernels;
+  for (const GeneratedKernel& k : library.kernels)
+    kernels[k.spec->kernel] = kernel(k);
+  return Json(Json::Object{{"format", 1},
+                           {"generator", "risec " + version},
+                           {"library", library.name},
+                           {"header", library.name + ".h"},
+                           {"kernels", kernels}})
+      .print();
+}
+
+} // namespace risec::driver

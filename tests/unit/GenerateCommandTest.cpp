@@ -1,0 +1,285 @@
+// Tests of `risec generate` (driver/GenerateCommand.h): the files and the
+// manifest, determinism across spec order and --jobs, nothing partial on
+// failure, the E082x diagnostics, the --targets filter, and headers that
+// compile with gcc -std=c11 -Wall -Wextra -Werror.
+#include "../support/Process.h"
+#include "../support/TestFiles.h"
+
+#include <gtest/gtest.h>
+
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+using risec::test::ProcessResult;
+using risec::test::readFile;
+using risec::test::runProcess;
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const char* kMvSpec = R"(kernel: mv
+source: mv.rise
+doc: y = M x
+variants:
+  - target: c
+  - target: openmp
+  - target: opencl
+    strategy: mv.ocl.elevate
+    launch: {global: [n], local: [32]}
+check:
+  - {n: 64, m: 48}
+  - {n: 96, m: 5}
+)";
+
+const char* kMmSpec = R"(kernel: mm
+source: mm.rise
+variants:
+  - target: c
+    strategy: mm.blocking.elevate
+  - target: openmp
+    strategy: mm.parallel.elevate
+)";
+
+class Generate : public ::testing::Test {
+protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("risec-generate-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_ / "specs");
+    for (const char* f :
+         {"mv.rise", "mv.ocl.elevate", "mm.rise", "mm.blocking.elevate", "mm.parallel.elevate"})
+      fs::copy_file(fs::path(RISEC_SOURCE_DIR) / "specs" / f, dir_ / "specs" / f);
+    mv_ = write("specs/mv.yaml", kMvSpec);
+    mm_ = write("specs/mm.yaml", kMmSpec);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::string write(const std::string& name, const std::string& text) {
+    fs::path p = dir_ / name;
+    std::ofstream(p) << text;
+    return p.string();
+  }
+  ProcessResult risec(std::vector<std::string> args) {
+    args.insert(args.begin(), RISEC_BINARY);
+    return runProcess(args);
+  }
+  /// Every file of `d`, by name.
+  std::map<std::string, std::string> contents(const fs::path& d) {
+    std::map<std::string, std::string> m;
+    for (const auto& e : fs::directory_iterator(d))
+      m[e.path().filename().string()] = readFile(e.path());
+    return m;
+  }
+  /// The first line of stderr with the temporary folder removed.
+  std::string firstError(const ProcessResult& r) {
+    std::string line = r.err.substr(0, r.err.find('\n'));
+    std::string prefix = (dir_ / "specs").string() + "/";
+    for (std::size_t at; (at = line.find(prefix)) != std::string::npos;)
+      line.erase(at, prefix.size());
+    return line;
+  }
+
+  fs::path dir_;
+  std::string mv_, mm_;
+};
+
+TEST_F(Generate, WritesVariantsKernelHeadersUmbrellaAndManifest) {
+  ProcessResult r = risec({"generate", mv_, mm_, "-o", (dir_ / "out").string()});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  auto files = contents(dir_ / "out");
+  for (const char* f : {"kernels.h", "kernels.json", "mv.h", "mm.h", "mv_c.c", "mv_c.h",
+                        "mv_openmp.c", "mv_opencl.cl", "mv_opencl.h", "mm_c.c", "mm_openmp.c"})
+    EXPECT_TRUE(files.count(f)) << f;
+  // The umbrella header includes the kernel headers in sorted order, each
+  // kernel header its variants' headers.
+  const std::string& umbrella = files["kernels.h"];
+  ASSERT_NE(umbrella.find("#include \"mm.h\""), std::string::npos);
+  EXPECT_LT(umbrella.find("#include \"mm.h\""), umbrella.find("#include \"mv.h\""));
+  for (const char* h : {"mv_c.h", "mv_opencl.h", "mv_openmp.h"})
+    EXPECT_NE(files["mv.h"].find(std::string("#include \"") + h + "\""), std::string::npos);
+  // The manifest names no absolute path.
+  const std::string& manifest = files["kernels.json"];
+  EXPECT_EQ(manifest.find(dir_.string()), std::string::npos);
+  EXPECT_NE(manifest.find("\"symbol\": \"mv_opencl\""), std::string::npos);
+  EXPECT_NE(manifest.find("\"strategy\": \"mm.blocking.elevate\""), std::string::npos);
+}
+
+TEST_F(Generate, ManifestParametersFollowTheCPrototype) {
+  ProcessResult r = risec({"generate", mv_, "-o", (dir_ / "out").string()});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  std::string manifest = readFile(dir_ / "out" / "kernels.json");
+  std::string header = readFile(dir_ / "out" / "mv_c.h");
+  std::string proto = header.substr(header.find("int mv_c("));
+  proto = proto.substr(0, proto.find(')'));
+  // The parameters of mv_c in the manifest, in order, are the prototype's.
+  std::size_t at = manifest.find("\"mv_c\": {");
+  std::size_t end = manifest.find("\"mv_opencl\": {");
+  std::size_t last = 0;
+  int count = 0;
+  for (std::size_t p = manifest.find("\"name\": \"", at); p < end;
+       p = manifest.find("\"name\": \"", p + 1)) {
+    std::string name = manifest.substr(p + 9, manifest.find('"', p + 9) - p - 9);
+    std::size_t inProto = proto.find(" " + name + ",") != std::string::npos
+                              ? proto.find(" " + name + ",")
+                              : proto.find(" " + name, last);
+    ASSERT_NE(inProto, std::string::npos) << name << " not in " << proto;
+    EXPECT_GE(inProto, last) << name;
+    last = inProto;
+    ++count;
+  }
+  EXPECT_EQ(count, 5); // output, n, m, M, x
+  // The launch configuration, evaluated per check size.
+  std::size_t launch = manifest.find("\"launch\"");
+  ASSERT_NE(launch, std::string::npos);
+  std::string l;
+  for (char c : manifest.substr(launch, 800))
+    if (!std::isspace(static_cast<unsigned char>(c)))
+      l += c;
+  // n = 64 and n = 96 (the check sizes), local size 32.
+  EXPECT_NE(l.find("{\"global\":[64],\"local\":[32]}"), std::string::npos) << l;
+  EXPECT_NE(l.find("{\"global\":[96],\"local\":[32]}"), std::string::npos) << l;
+  EXPECT_NE(l.find("\"global\":[\"n\"],\"local\":[\"32\"]"), std::string::npos) << l;
+}
+
+TEST_F(Generate, OutputIsIndependentOfSpecOrderAndJobs) {
+  ASSERT_EQ(risec({"generate", mv_, mm_, "-o", (dir_ / "a").string(), "--jobs", "1"}).exitCode, 0);
+  ASSERT_EQ(risec({"generate", mm_, mv_, "-o", (dir_ / "b").string(), "--jobs", "2"}).exitCode, 0);
+  // Relative paths (from the test's working directory) give the same output.
+  std::string mvRelative = fs::relative(mv_).string();
+  ASSERT_NE(mvRelative, mv_);
+  ASSERT_EQ(risec({"generate", mm_, mvRelative, "-o", (dir_ / "c").string(), "-j", "8"}).exitCode,
+            0);
+  EXPECT_EQ(contents(dir_ / "a"), contents(dir_ / "b"));
+  EXPECT_EQ(contents(dir_ / "a"), contents(dir_ / "c"));
+}
+
+TEST_F(Generate, LeavesTheOutputDirectoryAsItWasOnFailure) {
+  ASSERT_EQ(risec({"generate", mv_, "-o", (dir_ / "out").string()}).exitCode, 0);
+  auto before = contents(dir_ / "out");
+  // mm's strategy no longer parses: nothing of mv or mm may be written.
+  write("specs/mm.blocking.elevate", "notAStrategy @@ ;");
+  ProcessResult r = risec({"generate", mv_, mm_, "-o", (dir_ / "out").string()});
+  EXPECT_EQ(r.exitCode, 1) << r.err;
+  EXPECT_EQ(contents(dir_ / "out"), before);
+  // A missing directory is not created either.
+  r = risec({"generate", mv_, mm_, "-o", (dir_ / "new").string()});
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_FALSE(fs::exists(dir_ / "new"));
+}
+
+TEST_F(Generate, ReplacesAnEarlierGenerationWithoutItsStaleFiles) {
+  ASSERT_EQ(risec({"generate", mv_, mm_, "-o", (dir_ / "out").string()}).exitCode, 0);
+  std::ofstream(dir_ / "out" / "stale.c") << "old";
+  ASSERT_EQ(risec({"generate", mv_, "-o", (dir_ / "out").string()}).exitCode, 0);
+  EXPECT_FALSE(fs::exists(dir_ / "out" / "stale.c"));
+  EXPECT_FALSE(fs::exists(dir_ / "out" / "mm.h"));
+  EXPECT_TRUE(fs::exists(dir_ / "out" / "mv.h"));
+}
+
+TEST_F(Generate, RefusesToReplaceAFolderItDidNotWriteE0826) {
+  fs::create_directories(dir_ / "mine");
+  std::ofstream(dir_ / "mine" / "notes.txt") << "precious";
+  ProcessResult r = risec({"generate", mv_, "-o", (dir_ / "mine").string()});
+  EXPECT_EQ(r.exitCode, 1);
+  std::string err = r.err.substr(0, r.err.find('\n'));
+  EXPECT_EQ(err, "risec: error: `" + (dir_ / "mine").string() +
+                     "` is not empty and is not the output of an earlier `risec generate --name "
+                     "kernels`; generate replaces its output directory as a whole, so choose a "
+                     "new or empty directory [E0826]");
+  EXPECT_EQ(readFile(dir_ / "mine" / "notes.txt"), "precious");
+}
+
+TEST_F(Generate, TargetsFilterKeepsOnlyThoseVariants) {
+  ProcessResult r =
+      risec({"generate", mv_, mm_, "-o", (dir_ / "out").string(), "--targets", "c,openmp"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  auto files = contents(dir_ / "out");
+  EXPECT_FALSE(files.count("mv_opencl.cl"));
+  EXPECT_TRUE(files.count("mv_openmp.c"));
+  EXPECT_EQ(files["kernels.json"].find("opencl"), std::string::npos);
+  EXPECT_EQ(files["mv.h"].find("mv_opencl.h"), std::string::npos);
+}
+
+TEST_F(Generate, NameChoosesUmbrellaAndManifest) {
+  ASSERT_EQ(risec({"generate", mv_, "-o", (dir_ / "out").string(), "--name", "blas"}).exitCode, 0);
+  EXPECT_TRUE(fs::exists(dir_ / "out" / "blas.h"));
+  EXPECT_TRUE(fs::exists(dir_ / "out" / "blas.json"));
+  EXPECT_FALSE(fs::exists(dir_ / "out" / "kernels.h"));
+}
+
+TEST_F(Generate, HeadersCompileAsStrictC11) {
+  ASSERT_EQ(risec({"generate", mv_, mm_, "-o", (dir_ / "out").string()}).exitCode, 0);
+  std::string main = write("use.c", "#include \"kernels.h\"\n#include \"mv.h\"\n"
+                                    "#include \"kernels.h\"\nint main(void) { return 0; }\n");
+  ProcessResult r = runProcess({"/usr/bin/gcc", "-std=c11", "-Wall", "-Wextra", "-Werror",
+                                "-fsyntax-only", "-I" + (dir_ / "out").string(), main});
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+}
+
+TEST_F(Generate, PrintsDependencies) {
+  ProcessResult r = risec({"generate", mv_, "--print-dependencies"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("mv.yaml\n"), std::string::npos);
+  EXPECT_NE(r.out.find("mv.rise\n"), std::string::npos);
+  EXPECT_NE(r.out.find("mv.ocl.elevate\n"), std::string::npos);
+}
+
+TEST_F(Generate, DuplicateKernelIsE0820) {
+  std::string copy = write("specs/mv2.yaml", kMvSpec);
+  ProcessResult r = risec({"generate", mv_, copy, "-o", (dir_ / "out").string()});
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_EQ(firstError(r),
+            "mv2.yaml:1:1: error: the kernel `mv` is also defined by `mv.yaml`; kernel "
+            "names must be unique in a library: rename one of them [E0820]");
+  EXPECT_FALSE(fs::exists(dir_ / "out"));
+}
+
+TEST_F(Generate, DuplicateSymbolIsE0821) {
+  std::string other = write("specs/other.yaml", "kernel: other\nsource: mv.rise\nentry: mv\n"
+                                                "variants:\n  - target: c\n    symbol: mv_c\n");
+  ProcessResult r = risec({"generate", mv_, other, "-o", (dir_ / "out").string()});
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_EQ(firstError(r), "other.yaml:5:5: error: the symbol `mv_c` is also used by a variant of "
+                           "another kernel; give one of them a different `symbol:` [E0821]");
+}
+
+TEST_F(Generate, SymbolNamedLikeAKernelHeaderIsE0822) {
+  std::string other = write("specs/other.yaml", "kernel: other\nsource: mv.rise\nentry: mv\n"
+                                                "variants:\n  - target: c\n    symbol: mv\n");
+  ProcessResult r = risec({"generate", mv_, other, "-o", (dir_ / "out").string()});
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_EQ(firstError(r),
+            "other.yaml:5:5: error: the file `mv.h` of the variant `mv` would overwrite "
+            "the one of the kernel `mv`; rename the kernel, set another `symbol:`, or pick "
+            "another --name [E0822]");
+}
+
+TEST_F(Generate, UnknownTargetIsE0823) {
+  ProcessResult r = risec({"generate", mv_, "-o", (dir_ / "out").string(), "--targets", "cuda"});
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_EQ(firstError(r), "risec: error: --targets names `cuda`, which is not a target; list "
+                           "some of c, openmp and opencl, separated by commas (e.g. --targets "
+                           "c,openmp) [E0823]");
+}
+
+TEST_F(Generate, BadLibraryNameIsE0824) {
+  ProcessResult r = risec({"generate", mv_, "-o", (dir_ / "out").string(), "--name", "my-lib"});
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_EQ(firstError(r), "risec: error: the library name `my-lib` is not a C identifier; "
+                           "choose --name with letters, digits and `_`, not starting with a "
+                           "digit [E0824]");
+}
+
+TEST_F(Generate, NoVariantLeftIsE0825) {
+  ProcessResult r = risec({"generate", mm_, "-o", (dir_ / "out").string(), "--targets", "opencl"});
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_EQ(firstError(r), "risec: error: no variant of the given specs has one of the targets "
+                           "`opencl`; widen --targets or add such variants [E0825]");
+}
+
+} // namespace
