@@ -68,7 +68,7 @@ std::string MemoryStore::description() const {
   std::string name(primName(at->prim()));
   if (accumulator)
     return "the accumulator of `" + name + "` at " + shortLocation(at->loc());
-  if (at->prim() == Prim::ToMem) // toPrivate after lowerToC, or a copy it inserted
+  if (at->prim() == Prim::ToMem) // a copy lowerToC inserted (OpenCL keeps toPrivate)
     return "the temporary stored at " + shortLocation(at->loc());
   return "`" + name + "` at " + shortLocation(at->loc());
 }
@@ -153,7 +153,9 @@ private:
       return r;
     }
     Prim p = s.head->prim();
-    if (isMapLike(p))
+    // after lowerToC a remaining `map` is a view (its ViewMap repair), not a
+    // loop: it passes the facts through like the other views below
+    if (isMapLike(p) && p != Prim::Map)
       return walkMap(s);
     if (isReduceLike(p) || p == Prim::ScanSeq)
       return walkReduce(s);

@@ -4,7 +4,7 @@
 //          variable: the back end must know where each temporary lives.
 // Global, local and private temporaries are placed by
 // codegen/opencl/Temporaries.h, which has the remaining rejections
-// (E0631, E0633, E0636); barriers by codegen/opencl/Barriers.h (E0634, E0635).
+// (E0631, E0633); barriers by codegen/opencl/Barriers.h (E0634, E0635).
 #pragma once
 
 #include "rise/infer/Infer.h"

@@ -91,23 +91,13 @@ Placement placeTemporary(const dpia::HoistedAllocation& h) {
   for (const dpia::Phrase& loop : h.parallelLoops) {
     const std::string& origin = loop->tag();
     bool mapLocal = origin.rfind("mapLocal(", 0) == 0;
-    if (p.local && origin.rfind("mapGlobal(", 0) == 0)
-      throw CompileError("E0636", c->loc(),
-                         "`" + p.primitive + "` inside a `" + origin +
-                             "` loop: local memory is shared by a work-group, but the "
-                             "iterations of mapGlobal are spread over work-items of many groups; "
-                             "use mapWorkGroup and mapLocal around it, or keep it private "
-                             "(`toPrivate`)");
+    if (p.local && origin.rfind("mapGlobal(", 0) == 0) // mapping rule 2 (E0641) rejects it
+      throw InternalError("OpenCL: local memory inside `" + origin + "` passed the mapping rules");
     if (p.local && !mapLocal)
       continue; // one buffer per work-group: mapWorkGroup
     const Nat& n = dpia::forCount(loop);
-    if (p.local && !n->isConst())
-      throw CompileError("E0633", c->loc(),
-                         "`" + p.primitive + "` inside the `" + origin + "` loop over " +
-                             rise::natToString(n) +
-                             " iterations: each iteration needs its own slice of local memory, so "
-                             "the trip count must be a constant; tile with a constant tile size "
-                             "(e.g. `split(16)`) or allocate the temporary outside the loop");
+    if (p.local && !n->isConst()) // mapping rule 2 (E0641) rejects local memory in mapLocal
+      throw InternalError("OpenCL: local memory inside `" + origin + "` passed the mapping rules");
     p.slice = p.slice * n + dpia::forIndex(loop);
     p.slices = p.slices * n;
   }

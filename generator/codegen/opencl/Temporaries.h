@@ -4,9 +4,9 @@
 // private). Private temporaries are declared where they are used, as for C.
 // Local and global ones are hoisted out of every loop (dpia::hoistAllocations)
 // and placed here:
-//   local   `local T name[slices * SIZE]` at kernel scope: one buffer per
-//           work-group, one slice per iteration of each enclosing mapLocal
-//           loop (whose trip count must then be a constant);
+//   local   `local T name[SIZE]` at kernel scope: one buffer per work-group
+//           (were local memory allowed inside a mapLocal loop of constant
+//           trip count, one slice per iteration);
 //   global  an extra trailing kernel parameter `global T* restrict name` the
 //           host allocates, one slice per iteration of each enclosing
 //           parallel loop (indexed by the loop indices, never by work-item
@@ -14,9 +14,9 @@
 // Rejections (pointing at the RISE primitive):
 //   E0630  an address-space variable (`oclToMem(a)` with `a` unknown)
 //   E0631  a private temporary too large for private memory
-//   E0633  a local temporary of symbolic size, or inside a mapLocal loop of
-//          symbolic trip count
-//   E0636  a local temporary inside a mapGlobal loop
+//   E0633  a local temporary of symbolic size
+// (Local memory outside a mapWorkGroup or inside a mapLocal is mapping rule
+// 2, E0641, checked before: codegen/opencl/MappingLegality.h.)
 #pragma once
 
 #include "dpia/Passes.h"
