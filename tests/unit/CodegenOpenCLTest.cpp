@@ -392,6 +392,11 @@ TEST(CodegenOpenCLEndToEnd, TwoLevelReductionInLocalMemory) {
             {{{"n", 1}}, {{"n", 5}}, {{"n", 13}}});
 }
 
+TEST(CodegenOpenCLEndToEnd, SumSquaresStagedInLocalMemory) {
+  runOnPocl(data("rise", "sum_squares_ocl.rise"), {oneDim(8, 4), oneDim(6, 2), oneDim(24, 8)},
+            {{{"n", 0}}, {{"n", 1}}, {{"n", 9}}, {{"n", 31}}});
+}
+
 TEST(CodegenOpenCLEndToEnd, GlobalTemporary) {
   runOnPocl(
       data("e2e", "ocl_global_temp.rise"), {oneDim(12, 4), oneDim(5, 5), oneDim(64, 32)},
