@@ -165,6 +165,20 @@ TEST(CodegenOpenCLMemory, GlobalTemporaryIsATrailingParameterInTheAbi) {
   EXPECT_TRUE(r.files.abi.usesBarriers);
 }
 
+TEST(CodegenOpenCLMemory, OneBarrierFencesLocalAndGlobalMemory) {
+  std::string k = kernelOf(compileE2e("ocl_local_and_global.rise").files.source);
+  EXPECT_EQ(count(k, "barrier("), 2u) << k;
+  // after both producers, before both reductions
+  std::size_t both = k.find("barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);");
+  ASSERT_NE(both, std::string::npos) << k;
+  EXPECT_LT(k.find("tmp_2[j + m * i] = "), both) << k;
+  EXPECT_GT(k.find("acc = acc + tmp[j];"), both) << k;
+  // the global rows are per mapWorkGroup iteration: only the local tile is
+  // reused by the next iteration
+  std::size_t end = k.find("barrier(CLK_LOCAL_MEM_FENCE);");
+  EXPECT_GT(end, k.find("output[i] = ")) << k;
+}
+
 TEST(CodegenOpenCLMemory, GlobalTemporaryPerMapGlobalIterationNeedsNoBarrier) {
   codegen::CompileResult r =
       compile("g.rise", "def g = depFun(n: Nat => fun(xs: n.4.f32 =>\n"

@@ -397,6 +397,11 @@ TEST(CodegenOpenCLEndToEnd, SumSquaresStagedInLocalMemory) {
             {{{"n", 0}}, {{"n", 1}}, {{"n", 9}}, {{"n", 31}}});
 }
 
+TEST(CodegenOpenCLEndToEnd, LocalAndGlobalBehindOneBarrier) {
+  runOnPocl(data("e2e", "ocl_local_and_global.rise"), {oneDim(8, 4), oneDim(6, 2), oneDim(9, 9)},
+            {{{"n", 1}, {"m", 1}}, {{"n", 5}, {"m", 11}}, {{"n", 17}, {"m", 0}}});
+}
+
 TEST(CodegenOpenCLEndToEnd, GlobalTemporary) {
   runOnPocl(
       data("e2e", "ocl_global_temp.rise"), {oneDim(12, 4), oneDim(5, 5), oneDim(64, 32)},

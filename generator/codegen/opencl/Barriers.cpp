@@ -55,15 +55,18 @@ unsigned spreadOf(const Phrase& loop, const SharedTemporary& t) {
   return t.local ? kInGroup : kAcrossGroups;   // mapGlobal
 }
 
-/// One conflict between earlier and later accesses.
+/// The conflicts between earlier and later accesses: the first one (for the
+/// message; one across work-groups first) and the fences all of them need.
 struct Conflict {
   std::uint64_t id = 0;
   bool found = false;
   bool readAfterWrite = false;
   unsigned spread = 0;
+  bool localFence = false, globalFence = false;
 };
 
-Conflict conflict(const Uses& before, const Uses& after) {
+Conflict conflict(const Uses& before, const Uses& after,
+                  const std::map<std::uint64_t, SharedTemporary>& shared) {
   Conflict c;
   for (const auto& [id, a] : after) {
     auto it = before.find(id);
@@ -76,11 +79,13 @@ Conflict conflict(const Uses& before, const Uses& after) {
       continue;
     unsigned spread =
         (raw ? b.writeSpread | a.readSpread : 0) | (war ? b.readSpread | a.writeSpread : 0);
-    if (!c.found || (spread & kAcrossGroups)) {
-      c = {id, true, raw, spread};
-      if (spread & kAcrossGroups)
-        return c;
+    if (!c.found || ((spread & kAcrossGroups) && !(c.spread & kAcrossGroups))) {
+      c.id = id;
+      c.readAfterWrite = raw;
+      c.spread = spread;
     }
+    c.found = true;
+    (shared.at(id).local ? c.localFence : c.globalFence) = true;
   }
   return c;
 }
@@ -139,11 +144,10 @@ private:
 
   Summary loop(const Phrase& c, Phrase& out) {
     loops_.push_back(c);
-    std::vector<Phrase> stmts;
     Phrase body;
     Summary b = block({bodyOf(c)}, body);
     // the end of one iteration against the start of the next
-    Conflict x = conflict(reused(b.tail, c), reused(b.head, c));
+    Conflict x = conflict(reused(b.tail, c), reused(b.head, c), shared_);
     if (x.found) {
       body = dpia::seq({body, barrierFor(x, true)});
       b.tail.clear();
@@ -201,7 +205,7 @@ private:
     for (const Phrase& x : flat) {
       Phrase y;
       Summary s = run(x, y);
-      Conflict c = conflict(pending, s.head);
+      Conflict c = conflict(pending, s.head, shared_);
       if (c.found) {
         stmts.push_back(barrierFor(c, false));
         pending.clear();
@@ -286,7 +290,7 @@ private:
       why += " is read by other work-items";
     else
       why += " is overwritten while other work-items may still read it";
-    return dpia::barrier(t.local, !t.local, why);
+    return dpia::barrier(c.localFence, c.globalFence, why);
   }
 };
 
