@@ -5,14 +5,20 @@
  * Strategy:  mv.ocl.elevate
  * Target:    opencl (OpenCL C 1.2)
  * RISE type: (n: Nat) -> (m: Nat) -> n.m.f32 -> m.f32 -> (32*(n/32)).f32
+ * Parameters (in ABI order):
+ *   output (output): (32*(n/32)).f32, 32*(n/32) elements
+ *   n (size): Nat
+ *   m (size): Nat
+ *   M (input): n.m.f32, m*n elements
+ *   x (input): m.f32, m elements
  * Preconditions:
  *   n%32 == 0
  * The kernel mv_opencl (mv_opencl.cl) takes its arguments in the order of the C
- * target: output, sizes (int), inputs. Any global and local size work: its
- * loops are grid-stride loops. It checks nothing: call mv_opencl_check (mv_opencl.h)
- * with the sizes first; it returns 0 if the kernel may be launched, 1 if a
- * precondition fails, 2 if a size is negative, 3 if an array would have more
- * than INT_MAX elements.
+ * target: output, sizes (int), inputs. Any global and local size
+ * work: its loops are grid-stride loops. It checks nothing: call mv_opencl_check
+ * (mv_opencl.h) with the sizes first; it returns 0 if the kernel may be launched, 1
+ * if a precondition fails, 2 if a size is negative, 3 if an array would have more
+ * than INT_MAX elements. The host wrappers (mv_opencl_host.c) check and launch.
  */
 
 __kernel void mv_opencl(global float* restrict output, int n, int m, const global float* restrict M,

@@ -5,19 +5,42 @@
  * Strategy:  mv.ocl.elevate
  * Target:    opencl (OpenCL C 1.2)
  * RISE type: (n: Nat) -> (m: Nat) -> n.m.f32 -> m.f32 -> (32*(n/32)).f32
+ * Parameters (in ABI order):
+ *   output (output): (32*(n/32)).f32, 32*(n/32) elements
+ *   n (size): Nat
+ *   m (size): Nat
+ *   M (input): n.m.f32, m*n elements
+ *   x (input): m.f32, m elements
  * Preconditions:
  *   n%32 == 0
  * The kernel mv_opencl (mv_opencl.cl) takes its arguments in the order of the C
- * target: output, sizes (int), inputs. Any global and local size work: its
- * loops are grid-stride loops. It checks nothing: call mv_opencl_check (mv_opencl.h)
- * with the sizes first; it returns 0 if the kernel may be launched, 1 if a
- * precondition fails, 2 if a size is negative, 3 if an array would have more
- * than INT_MAX elements.
+ * target: output, sizes (int), inputs. Any global and local size
+ * work: its loops are grid-stride loops. It checks nothing: call mv_opencl_check
+ * (mv_opencl.h) with the sizes first; it returns 0 if the kernel may be launched, 1
+ * if a precondition fails, 2 if a size is negative, 3 if an array would have more
+ * than INT_MAX elements. The host wrappers (mv_opencl_host.c) check and launch.
+ */
+/*
+ * Host wrappers (mv_opencl_host.c; link with the risec OpenCL runtime,
+ * host/risec_cl.c, and -lOpenCL). Every function returns 0 on success;
+ * 1 if a precondition fails, 2 if a size is negative, 3 if an array would
+ * have more than INT_MAX elements, 4 if a global temporary cannot be
+ * allocated, 5 if no OpenCL device or context is available (RISEC_CL_DEVICE
+ * selects the device, see risec_cl.h), 6 if the kernel does not build for
+ * the device, 7 if an OpenCL call (a transfer, the launch) fails. For codes
+ * 5 to 7 risec_cl_last_error(ctx) (risec_cl_default_error() for mv_opencl)
+ * says why. On a non-zero return nothing has been written to `output`
+ * (codes 1 to 6; after code 7 it may have been).
  */
 #ifndef RISEC_MV_OPENCL_H
 #define RISEC_MV_OPENCL_H
 
+#include "risec_cl.h"
+
 #include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 static inline __attribute__((unused)) int mv_opencl_check(int n, int m) {
   if (n < 0 || m < 0) {
@@ -32,5 +55,36 @@ static inline __attribute__((unused)) int mv_opencl_check(int n, int m) {
   }
   return 0;
 }
+
+/*
+ * Runs mv_opencl on host arrays: the C ABI of the c and openmp targets. The
+ * first call creates the process-wide default context (risec_cl_default:
+ * thread-safe, created once, on the device RISEC_CL_DEVICE selects).
+ * Calls that share a context must not run concurrently (its program cache
+ * is not locked): give each thread its own context and use mv_opencl_ctx.
+ */
+int mv_opencl(float* restrict output, int n, int m, const float* restrict M,
+              const float* restrict x);
+
+/* The same on the context `ctx` (risec_cl_create). */
+int mv_opencl_ctx(risec_cl_context* ctx, float* restrict output, int n, int m,
+                  const float* restrict M, const float* restrict x);
+
+/*
+ * The same on OpenCL buffers of `ctx`'s context (scalar inputs by value):
+ * checks the sizes, allocates the global temporaries, launches the kernel
+ * and waits for it to finish.
+ */
+int mv_opencl_buffers(risec_cl_context* ctx, cl_mem output, int n, int m, cl_mem M, cl_mem x);
+
+/*
+ * The launch configuration mv_opencl_buffers uses: `*dims` dimensions,
+ * global[d] and local[d] for d < *dims (local[0] == 0: the OpenCL runtime
+ * chooses the local size). global[d] is clamped to the work and rounded up
+ * to a multiple of local[d]; a zero size launches nothing.
+ *   launch: global [n], local [32] (given)
+ *   work:   at most [32*(n/32)]
+ */
+void mv_opencl_launch(int n, int m, size_t global[3], size_t local[3], cl_uint* dims);
 
 #endif /* RISEC_MV_OPENCL_H */

@@ -3,6 +3,7 @@
 #include "risec_cl.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -270,6 +271,31 @@ const char* risec_cl_last_error(const risec_cl_context* ctx) {
 }
 risec_cl_stats risec_cl_get_stats(const risec_cl_context* ctx) {
   return ctx->stats;
+}
+
+/* ---- the default context ------------------------------------------------ */
+
+static pthread_once_t default_once = PTHREAD_ONCE_INIT;
+static risec_cl_context* default_context;
+static int default_status = RISEC_CL_NO_DEVICE;
+
+static void create_default(void) {
+  default_status = risec_cl_create(&default_context, NULL);
+}
+
+int risec_cl_default(risec_cl_context** out) {
+  pthread_once(&default_once, create_default);
+  *out = default_context;
+  return default_status;
+}
+
+const char* risec_cl_default_error(void) {
+  return default_context ? risec_cl_last_error(default_context) : "";
+}
+
+int risec_cl_fail(risec_cl_context* ctx, const char* what, cl_int err) {
+  set_error(ctx, "%s: %s", what, risec_cl_error_string(err));
+  return RISEC_CL_OPENCL_ERROR;
 }
 
 /* ---- binary cache ------------------------------------------------------------ */

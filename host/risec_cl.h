@@ -72,6 +72,23 @@ int risec_cl_program(risec_cl_context* ctx, const char* source, const char* opti
 const char* risec_cl_last_error(const risec_cl_context* ctx);
 risec_cl_stats risec_cl_get_stats(const risec_cl_context* ctx);
 
+/*
+ * The process-wide default context, used by the generated wrappers that take
+ * host pointers (SYMBOL(...), docs/host.md): created on the first call with
+ * risec_cl_create(.., NULL) (so on the device RISEC_CL_DEVICE selects) and
+ * kept until the process exits. Thread-safe: created exactly once
+ * (pthread_once). Returns the creation's status every time; on failure `*out`
+ * is still set so that risec_cl_last_error(*out) (or risec_cl_default_error())
+ * says why.
+ */
+int risec_cl_default(risec_cl_context** out);
+/* The message of the default context's last failure ("" if none or not created). */
+const char* risec_cl_default_error(void);
+
+/* Records "`what`: CL_ERROR_NAME" as the last error of `ctx` (for wrappers);
+ * returns RISEC_CL_OPENCL_ERROR. */
+int risec_cl_fail(risec_cl_context* ctx, const char* what, cl_int err);
+
 /* "CL_INVALID_KERNEL_ARGS", or a risec status name, or "unknown error". */
 const char* risec_cl_error_string(int code);
 

@@ -1,5 +1,6 @@
 #include "codegen/Compile.h"
 
+#include "codegen/host/HostWrappers.h"
 #include "codegen/opencl/Legality.h"
 #include "codegen/opencl/MappingLegality.h"
 #include "codegen/openmp/Legality.h"
@@ -27,27 +28,43 @@ std::string keepForInspection(const c::CFiles& files, const std::string& symbol,
     return "(could not keep the files)";
   std::ofstream(std::string(dir) + "/" + symbol + sourceExt) << files.source;
   std::ofstream(std::string(dir) + "/" + symbol + ".h") << files.header;
+  if (!files.hostSource.empty())
+    std::ofstream(std::string(dir) + "/" + symbol + "_host.c") << files.hostSource;
   return dir;
 }
 
-/// Pipeline stage 7: format with libFormat, then parse both files with Clang
-/// in C11 (or C11 + OpenMP) mode and -Werror. A file that fails is a bug in
-/// risec.
+/// Pipeline stage 7: format with libFormat, then parse every file with Clang
+/// in C11 (or C11 + OpenMP, or OpenCL C 1.2) mode and -Werror. An OpenCL
+/// kernel's header and host wrappers (SYMBOL_host.c) are C11 against the
+/// OpenCL headers and the risec runtime's header (host/risec_cl.h, embedded).
+/// A file that fails is a bug in risec.
 c::CFiles formatAndVerify(c::CFiles files, const std::string& symbol,
                           tooling::SourceLanguage language) {
   using tooling::SourceLanguage;
   bool opencl = language == SourceLanguage::OpenCL12;
   std::string header = symbol + ".h", source = symbol + (opencl ? ".cl" : ".c");
+  std::string hostSource = symbol + "_host.c";
   files.header = tooling::formatSource(files.header, SourceLanguage::C11, header);
   files.source = tooling::formatSource(files.source, language, source);
-  tooling::VerifyResult h = tooling::verifySource(files.header, SourceLanguage::C11, header);
+  if (opencl)
+    files.hostSource = tooling::formatSource(files.hostSource, SourceLanguage::C11, hostSource);
+  std::map<std::string, std::string> runtime;
+  if (opencl)
+    runtime["risec_cl.h"] = host::runtimeHeader();
+  tooling::VerifyResult h =
+      tooling::verifySource(files.header, SourceLanguage::C11, header, {}, runtime);
   tooling::VerifyResult s =
       opencl ? tooling::verifySource(files.source, language, source)
              : tooling::verifySource(files.source, language, source, {}, {{header, files.header}});
-  if (!h.ok || !s.ok)
+  tooling::VerifyResult w{true, ""};
+  if (opencl) {
+    runtime[header] = files.header;
+    w = tooling::verifySource(files.hostSource, SourceLanguage::C11, hostSource, {}, runtime);
+  }
+  if (!h.ok || !s.ok || !w.ok)
     throw InternalError("the C emitted for `" + symbol + "` does not compile (kept in " +
                         keepForInspection(files, symbol, opencl ? ".cl" : ".c") + "):\n" +
-                        h.diagnostics + s.diagnostics);
+                        h.diagnostics + s.diagnostics + w.diagnostics);
   return files;
 }
 
@@ -64,8 +81,12 @@ void checkParallelMapping(const rise::TypedDef& lowered, const std::string& targ
 
 std::vector<OutputFile> outputFiles(const CompileResult& r) {
   const KernelAbi& abi = r.files.abi;
-  return {{abi.symbol + (abi.target == "opencl" ? ".cl" : ".c"), r.files.source},
-          {abi.symbol + ".h", r.files.header}};
+  std::vector<OutputFile> files = {
+      {abi.symbol + (abi.target == "opencl" ? ".cl" : ".c"), r.files.source},
+      {abi.symbol + ".h", r.files.header}};
+  if (abi.target == "opencl")
+    files.push_back({abi.symbol + "_host.c", r.files.hostSource});
+  return files;
 }
 
 CompileResult compileToC(const rise::Program& program, const rise::TypedDef& def,

@@ -10,8 +10,8 @@
 // the output is verified as C11 + OpenMP. For `opts.target == "opencl"`
 // (docs/dpia.md, "OpenCL") codegen/opencl/Legality.h runs first, lowerToC
 // keeps mapGlobal/mapWorkGroup/mapLocal, `files.source` is the kernel
-// (SYMBOL.cl, verified as OpenCL C 1.2) and `files.header` holds the host-side
-// check function.
+// (SYMBOL.cl, verified as OpenCL C 1.2), `files.header` declares the host
+// wrappers and `files.hostSource` (SYMBOL_host.c) defines them.
 #pragma once
 
 #include "codegen/c/EmitC.h"
@@ -38,7 +38,8 @@ struct OutputFile {
 };
 
 /// The files written for a compiled kernel, in a fixed order: SYMBOL.c (or
-/// SYMBOL.cl) and SYMBOL.h.
+/// SYMBOL.cl), SYMBOL.h, and for opencl SYMBOL_host.c (the host wrappers,
+/// codegen/host/HostWrappers.h).
 std::vector<OutputFile> outputFiles(const CompileResult& r);
 
 /// Compiles the typed def `def` of `program` to C (or C + OpenMP).

@@ -1,6 +1,7 @@
 #include "driver/CompileCommand.h"
 
 #include "codegen/Compile.h"
+#include "codegen/host/Launch.h"
 #include "dpia/Printer.h"
 #include "driver/KernelCompiler.h"
 #include "driver/OutputWriter.h"
@@ -38,6 +39,17 @@ int runCompile(const CompileOptions& opts, std::ostream& out) {
     throw CompileError("E0612", {}, "no output directory; pass -o DIR");
   TypedDef def = inferDef(program, entry);
   codegen::c::COptions copts{symbol, opts.file, RISEC_VERSION, opts.strategy, opts.target};
+  if (!opts.launch.empty()) {
+    if (opts.target != "opencl")
+      throw CompileError("E0514", {},
+                         "--launch only applies to --target opencl; remove it or compile with "
+                         "--target opencl");
+    std::vector<DepBinder> sizes;
+    for (Expr e = def.expr; e->kind() == ExprKind::DepLambda && e->binder().kind == Kind::Nat;
+         e = e->body())
+      sizes.push_back(e->binder());
+    copts.launch = codegen::host::parseLaunchOption(opts.launch, sizes);
+  }
   codegen::CompileResult r = compileWithStrategy(program, def, opts.strategy, copts);
   if (opts.dump == "lower") {
     out << "def " << r.lowered.name << " =\n  " << printExpr(r.lowered.expr) << "\n";

@@ -1,5 +1,6 @@
 // `risec compile FILE.rise --target c [--strategy S] [--entry NAME]
-//  [--name SYMBOL] [--dump=dpia|imperative|c] -o DIR` (DESIGN.md, "CLI contract").
+//  [--name SYMBOL] [--dump=dpia|imperative|c] [--launch L] -o DIR` (DESIGN.md,
+//  "CLI contract"; --launch only with --target opencl).
 #pragma once
 
 #include <iosfwd>
@@ -15,9 +16,13 @@ struct CompileOptions {
   std::string name;     ///< default: the entry's name
   std::string outDir;   ///< required unless --dump
   std::string dump;     ///< "", "lower", "dpia", "imperative" or "c"
+  /// opencl: `global=[n],local=[32]` (codegen/host/Launch.h); empty: the
+  /// default rule
+  std::string launch;
 };
 
-/// Compiles the entry and writes DIR/SYMBOL.c and DIR/SYMBOL.h atomically
+/// Compiles the entry and writes DIR/SYMBOL.c and DIR/SYMBOL.h (for opencl
+/// DIR/SYMBOL.cl, DIR/SYMBOL.h and DIR/SYMBOL_host.c) atomically
 /// (temporary files renamed into place; nothing is written on failure), or
 /// prints the requested stage to `out` with --dump.
 int runCompile(const CompileOptions& opts, std::ostream& out);

@@ -1,5 +1,6 @@
 #include "driver/GenerateCommand.h"
 
+#include "codegen/host/Launch.h"
 #include "driver/GeneratedLibrary.h"
 #include "driver/KernelCompiler.h"
 #include "driver/LibraryHeaders.h"
@@ -120,6 +121,8 @@ std::vector<codegen::CompileResult> compileAll(const std::vector<KernelSpec>& sp
       codegen::c::COptions copts{v.symbol, relativeTo(spec.sourcePath, folder), RISEC_VERSION,
                                  v.strategyPath.empty() ? "" : relativeTo(v.strategyPath, folder),
                                  std::string(targetName(v.target))};
+      if (v.launch) // the spec's `launch:`, else the default rule (codegen/host/Launch.h)
+        copts.launch = codegen::host::Launch{v.launch->global, v.launch->local};
       try {
         results[k] = compileWithStrategy(spec.program, spec.typedEntry, v.strategyPath, copts);
       } catch (...) {

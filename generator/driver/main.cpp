@@ -53,6 +53,8 @@ int run(int argc, char** argv) {
   compileCmd->add_option("--entry", compile.entry, "the def to compile (default: the last one)");
   compileCmd->add_option("--name", compile.name, "the C function name (default: the entry)");
   compileCmd->add_option("-o", compile.outDir, "the output directory");
+  compileCmd->add_option("--launch", compile.launch,
+                         "opencl: the NDRange of the host wrappers, e.g. 'global=[n],local=[32]'");
   compileCmd
       ->add_option("--dump", compile.dump, "print a stage instead: lower | dpia | imperative | c")
       ->check(CLI::IsMember({"lower", "dpia", "imperative", "c"}));

@@ -5,6 +5,11 @@
  * Strategy:  lowerToC (default)
  * Target:    c
  * RISE type: (n: Nat) -> n.f32 -> n.f32 -> f32
+ * Parameters (in ABI order):
+ *   output (output): f32, 1 element
+ *   n (size): Nat
+ *   a (input): n.f32, n elements
+ *   b (input): n.f32, n elements
  * Returns 0 on success; 1 if a precondition fails, 2 if a size is negative,
  * 3 if an array would have more than INT_MAX elements, 4 if a temporary cannot
  * be allocated. On a non-zero return nothing has been written to `output`.

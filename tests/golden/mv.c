@@ -5,6 +5,12 @@
  * Strategy:  lowerToC (default)
  * Target:    c
  * RISE type: (n: Nat) -> (m: Nat) -> n.m.f32 -> m.f32 -> n.f32
+ * Parameters (in ABI order):
+ *   output (output): n.f32, n elements
+ *   n (size): Nat
+ *   m (size): Nat
+ *   M (input): n.m.f32, m*n elements
+ *   x (input): m.f32, m elements
  * Returns 0 on success; 1 if a precondition fails, 2 if a size is negative,
  * 3 if an array would have more than INT_MAX elements, 4 if a temporary cannot
  * be allocated. On a non-zero return nothing has been written to `output`.

@@ -5,6 +5,11 @@
  * Strategy:  lowerToC (default)
  * Target:    c
  * RISE type: (h: Nat) -> (w: Nat) -> h.w.f32 -> h.w.f32
+ * Parameters (in ABI order):
+ *   output (output): h.w.f32, h*w elements
+ *   h (size): Nat
+ *   w (size): Nat
+ *   grid (input): h.w.f32, h*w elements
  * Preconditions:
  *   h >= 1
  *   w >= 1

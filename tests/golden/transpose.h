@@ -5,6 +5,11 @@
  * Strategy:  lowerToC (default)
  * Target:    c
  * RISE type: (n: Nat) -> (m: Nat) -> n.m.i32 -> m.n.i32
+ * Parameters (in ABI order):
+ *   output (output): m.n.i32, m*n elements
+ *   n (size): Nat
+ *   m (size): Nat
+ *   A (input): n.m.i32, m*n elements
  * Returns 0 on success; 1 if a precondition fails, 2 if a size is negative,
  * 3 if an array would have more than INT_MAX elements, 4 if a temporary cannot
  * be allocated. On a non-zero return nothing has been written to `output`.

@@ -5,6 +5,10 @@
  * Strategy:  lowerToC (default)
  * Target:    c
  * RISE type: (m: Nat) -> (8*m).f32 -> m.f32
+ * Parameters (in ABI order):
+ *   output (output): m.f32, m elements
+ *   m (size): Nat
+ *   xs (input): (8*m).f32, 8*m elements
  * Returns 0 on success; 1 if a precondition fails, 2 if a size is negative,
  * 3 if an array would have more than INT_MAX elements, 4 if a temporary cannot
  * be allocated. On a non-zero return nothing has been written to `output`.

@@ -79,12 +79,18 @@ std::string defaultCFlags();
 
 /// Builds SYMBOL.c (and its header) with the single-kernel driver in `dir`
 /// into dir/CC; returns the compiler's exit status and its output in `log`.
+/// An OpenCL kernel (files.abi.target "opencl") is built the same way from
+/// its host wrappers SYMBOL_host.c, linked with the risec OpenCL runtime
+/// (risec_host_cl) and -lOpenCL: its SYMBOL(...) has the C ABI, so the same
+/// driver calls it, on PoCL (RISEC_CL_DEVICE selects the device), in its own
+/// process (PoCL and the compiler's LLVM cannot share one).
 int buildKernel(const std::filesystem::path& dir, const std::string& symbol,
                 const codegen::c::CFiles& files, const std::string& driver, const std::string& cc,
                 const std::string& flags, std::string& log);
 
 /// Runs a driver binary on an input record (written to dir/input.txt);
-/// returns its exit status and its output.
+/// returns its exit status and its output. In sanitizer builds a driver of
+/// an OpenCL kernel runs with ASAN_OPTIONS=detect_leaks=0.
 int runDriver(const std::filesystem::path& dir, const std::string& exe, const std::string& record,
               std::string& output);
 

@@ -25,9 +25,11 @@
 #pragma once
 
 #include "codegen/KernelAbi.h"
+#include "codegen/host/Launch.h"
 #include "dpia/Program.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace risec::codegen::c {
@@ -50,12 +52,17 @@ struct COptions {
   /// `c`, or `openmp`: the parallel loops of dpia/Parallel.h become OpenMP
   /// work-sharing loops (docs/dpia.md, "OpenMP"), the output is C11 + OpenMP.
   std::string target = "c";
+  /// opencl: the launch configuration of the host wrappers (--launch, a
+  /// spec's `launch:`); none: the default rule (codegen/host/Launch.h).
+  std::optional<host::Launch> launch = std::nullopt;
 };
 
 struct CFiles {
   std::string source; ///< SYMBOL.c (SYMBOL.cl for OpenCL)
   std::string header; ///< SYMBOL.h
   KernelAbi abi;      ///< the parameters of the function (kernel), in ABI order
+  /// opencl: SYMBOL_host.c, the host wrappers (codegen/host/HostWrappers.h)
+  std::string hostSource;
 };
 
 /// Emits C for an imperative DPIA program (dpia::translateToImperative done).

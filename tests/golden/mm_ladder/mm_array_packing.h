@@ -5,6 +5,13 @@
  * Strategy:  specs/mm.array-packing.elevate
  * Target:    c
  * RISE type: (m: Nat) -> (n: Nat) -> (k: Nat) -> m.k.f32 -> k.n.f32 -> (32*(m/32)).(32*(n/32)).f32
+ * Parameters (in ABI order):
+ *   output (output): (32*(m/32)).(32*(n/32)).f32, 1024*(m/32)*(n/32) elements
+ *   m (size): Nat
+ *   n (size): Nat
+ *   k (size): Nat
+ *   A (input): m.k.f32, k*m elements
+ *   B (input): k.n.f32, k*n elements
  * Preconditions:
  *   k%4 == 0
  *   n%32 == 0

@@ -1,0 +1,371 @@
+#include "codegen/host/HostWrappers.h"
+
+#include "codegen/c/CPrinter.h"
+#include "codegen/c/EmitNat.h"
+#include "codegen/host/EmbeddedTemplates.h"
+#include "support/Diagnostic.h"
+
+#include <kainjow/mustache.hpp>
+
+#include <map>
+#include <regex>
+#include <set>
+
+namespace risec::codegen::host {
+
+namespace mustache = kainjow::mustache;
+using Role = AbiParam::Role;
+
+namespace {
+
+/// Renders an embedded template. Standalone section tags (alone on their
+/// line) are joined with the next line first, so that they leave no blank
+/// line behind; values are inserted as they are (C, not HTML).
+std::string render(const char* text, const mustache::data& data) {
+  static const std::regex standalone(R"(^[ \t]*(\{\{[#^/][^}]*\}\})[ \t]*\n)",
+                                     std::regex::multiline);
+  mustache::mustache tmpl{std::regex_replace(std::string(text), standalone, "$1")};
+  tmpl.set_custom_escape([](const std::string& s) { return s; });
+  if (!tmpl.is_valid())
+    throw InternalError("host wrapper template: " + tmpl.error_message());
+  std::string out = tmpl.render(data);
+  if (!tmpl.is_valid())
+    throw InternalError("host wrapper template: " + tmpl.error_message());
+  return out;
+}
+
+mustache::data flag(bool b) {
+  return b ? mustache::data::type::bool_true : mustache::data::type::bool_false;
+}
+
+std::string guardOf(const std::string& symbol) {
+  std::string guard = "RISEC_" + symbol + "_H";
+  for (char& ch : guard)
+    ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  return guard;
+}
+
+const char* roleName(Role r) {
+  switch (r) {
+  case Role::Output:
+    return "output";
+  case Role::Size:
+    return "size";
+  case Role::Input:
+    return "input";
+  case Role::Temporary:
+    return "temporary";
+  }
+  return "";
+}
+
+/// `const float* x` (host) or `cl_mem x` (buffers) for one parameter.
+std::string declaration(const AbiParam& p, bool buffers) {
+  if (!p.array)
+    return p.cType + " " + p.name;
+  if (buffers)
+    return "cl_mem " + p.name;
+  return std::string(p.role == Role::Input ? "const " : "") + p.cType + "* restrict " + p.name;
+}
+
+std::string joined(const std::vector<std::string>& items, const std::string& sep = ", ") {
+  std::string s;
+  for (std::size_t i = 0; i < items.size(); ++i)
+    s += (i ? sep : "") + items[i];
+  return s;
+}
+
+/// The parameters of the C ABI (no temporaries) as `(host)` or `(buffers)`
+/// declarations or as arguments.
+std::vector<std::string> abiList(const KernelAbi& abi, bool buffers, bool arguments) {
+  std::vector<std::string> out;
+  for (const AbiParam& p : abi.params) {
+    if (p.role == Role::Temporary)
+      continue;
+    if (arguments)
+      out.push_back(p.array && buffers ? "risec_" + p.name + "_buffer" : p.name);
+    else
+      out.push_back(declaration(p, buffers));
+  }
+  return out;
+}
+
+std::vector<std::string> sizeNames(const KernelAbi& abi) {
+  std::vector<std::string> out;
+  for (const AbiParam* p : abi.withRole(Role::Size))
+    out.push_back(p->name);
+  return out;
+}
+
+/// The names of SYMBOL_launch's array parameters: `global`, `local`, `dims`
+/// (`risec_global`, ... in the definition, or if a size has one of the names).
+std::string launchPrefix(const KernelAbi& abi, bool definition) {
+  for (const std::string& s : sizeNames(abi))
+    if (s == "global" || s == "local" || s == "dims" || s == "d")
+      return "risec_";
+  return definition ? "risec_" : "";
+}
+
+std::string launchParams(const KernelAbi& abi, bool definition) {
+  std::string p = launchPrefix(abi, definition);
+  std::vector<std::string> ps;
+  for (const std::string& s : sizeNames(abi))
+    ps.push_back("int " + s);
+  ps.push_back("size_t " + p + "global[3]");
+  ps.push_back("size_t " + p + "local[3]");
+  ps.push_back("cl_uint* " + p + "dims");
+  return joined(ps);
+}
+
+/// Prints Nats over the size parameters (RISE names) with their C names.
+class SizePrinter {
+public:
+  explicit SizePrinter(const KernelAbi& abi) {
+    for (const AbiParam* p : abi.withRole(Role::Size))
+      cNames_[p->riseName] = p->name;
+    nats_.helpers = &helpers_;
+    nats_.name = [this](const rise::NatVarInfo& v) {
+      auto it = cNames_.find(v.name);
+      if (it == cNames_.end())
+        throw InternalError("host wrapper: `" + v.name + "` is not a size parameter");
+      return it->second;
+    };
+  }
+  std::string operator()(const rise::Nat& n) { return c::printExpr(nats_.bare(n)); }
+  std::string helpers() const {
+    std::string out;
+    for (const std::string& h : helpers_) {
+      if (h == "risec_min")
+        out += "static inline int risec_min(int a, int b) { return a < b ? a : b; }\n";
+      else if (h == "risec_max")
+        out += "static inline int risec_max(int a, int b) { return a > b ? a : b; }\n";
+      else
+        out += "static inline int risec_pow(int b, int e) {\n  int r = 1;\n  while (e-- > 0)\n"
+               "    r *= b;\n  return r;\n}\n";
+    }
+    return out;
+  }
+
+private:
+  std::map<std::string, std::string> cNames_;
+  std::set<std::string> helpers_;
+  c::NatPrinter nats_;
+};
+
+/// The body of SYMBOL_launch.
+std::string launchBody(const KernelAbi& abi, const LaunchPlan& plan, SizePrinter& print) {
+  const Launch& l = plan.launch;
+  std::size_t dims = l.global.size();
+  bool local = !l.local.empty();
+  std::string body = "  *risec_dims = " + std::to_string(dims) + ";\n";
+  for (std::size_t d = 0; d < 3; ++d) {
+    std::string i = std::to_string(d);
+    std::string g = d < dims ? "(size_t)(" + print(l.global[d]) + ")" : "1";
+    std::string lo = !local ? "0" : d < dims ? "(size_t)(" + print(l.local[d]) + ")" : "1";
+    body += "  risec_global[" + i + "] = " + g + ";\n  risec_local[" + i + "] = " + lo + ";\n";
+  }
+  if (plan.given)
+    for (std::size_t d = 0; d < dims; ++d) {
+      std::optional<rise::Nat> need =
+          neededGlobal(plan.loops, static_cast<int>(d), local ? l.local[d] : rise::Nat());
+      if (!need)
+        continue;
+      std::string i = std::to_string(d);
+      body += "  if (risec_global[" + i + "] > (size_t)(" + print(*need) +
+              ")) /* the work */\n    risec_global[" + i + "] = (size_t)(" + print(*need) + ");\n";
+    }
+  if (local)
+    body +=
+        "  for (cl_uint risec_d = 0; risec_d < *risec_dims; ++risec_d) /* whole work-groups */\n"
+        "    if (risec_local[risec_d] > 0)\n"
+        "      risec_global[risec_d] = (risec_global[risec_d] + risec_local[risec_d] - 1) / "
+        "risec_local[risec_d] * risec_local[risec_d];\n";
+  std::string voids;
+  for (const std::string& s : sizeNames(abi))
+    if (!std::regex_search(body, std::regex("\\b" + s + "\\b")))
+      voids += "  (void)" + s + ";\n";
+  return voids + body;
+}
+
+std::string natList(const std::vector<rise::Nat>& ns) {
+  std::vector<std::string> items;
+  for (const rise::Nat& n : ns)
+    items.push_back(rise::natToString(n));
+  return "[" + joined(items) + "]";
+}
+
+std::string launchRule(const LaunchPlan& plan) {
+  std::string s =
+      "global " + natList(plan.launch.global) + ", local " +
+      (plan.launch.local.empty() ? "chosen by the runtime" : natList(plan.launch.local));
+  return s + (plan.given ? " (given)" : " (the default rule, docs/host.md)");
+}
+
+std::string launchNeed(const LaunchPlan& plan) {
+  std::vector<std::string> needs;
+  for (std::size_t d = 0; d < plan.launch.global.size(); ++d) {
+    rise::Nat local = plan.launch.local.empty() ? rise::Nat() : plan.launch.local[d];
+    std::optional<rise::Nat> need = neededGlobal(plan.loops, static_cast<int>(d), local);
+    needs.push_back(need ? rise::natToString(*need) : "unbounded");
+  }
+  return "at most [" + joined(needs) + "]";
+}
+
+mustache::data common(const KernelAbi& abi, const c::COptions& opts) {
+  mustache::data d;
+  d.set("symbol", abi.symbol);
+  d.set("version", opts.version);
+  d.set("source", opts.sourceName);
+  d.set("entry", abi.entry);
+  d.set("guard", guardOf(abi.symbol));
+  return d;
+}
+
+} // namespace
+
+std::string docComment(const KernelAbi& abi, const c::COptions& opts) {
+  mustache::data d = common(abi, opts);
+  bool opencl = abi.target == "opencl";
+  d.set("strategy", opts.strategyName.empty() ? "lowerToC (default)" : opts.strategyName);
+  d.set("targetText", opencl ? "opencl (OpenCL C 1.2)" : abi.target);
+  d.set("riseType", rise::typeToString(abi.riseType));
+  mustache::data params{mustache::data::type::list};
+  for (const AbiParam& p : abi.params) {
+    mustache::data q;
+    q.set("name", p.name);
+    q.set("role", roleName(p.role));
+    q.set("riseType", p.role == Role::Size ? "Nat" : rise::typeToString(p.riseType));
+    q.set("array", flag(p.array));
+    if (p.array)
+      q.set("count", p.count->isConst(1) ? "1 element" : rise::natToString(p.count) + " elements");
+    params.push_back(q);
+  }
+  d.set("params", params);
+  mustache::data pres{mustache::data::type::list};
+  for (const rise::Precondition& pre : abi.preconditions) {
+    mustache::data q;
+    q.set("text", pre.str());
+    pres.push_back(q);
+  }
+  d.set("preconditions", pres);
+  d.set("hasPreconditions", flag(!abi.preconditions.empty()));
+  d.set("isOpenCL", flag(opencl));
+  d.set("hasTemporaries", flag(!abi.withRole(Role::Temporary).empty()));
+  std::string text = render(embedded::kKernelDoc, d);
+  if (!text.empty() && text.back() == '\n')
+    text.pop_back();
+  return text;
+}
+
+std::string cHeader(const KernelAbi& abi, const c::COptions& opts,
+                    const std::string& declarations) {
+  mustache::data d = common(abi, opts);
+  d.set("doc", docComment(abi, opts));
+  d.set("declarations", declarations);
+  return render(embedded::kCHeader, d);
+}
+
+std::string openclHeader(const KernelAbi& abi, const c::COptions& opts, const LaunchPlan& plan,
+                         const std::string& declarations) {
+  mustache::data d = common(abi, opts);
+  d.set("doc", docComment(abi, opts));
+  d.set("declarations", declarations);
+  d.set("hostParams", joined(abiList(abi, false, false)));
+  d.set("bufferParams", joined(abiList(abi, true, false)));
+  d.set("launchParams", launchParams(abi, false));
+  d.set("launchRule", launchRule(plan));
+  d.set("launchNeed", launchNeed(plan));
+  return render(embedded::kOpenCLHeader, d);
+}
+
+std::string openclHostSource(const KernelAbi& abi, const c::COptions& opts, const LaunchPlan& plan,
+                             const std::string& kernelSource) {
+  mustache::data d = common(abi, opts);
+  SizePrinter print(abi);
+  d.set("hostParams", joined(abiList(abi, false, false)));
+  d.set("hostArgs", joined(abiList(abi, false, true)));
+  d.set("bufferParams", joined(abiList(abi, true, false)));
+  d.set("bufferArgs", joined(abiList(abi, true, true)));
+  std::vector<std::string> sizes = sizeNames(abi);
+  d.set("sizeArgs", joined(sizes));
+  d.set("sizeArgsComma", sizes.empty() ? "" : joined(sizes) + ", ");
+  d.set("launchDefinitionParams", launchParams(abi, true));
+  d.set("launchBody", launchBody(abi, plan, print));
+  d.set("source_literal", cStringLiteral(kernelSource));
+
+  mustache::data temporaries{mustache::data::type::list}, args{mustache::data::type::list},
+      buffers{mustache::data::type::list}, inputs{mustache::data::type::list},
+      outputs{mustache::data::type::list};
+  int index = 0;
+  for (const AbiParam& p : abi.params) {
+    mustache::data q;
+    q.set("name", p.name);
+    q.set("cType", p.cType);
+    q.set("countC", p.array ? print(p.count) : "1");
+    q.set("index", std::to_string(index++));
+    q.set("argType", p.array ? "cl_mem" : p.cType);
+    q.set("flags", p.role == Role::Input ? "CL_MEM_READ_ONLY" : "CL_MEM_WRITE_ONLY");
+    args.push_back(q);
+    if (p.role == Role::Temporary) {
+      temporaries.push_back(q);
+      continue;
+    }
+    if (!p.array)
+      continue;
+    buffers.push_back(q);
+    (p.role == Role::Input ? inputs : outputs).push_back(q);
+  }
+  d.set("temporaries", temporaries);
+  d.set("args", args);
+  d.set("buffers", buffers);
+  d.set("inputBuffers", inputs);
+  d.set("outputBuffers", outputs);
+  d.set("helpers", print.helpers());
+  return render(embedded::kOpenCLHost, d);
+}
+
+std::string runtimeHeader() {
+  return embedded::kRuntimeHeader;
+}
+
+std::string cStringLiteral(const std::string& text) {
+  std::string out;
+  std::string line;
+  auto flush = [&](bool newline) {
+    out += (out.empty() ? "" : "\n") + std::string("    \"") + line + (newline ? "\\n" : "") + "\"";
+    line.clear();
+  };
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    unsigned char ch = static_cast<unsigned char>(text[i]);
+    switch (ch) {
+    case '\n':
+      flush(true);
+      continue;
+    case '\\':
+      line += "\\\\";
+      break;
+    case '"':
+      line += "\\\"";
+      break;
+    case '\t':
+      line += "\\t";
+      break;
+    case '?': // no trigraphs
+      line += i + 1 < text.size() && text[i + 1] == '?' ? "?\\" : "?";
+      break;
+    default:
+      if (ch < 0x20 || ch >= 0x7f) {
+        char buf[8];
+        std::snprintf(buf, sizeof buf, "\\%03o", ch);
+        line += buf;
+      } else {
+        line += static_cast<char>(ch);
+      }
+    }
+  }
+  if (!line.empty() || out.empty())
+    flush(false);
+  return out;
+}
+
+} // namespace risec::codegen::host

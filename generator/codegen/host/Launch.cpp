@@ -1,0 +1,190 @@
+#include "codegen/host/Launch.h"
+
+#include "rise/parse/Parser.h"
+#include "support/Diagnostic.h"
+
+#include <algorithm>
+
+namespace risec::codegen::host {
+
+using rise::Nat;
+
+namespace {
+
+/// The largest default local size per dimension: at most 256 work-items per
+/// work-group, which every OpenCL GPU supports.
+constexpr std::int64_t kDefaultLocal[3] = {32, 8, 1};
+
+/// The trip count `n` clamped to 1..kDefaultLocal[d] (as a Nat:
+/// `max(1, min(32, n))`).
+Nat localFromTripCount(const Nat& n, int d) {
+  std::int64_t cap = kDefaultLocal[d];
+  if (n->isConst())
+    return rise::natConst(std::clamp<std::int64_t>(n->value(), 1, cap));
+  if (cap == 1)
+    return rise::natConst(1);
+  return rise::natMax(rise::natConst(1), rise::natMin(rise::natConst(cap), n));
+}
+
+Nat roundUp(const Nat& n, const Nat& multiple) {
+  if (multiple->isConst(1))
+    return n;
+  return (n + multiple - 1) / multiple * multiple;
+}
+
+std::string sizeNamesText(const std::vector<rise::DepBinder>& sizes) {
+  if (sizes.empty())
+    return "none";
+  std::string s;
+  for (const rise::DepBinder& b : sizes)
+    s += (s.empty() ? "" : ", ") + b.name();
+  return s;
+}
+
+/// `[a, b]` -> {"a", "b"}; throws E0510 on a malformed list.
+std::vector<std::string> splitList(const std::string& option, const std::string& key,
+                                   const std::string& text) {
+  if (text.size() < 2 || text.front() != '[' || text.back() != ']')
+    throw CompileError("E0510", {},
+                       "--launch '" + option + "': `" + key + "=` takes a list such as `" + key +
+                           "=[n, m/4]`, not `" + text + "`");
+  std::vector<std::string> items;
+  std::string inner = text.substr(1, text.size() - 2), item;
+  int depth = 0;
+  for (char ch : inner + ",") {
+    if (ch == ',' && depth == 0) {
+      item.erase(0, item.find_first_not_of(" \t"));
+      item.erase(item.find_last_not_of(" \t") + 1);
+      items.push_back(item);
+      item.clear();
+      continue;
+    }
+    depth += ch == '(' ? 1 : ch == ')' ? -1 : 0;
+    item += ch;
+  }
+  if (inner.find_first_not_of(" \t") == std::string::npos)
+    items.clear();
+  return items;
+}
+
+} // namespace
+
+void GridLoops::add(const GridLoopInfo& loop) {
+  loops_.push_back(loop);
+}
+
+const GridLoopInfo* GridLoops::outermost(GridLoopInfo::Kind kind, int dim) const {
+  const GridLoopInfo* best = nullptr;
+  for (const GridLoopInfo& l : loops_)
+    if (l.kind == kind && l.dim == dim && (!best || l.depth < best->depth))
+      best = &l;
+  return best;
+}
+
+int GridLoops::dims() const {
+  int d = 0;
+  for (const GridLoopInfo& l : loops_)
+    d = std::max(d, l.dim + 1);
+  return d;
+}
+
+Launch defaultLaunch(const GridLoops& loops) {
+  using Kind = GridLoopInfo::Kind;
+  Launch launch;
+  int dims = loops.dims();
+  if (dims == 0)
+    return {{rise::natConst(1)}, {rise::natConst(1)}};
+  for (int d = 0; d < dims; ++d) {
+    const GridLoopInfo* wg = loops.outermost(Kind::WorkGroup, d);
+    const GridLoopInfo* lc = loops.outermost(Kind::Local, d);
+    const GridLoopInfo* gl = loops.outermost(Kind::Global, d);
+    Nat local = lc ? localFromTripCount(lc->count, d) : rise::natConst(1);
+    if (!wg && gl)
+      local = localFromTripCount(gl->count, d);
+    launch.local.push_back(local);
+    launch.global.push_back(*neededGlobal(loops, d, local));
+  }
+  return launch;
+}
+
+std::optional<Nat> neededGlobal(const GridLoops& loops, int d, const Nat& local) {
+  using Kind = GridLoopInfo::Kind;
+  const GridLoopInfo* wg = loops.outermost(Kind::WorkGroup, d);
+  const GridLoopInfo* gl = loops.outermost(Kind::Global, d);
+  if (wg)
+    return local ? std::optional<Nat>(wg->count * local) : std::nullopt;
+  if (gl)
+    return local ? roundUp(gl->count, local) : gl->count;
+  if (loops.outermost(Kind::Local, d))
+    return local ? std::optional<Nat>(local) : std::nullopt;
+  return rise::natConst(1); // an unused dimension
+}
+
+Launch parseLaunchOption(const std::string& text, const std::vector<rise::DepBinder>& sizes) {
+  Launch launch;
+  bool haveGlobal = false, haveLocal = false;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t close = text.find(']', start);
+    std::size_t end = close == std::string::npos ? text.size() : close + 1;
+    std::string part = text.substr(start, end - start);
+    part.erase(0, part.find_first_not_of(" \t"));
+    std::size_t eq = part.find('=');
+    std::string key = eq == std::string::npos ? part : part.substr(0, eq);
+    key.erase(key.find_last_not_of(" \t") + 1);
+    if (eq == std::string::npos || (key != "global" && key != "local"))
+      throw CompileError("E0510", {},
+                         "--launch '" + text + "': expected `global=[...]` or `local=[...]` at `" +
+                             part + "`; write e.g. --launch 'global=[n],local=[32]'");
+    bool& seen = key == "global" ? haveGlobal : haveLocal;
+    if (seen)
+      throw CompileError("E0510", {}, "--launch '" + text + "': `" + key + "` is given twice");
+    seen = true;
+    std::string list = part.substr(eq + 1);
+    list.erase(0, list.find_first_not_of(" \t"));
+    std::vector<std::string> items = splitList(text, key, list);
+    if (items.empty() || items.size() > 3)
+      throw CompileError("E0512", {},
+                         "--launch '" + text + "': `" + key + "` has 1 to 3 dimensions, e.g. `" +
+                             key + "=[n, m]`, not " + std::to_string(items.size()));
+    std::vector<Nat>& out = key == "global" ? launch.global : launch.local;
+    for (const std::string& item : items) {
+      try {
+        out.push_back(rise::parseNat(rise::makeSourceFile("--launch", item), sizes));
+      } catch (const CompileError& e) {
+        throw CompileError("E0511", {},
+                           "--launch '" + text + "': size `" + item + "` of `" + key + "`: " +
+                               e.message() + " (the sizes are " + sizeNamesText(sizes) + ")");
+      }
+    }
+    start = end;
+    while (start < text.size() && (text[start] == ' ' || text[start] == ','))
+      ++start;
+    if (start >= text.size())
+      break;
+  }
+  if (!haveGlobal)
+    throw CompileError("E0513", {},
+                       "--launch '" + text + "': the global size is missing; add `global=[...]`");
+  if (haveLocal && launch.local.size() != launch.global.size())
+    throw CompileError("E0512", {},
+                       "--launch '" + text + "': `local` has " +
+                           std::to_string(launch.local.size()) + " dimensions but `global` has " +
+                           std::to_string(launch.global.size()));
+  return launch;
+}
+
+std::string launchToString(const Launch& launch) {
+  auto list = [](const std::vector<Nat>& ns) {
+    std::string s = "[";
+    for (std::size_t i = 0; i < ns.size(); ++i)
+      s += (i ? ", " : "") + rise::natToString(ns[i]);
+    return s + "]";
+  };
+  std::string s = "global=" + list(launch.global);
+  if (!launch.local.empty())
+    s += ",local=" + list(launch.local);
+  return s;
+}
+
+} // namespace risec::codegen::host

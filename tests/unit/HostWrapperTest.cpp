@@ -1,0 +1,568 @@
+// The host wrappers (codegen/host, docs/host.md): the OpenCL header declares
+// SYMBOL with exactly the C target's parameter list plus SYMBOL_ctx,
+// SYMBOL_buffers, SYMBOL_check and SYMBOL_launch in ABI order; SYMBOL_host.c
+// embeds SYMBOL.cl exactly; --launch is parsed and diagnosed; the default
+// launch rule. End to end on PoCL (in separate processes, through
+// CKernelRunner exactly like a C kernel): SYMBOL(...) with host pointers and
+// SYMBOL_buffers(...) with cl_mem, compared with the reference interpreter
+// on random inputs at sizes including 0, 1 and non-divisible ones; a
+// violated precondition returns 1 and leaves the output untouched; a device
+// that does not exist returns 5.
+#include "CKernelRunner.h"
+#include "TestFiles.h"
+#include "codegen/Compile.h"
+#include "codegen/host/HostWrappers.h"
+#include "codegen/host/Launch.h"
+#include "driver/CompileCommand.h"
+#include "rise/infer/Infer.h"
+#include "rise/interp/Interpreter.h"
+#include "rise/interp/ValueIO.h"
+#include "rise/parse/Parser.h"
+#include "support/Diagnostic.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <regex>
+#include <sstream>
+#include <unistd.h>
+
+namespace {
+
+using namespace risec;
+using namespace risec::testsupport;
+namespace fs = std::filesystem;
+using codegen::host::GridLoopInfo;
+using risec::test::readFile;
+
+struct Compiled {
+  rise::TypedDef def;
+  codegen::CompileResult result;
+};
+
+Compiled compile(const std::string& file, const std::string& target,
+                 std::optional<codegen::host::Launch> launch = std::nullopt) {
+  fs::path path = fs::path(RISEC_TEST_DATA) / file;
+  rise::Program program = rise::parseProgram(rise::makeSourceFile(file, readFile(path)));
+  std::string entry = program.defs.back().name;
+  rise::TypedDef def = rise::inferDef(program, entry);
+  codegen::c::COptions opts{entry, file, "test", "", target};
+  opts.launch = launch;
+  return {def, codegen::compileToC(program, def, opts)};
+}
+
+std::vector<rise::DepBinder> sizesOf(const rise::TypedDef& def) {
+  std::vector<rise::DepBinder> sizes;
+  for (rise::Expr e = def.expr;
+       e->kind() == rise::ExprKind::DepLambda && e->binder().kind == rise::Kind::Nat; e = e->body())
+    sizes.push_back(e->binder());
+  return sizes;
+}
+
+/// `text` with every run of whitespace as one space.
+std::string squeeze(const std::string& text) {
+  return std::regex_replace(text, std::regex("\\s+"), " ");
+}
+
+/// The parameter list of the declaration `int NAME(...);` in `header`.
+std::string parameterList(const std::string& header, const std::string& name) {
+  std::string flat = squeeze(header);
+  std::smatch m;
+  if (!std::regex_search(flat, m, std::regex("int " + name + "\\(([^)]*)\\);")))
+    return "(not declared)";
+  return m[1];
+}
+
+// ---- the header ------------------------------------------------------------------
+
+class HostHeader : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(HostHeader, DeclaresTheCAbiAndTheWrappersInAbiOrder) {
+  Compiled ocl = compile(GetParam(), "opencl");
+  const codegen::KernelAbi& abi = ocl.result.files.abi;
+  const std::string& h = ocl.result.files.header;
+  // SYMBOL: exactly the C target's parameter list (same header text)
+  std::string expected;
+  for (const codegen::AbiParam& p : abi.params) {
+    if (p.role == codegen::AbiParam::Role::Temporary)
+      continue;
+    std::string decl = !p.array
+                           ? p.cType + " " + p.name
+                           : std::string(p.role == codegen::AbiParam::Role::Input ? "const " : "") +
+                                 p.cType + "* restrict " + p.name;
+    expected += (expected.empty() ? "" : ", ") + decl;
+  }
+  EXPECT_EQ(parameterList(h, abi.symbol), expected) << h;
+  EXPECT_EQ(parameterList(h, abi.symbol + "_ctx"), "risec_cl_context* ctx, " + expected) << h;
+  std::string buffers;
+  std::string sizes;
+  for (const codegen::AbiParam& p : abi.params) {
+    if (p.role == codegen::AbiParam::Role::Temporary)
+      continue;
+    buffers += (buffers.empty() ? "" : ", ") + (p.array ? "cl_mem " : p.cType + " ") + p.name;
+    if (p.role == codegen::AbiParam::Role::Size)
+      sizes += "int " + p.name + ", ";
+  }
+  EXPECT_EQ(parameterList(h, abi.symbol + "_buffers"), "risec_cl_context* ctx, " + buffers);
+  EXPECT_NE(squeeze(h).find("void " + abi.symbol + "_launch(" + sizes +
+                            "size_t global[3], size_t local[3], cl_uint* dims);"),
+            std::string::npos)
+      << h;
+  EXPECT_NE(squeeze(h).find("int " + abi.symbol + "_check("), std::string::npos) << h;
+  EXPECT_NE(h.find("#include \"risec_cl.h\""), std::string::npos);
+
+  // and the C target declares the same list
+  Compiled c = compile(GetParam(), "c");
+  EXPECT_EQ(parameterList(c.result.files.header, abi.symbol), expected);
+  EXPECT_EQ(c.result.files.hostSource, "");
+}
+
+INSTANTIATE_TEST_SUITE_P(Kernels, HostHeader,
+                         ::testing::Values("rise/mv_ocl.rise", "e2e/ocl_scal.rise",
+                                           "rise/matrix_add_ocl.rise"));
+
+TEST(HostHeader, DocCommentListsEveryParameterWithItsRiseTypeAndCount) {
+  Compiled c = compile("rise/mv_ocl.rise", "c");
+  const std::string& h = c.result.files.header;
+  for (const char* line :
+       {" *   output (output): (s*(n/s)).f32, s*(n/s) elements\n", " *   n (size): Nat\n",
+        " *   M (input): n.m.f32, m*n elements\n", " *   x (input): m.f32, m elements\n",
+        " *   n%s == 0\n", " * Target:    c\n"})
+    EXPECT_NE(h.find(line), std::string::npos) << line << "\n" << h;
+  EXPECT_EQ(c.result.files.source.rfind(h.substr(0, h.find("*/")), 0), 0u)
+      << "the source opens with the same doc comment";
+}
+
+TEST(HostHeader, OutputFilesOfOpenCLIncludeTheHostSource) {
+  Compiled ocl = compile("e2e/ocl_scal.rise", "opencl");
+  std::vector<codegen::OutputFile> files = codegen::outputFiles(ocl.result);
+  ASSERT_EQ(files.size(), 3u);
+  EXPECT_EQ(files[0].name, "oclScal.cl");
+  EXPECT_EQ(files[1].name, "oclScal.h");
+  EXPECT_EQ(files[2].name, "oclScal_host.c");
+  EXPECT_EQ(files[2].contents, ocl.result.files.hostSource);
+  EXPECT_EQ(codegen::outputFiles(compile("e2e/ocl_scal.rise", "c").result).size(), 2u);
+}
+
+// ---- the embedded kernel ---------------------------------------------------------
+
+/// Reads back the C string literal pieces starting at `pos` up to the `;`.
+std::string unescapeLiterals(const std::string& c, std::size_t pos) {
+  std::string out;
+  while (pos < c.size() && c[pos] != ';') {
+    if (c[pos] != '"') {
+      ++pos;
+      continue;
+    }
+    for (++pos; c[pos] != '"'; ++pos) {
+      if (c[pos] != '\\') {
+        out += c[pos];
+        continue;
+      }
+      char e = c[++pos];
+      if (e >= '0' && e <= '7') {
+        out += static_cast<char>(std::stoi(c.substr(pos, 3), nullptr, 8));
+        pos += 2;
+      } else {
+        out += e == 'n' ? '\n' : e == 't' ? '\t' : e; // \\ \" \?
+      }
+    }
+    ++pos;
+  }
+  return out;
+}
+
+TEST(HostSource, EmbedsTheKernelExactly) {
+  for (const char* file : {"rise/mv_ocl.rise", "e2e/ocl_scal.rise", "rise/matrix_add_ocl.rise"}) {
+    Compiled ocl = compile(file, "opencl");
+    const std::string& host = ocl.result.files.hostSource;
+    std::string marker = ocl.result.files.abi.symbol + "_source[] =";
+    std::size_t at = host.find(marker);
+    ASSERT_NE(at, std::string::npos) << host;
+    EXPECT_EQ(unescapeLiterals(host, at + marker.size()), ocl.result.files.source) << file;
+  }
+}
+
+TEST(HostSource, StringLiteralsRoundTripAwkwardText) {
+  std::string text = "a \"quoted\" \\ back?"
+                     "?=slash\ttab\n\nend\x01 ?"
+                     "?"
+                     "? \xc3\xa9";
+  std::string literal = codegen::host::cStringLiteral(text);
+  EXPECT_EQ(unescapeLiterals(literal + ";", 0), text) << literal;
+  EXPECT_EQ(literal.find("??"), std::string::npos) << "no trigraphs: " << literal;
+  EXPECT_EQ(codegen::host::cStringLiteral("x\ny\n"), "    \"x\\n\"\n    \"y\\n\"");
+}
+
+TEST(HostSource, GlobalTemporariesAreAllocatedAndPassedLast) {
+  // No kernel has global temporaries yet: add one to scal's ABI by hand.
+  Compiled c = compile("e2e/ocl_scal.rise", "opencl");
+  codegen::KernelAbi abi = c.result.files.abi;
+  codegen::AbiParam tmp;
+  tmp.role = codegen::AbiParam::Role::Temporary;
+  tmp.name = "tmp";
+  tmp.riseName = "tmp";
+  tmp.cType = "float";
+  tmp.array = true;
+  tmp.count = rise::natConst(1);
+  for (const codegen::AbiParam& p : abi.params)
+    if (p.role == codegen::AbiParam::Role::Input && p.array)
+      tmp.count = p.count * 2;
+  abi.params.push_back(tmp);
+  codegen::host::LaunchPlan plan;
+  plan.launch = codegen::host::defaultLaunch(plan.loops);
+  codegen::c::COptions opts{abi.symbol, "ocl_scal.rise", "test", "", "opencl"};
+  std::string header = codegen::host::openclHeader(
+      abi, opts, plan, "static inline int oclScal_check(int n) { return n < 0 ? 2 : 0; }");
+  std::string host = codegen::host::openclHostSource(abi, opts, plan, c.result.files.source);
+  EXPECT_EQ(parameterList(header, "oclScal_buffers"),
+            "risec_cl_context* ctx, cl_mem output, int n, float a, cl_mem xs")
+      << "temporaries are not parameters of the wrappers";
+  EXPECT_NE(squeeze(host).find("tmp = clCreateBuffer(risec_cl_context_handle(risec_ctx), "
+                               "CL_MEM_READ_WRITE, risec_bytes > 0 ? risec_bytes : 1, NULL, "
+                               "&risec_err);"),
+            std::string::npos)
+      << host;
+  EXPECT_NE(squeeze(host).find("size_t risec_bytes = (size_t)(2*n) * sizeof(float);"),
+            std::string::npos)
+      << host;
+  EXPECT_NE(host.find("clSetKernelArg(risec_kernel, 4, sizeof(cl_mem), &tmp)"), std::string::npos)
+      << host;
+  EXPECT_NE(host.find("clReleaseMemObject(tmp);"), std::string::npos) << host;
+  // and it compiles
+  fs::path dir = fs::temp_directory_path() / ("risec-host-tmp-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::ofstream(dir / "oclScal.h") << header;
+  std::ofstream(dir / "oclScal_host.c") << host;
+  std::string log;
+  EXPECT_EQ(runCommand("gcc -std=c11 -Wall -Wextra -Werror -fsyntax-only -I" +
+                           std::string(RISEC_TEST_DATA) + "/../host " +
+                           (dir / "oclScal_host.c").string(),
+                       &log),
+            0)
+      << log << "\n"
+      << host;
+  if (!::testing::Test::HasFailure())
+    fs::remove_all(dir);
+}
+
+// ---- --launch ------------------------------------------------------------------------
+
+class LaunchOption : public ::testing::Test {
+protected:
+  std::vector<rise::DepBinder> sizes = sizesOf(compile("rise/mv_ocl.rise", "c").def); // n, m, s
+  std::string parsed(const std::string& text) {
+    return codegen::host::launchToString(codegen::host::parseLaunchOption(text, sizes));
+  }
+  std::string diagnostic(const std::string& text) {
+    try {
+      codegen::host::parseLaunchOption(text, sizes);
+    } catch (const CompileError& e) {
+      return e.code() + ": " + e.message();
+    }
+    return "(accepted)";
+  }
+};
+
+TEST_F(LaunchOption, ParsesOneToThreeDimensions) {
+  EXPECT_EQ(parsed("global=[n]"), "global=[n]");
+  EXPECT_EQ(parsed("global=[n/s, m],local=[s, 1]"), "global=[n/s, m],local=[s, 1]");
+  EXPECT_EQ(parsed(" local=[32,1,1] , global=[n*32, 2, 1]"),
+            "global=[32*n, 2, 1],local=[32, 1, 1]");
+}
+
+TEST_F(LaunchOption, Diagnostics) {
+  EXPECT_EQ(diagnostic("global=[q]"),
+            "E0511: --launch 'global=[q]': size `q` of `global`: unknown size variable `q`; sizes "
+            "must be bound by an enclosing depFun, e.g. `depFun(q: Nat => ...)` (the sizes are "
+            "n, m, s)");
+  EXPECT_EQ(diagnostic("global=[n"),
+            "E0510: --launch 'global=[n': `global=` takes a list such as `global=[n, m/4]`, not "
+            "`[n`");
+  EXPECT_EQ(diagnostic("glob=[n]"),
+            "E0510: --launch 'glob=[n]': expected `global=[...]` or `local=[...]` at `glob=[n]`; "
+            "write e.g. --launch 'global=[n],local=[32]'");
+  EXPECT_EQ(diagnostic("global=[n],global=[m]"),
+            "E0510: --launch 'global=[n],global=[m]': `global` is given twice");
+  EXPECT_EQ(diagnostic("global=[]"),
+            "E0512: --launch 'global=[]': `global` has 1 to 3 dimensions, e.g. `global=[n, m]`, "
+            "not 0");
+  EXPECT_EQ(diagnostic("global=[n,n,n,n]"),
+            "E0512: --launch 'global=[n,n,n,n]': `global` has 1 to 3 dimensions, e.g. "
+            "`global=[n, m]`, not 4");
+  EXPECT_EQ(
+      diagnostic("global=[n],local=[1,2]"),
+      "E0512: --launch 'global=[n],local=[1,2]': `local` has 2 dimensions but `global` has 1");
+  EXPECT_EQ(diagnostic("local=[1]"),
+            "E0513: --launch 'local=[1]': the global size is missing; add `global=[...]`");
+}
+
+TEST(LaunchOptionCli, OnlyForOpenCL) {
+  driver::CompileOptions opts;
+  opts.file = (fs::path(RISEC_TEST_DATA) / "e2e" / "ocl_scal.rise").string();
+  opts.target = "c";
+  opts.launch = "global=[n]";
+  opts.outDir = fs::temp_directory_path().string();
+  std::ostringstream out;
+  try {
+    driver::runCompile(opts, out);
+    FAIL() << "accepted --launch for --target c";
+  } catch (const CompileError& e) {
+    EXPECT_EQ(e.code(), "E0514");
+    EXPECT_EQ(e.message(), "--launch only applies to --target opencl; remove it or compile with "
+                           "--target opencl");
+  }
+}
+
+TEST(LaunchOptionCli, GivenLaunchIsTheOneUsed) {
+  Compiled ocl =
+      compile("rise/mv_ocl.rise", "opencl",
+              codegen::host::parseLaunchOption("global=[n/s*8, 2],local=[8, 1]",
+                                               sizesOf(compile("rise/mv_ocl.rise", "c").def)));
+  const std::string& host = ocl.result.files.hostSource;
+  EXPECT_NE(host.find("*risec_dims = 2;"), std::string::npos) << host;
+  EXPECT_NE(host.find("risec_local[0] = (size_t)(8);"), std::string::npos) << host;
+  EXPECT_NE(ocl.result.files.header.find("(given)"), std::string::npos);
+}
+
+// ---- the default launch rule ---------------------------------------------------------
+
+std::string launchOf(const codegen::host::GridLoops& loops) {
+  return codegen::host::launchToString(codegen::host::defaultLaunch(loops));
+}
+
+TEST(DefaultLaunch, Rule) {
+  using Kind = GridLoopInfo::Kind;
+  rise::Nat n = rise::natVar("n"), m = rise::natVar("m");
+  codegen::host::GridLoops none;
+  EXPECT_EQ(launchOf(none), "global=[1],local=[1]");
+
+  codegen::host::GridLoops global;
+  global.add({Kind::Global, 0, n, 0});
+  EXPECT_EQ(launchOf(global), "global=[(n + max(1, min(32, n)) - 1)/max(1, min(32, n))*max(1, "
+                              "min(32, n))],local=[max(1, min(32, n))]")
+      << "symbolic trip count: local up to 32, global rounded up to it";
+
+  codegen::host::GridLoops small;
+  small.add({Kind::Global, 0, rise::natConst(5), 0});
+  EXPECT_EQ(launchOf(small), "global=[5],local=[5]");
+
+  codegen::host::GridLoops groups; // mapWorkGroup(0)(mapLocal(0)) and a mapGlobal(2)
+  groups.add({Kind::WorkGroup, 0, n / 4, 0});
+  groups.add({Kind::Local, 0, rise::natConst(4), 1});
+  groups.add({Kind::Local, 0, rise::natConst(64), 2}); // not the outermost
+  groups.add({Kind::Global, 2, m, 1});
+  std::string l = launchOf(groups);
+  EXPECT_EQ(l.substr(0, l.find(',')), "global=[4*(n/4)");
+  EXPECT_NE(l.find("local=[4, 1, 1]"), std::string::npos) << l;
+  EXPECT_NE(l.find(", 1, m]"), std::string::npos) << "mapGlobal(2): one work-item per group " << l;
+
+  codegen::host::GridLoops rows; // mapGlobal(1) over 100 rows: local capped at 8
+  rows.add({Kind::Global, 1, rise::natConst(100), 0});
+  EXPECT_EQ(launchOf(rows), "global=[1, 104],local=[1, 8]");
+}
+
+TEST(DefaultLaunch, OfTheKernels) {
+  auto text = [](const char* file) {
+    const std::string& h = compile(file, "opencl").result.files.header;
+    std::size_t at = h.find(" *   launch: ") + 13;
+    std::string text = h.substr(at, h.find("*/", at) - at); // may be wrapped
+    text = squeeze(std::regex_replace(text, std::regex("\n \\*"), ""));
+    return text.substr(0, text.find(" work:"));
+  };
+  EXPECT_EQ(text("rise/mv_ocl.rise"),
+            "global [n/s*max(1, min(32, s))], local [max(1, min(32, s))] (the default rule, "
+            "docs/host.md)");
+  EXPECT_EQ(text("rise/matrix_add_ocl.rise").substr(0, 7), "global ");
+  EXPECT_NE(text("rise/matrix_add_ocl.rise")
+                .find("local [max(1, min(32, m)), max(1, min(8, n))] (the default rule"),
+            std::string::npos)
+      << text("rise/matrix_add_ocl.rise");
+}
+
+// ---- end to end on PoCL --------------------------------------------------------------
+
+class HostEndToEnd : public ::testing::Test {
+protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("risec-host-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir_);
+    setenv("RISEC_CL_CACHE_DIR", (dir_ / "cache").c_str(), 1);
+    unsetenv("RISEC_CL_DEVICE");
+  }
+  void TearDown() override {
+    unsetenv("RISEC_CL_CACHE_DIR");
+    if (!HasFailure())
+      fs::remove_all(dir_);
+  }
+
+  /// Builds the kernel's host wrappers with the CKernelRunner driver and runs
+  /// it on random inputs at each size, against the interpreter.
+  void runAgainstInterpreter(const std::string& file,
+                             const std::vector<rise::interp::SizeEnv>& sizes) {
+    Compiled c = compile(file, "opencl");
+    const rise::TypedDef& def = c.def;
+    const std::string& symbol = c.result.files.abi.symbol;
+    std::vector<std::string> names = rise::interp::sizeParameters(def);
+    std::string log;
+    ASSERT_EQ(buildKernel(dir_, symbol, c.result.files, driverSource(symbol, def, names.size()),
+                          "gcc", defaultCFlags(), log),
+              0)
+        << log << "\n"
+        << c.result.files.hostSource;
+    std::mt19937_64 rng(2024);
+    for (const rise::interp::SizeEnv& s : sizes) {
+      rise::interp::EntryInterface iface = rise::interp::instantiateEntry(def, s);
+      std::vector<rise::interp::Value> inputs;
+      for (const rise::Type& t : iface.inputTypes)
+        inputs.push_back(rise::interp::randomValue(t, rng));
+      rise::interp::Value expected = rise::interp::evaluate(def, s, inputs);
+      std::string out;
+      EXPECT_EQ(runDriver(dir_, (dir_ / "gcc").string(), inputRecord(def, names, s, inputs), out),
+                0)
+          << out;
+      std::vector<std::string> tok = tokens(out);
+      ASSERT_GE(tok.size(), 2u) << out;
+      ASSERT_EQ(tok[0] + " " + tok[1], "rc 0") << file << "\n" << out;
+      std::size_t pos = 2;
+      rise::interp::Value actual = unflatten(iface.outputType, tok, pos);
+      std::string why;
+      EXPECT_TRUE(rise::interp::valuesClose(actual, expected, 1e-4, 1e-4, &why))
+          << file << ": " << why;
+    }
+  }
+
+  /// Runs the built driver on sizes that must fail before reading inputs.
+  std::string runFailing(const std::vector<int>& sizes, const rise::TypedDef& def,
+                         const std::string& environment = "") {
+    std::ostringstream in;
+    for (int s : sizes)
+      in << s << "\n";
+    writeDummyInputsAndOutputs(def, in);
+    std::ofstream(dir_ / "input.txt") << in.str();
+    std::string out;
+#ifdef RISEC_E2E_SANITIZE
+    std::string asan = "ASAN_OPTIONS=detect_leaks=0 ";
+#else
+    std::string asan;
+#endif
+    runCommand(environment + asan + (dir_ / "gcc").string() + " " + (dir_ / "input.txt").string(),
+               &out);
+    return out;
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(HostEndToEnd, MvWorkGroupsMatchTheInterpreter) {
+  runAgainstInterpreter("rise/mv_ocl.rise", {{{"n", 0}, {"m", 2}, {"s", 4}},
+                                             {{"n", 1}, {"m", 1}, {"s", 1}},
+                                             {{"n", 6}, {"m", 5}, {"s", 3}},
+                                             {{"n", 40}, {"m", 7}, {"s", 40}},
+                                             {{"n", 99}, {"m", 3}, {"s", 33}}});
+}
+
+TEST_F(HostEndToEnd, ScalMatchesTheInterpreter) {
+  runAgainstInterpreter("e2e/ocl_scal.rise", {{{"n", 0}}, {{"n", 1}}, {{"n", 33}}, {{"n", 1000}}});
+}
+
+TEST_F(HostEndToEnd, MatrixAdd2DMatchesTheInterpreter) {
+  runAgainstInterpreter("rise/matrix_add_ocl.rise", {{{"n", 0}, {"m", 3}},
+                                                     {{"n", 1}, {"m", 1}},
+                                                     {{"n", 3}, {"m", 0}},
+                                                     {{"n", 37}, {"m", 5}},
+                                                     {{"n", 7}, {"m", 45}}});
+}
+
+TEST_F(HostEndToEnd, PreconditionFailureAndBadDevice) {
+  Compiled c = compile("rise/mv_ocl.rise", "opencl");
+  std::string log;
+  ASSERT_EQ(buildKernel(dir_, "mvOpt", c.result.files, driverSource("mvOpt", c.def, 3), "gcc",
+                        defaultCFlags(), log),
+            0)
+      << log;
+  EXPECT_EQ(runFailing({5, 2, 2}, c.def), "rc 1\nuntouched 1\n") << "n % s != 0";
+  EXPECT_EQ(runFailing({-1, 2, 2}, c.def), "rc 2\nuntouched 1\n") << "a negative size";
+  EXPECT_EQ(runFailing({4, 2, 2}, c.def, "RISEC_CL_DEVICE=no-such-device "), "rc 5\nuntouched 1\n")
+      << "no device";
+}
+
+/// A driver that calls oclScal_buffers on cl_mem buffers of its own context.
+const char* kBuffersDriver = R"(#include "oclScal.h"
+#include <stdio.h>
+#include <stdlib.h>
+int main(int argc, char** argv) {
+  (void)argc;
+  FILE* in = fopen(argv[1], "r");
+  int n;
+  float a;
+  if (!in || fscanf(in, "%d %f", &n, &a) != 2) return 90;
+  float* x = malloc(sizeof(float) * (size_t)(n + 1));
+  float* out = malloc(sizeof(float) * (size_t)(n + 1));
+  for (int i = 0; i < n; ++i)
+    if (fscanf(in, "%f", &x[i]) != 1) return 90;
+  fclose(in);
+  risec_cl_context* ctx;
+  if (risec_cl_create(&ctx, NULL) != RISEC_CL_OK) return 91;
+  cl_int err;
+  cl_context c = risec_cl_context_handle(ctx);
+  size_t bytes = sizeof(float) * (size_t)(n > 0 ? n : 1);
+  cl_mem bx = clCreateBuffer(c, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, x, &err);
+  cl_mem bo = clCreateBuffer(c, CL_MEM_WRITE_ONLY, bytes, NULL, &err);
+  int rc = oclScal_buffers(ctx, bo, n, a, bx);
+  printf("rc %d\n", rc);
+  if (rc == 0 && n > 0)
+    clEnqueueReadBuffer(risec_cl_queue(ctx), bo, CL_TRUE, 0, sizeof(float) * (size_t)n, out, 0,
+                        NULL, NULL);
+  for (int i = 0; rc == 0 && i < n; ++i)
+    printf("%.9g\n", out[i]);
+  clReleaseMemObject(bx);
+  clReleaseMemObject(bo);
+  risec_cl_release(ctx);
+  free(x);
+  free(out);
+  return 0;
+}
+)";
+
+TEST_F(HostEndToEnd, BuffersWrapperTakesClMem) {
+  Compiled c = compile("e2e/ocl_scal.rise", "opencl");
+  std::string log;
+  ASSERT_EQ(
+      buildKernel(dir_, "oclScal", c.result.files, kBuffersDriver, "gcc", defaultCFlags(), log), 0)
+      << log;
+  std::mt19937_64 rng(99);
+  for (std::int64_t n : {0, 1, 77}) {
+    rise::interp::SizeEnv s{{"n", n}};
+    rise::interp::EntryInterface iface = rise::interp::instantiateEntry(c.def, s);
+    std::vector<rise::interp::Value> inputs;
+    for (const rise::Type& t : iface.inputTypes)
+      inputs.push_back(rise::interp::randomValue(t, rng));
+    rise::interp::Value expected = rise::interp::evaluate(c.def, s, inputs);
+    std::ostringstream record;
+    record.precision(9);
+    record << n << "\n";
+    for (std::size_t i = 0; i < inputs.size(); ++i)
+      writeValue(iface.inputTypes[i], inputs[i], record);
+    // writeValue prefixes buffers with their element count: drop it
+    std::vector<std::string> words = tokens(record.str());
+    std::string text = words[0] + " " + words[1];
+    for (std::size_t i = 3; i < words.size(); ++i)
+      text += " " + words[i];
+    std::string out;
+    EXPECT_EQ(runDriver(dir_, (dir_ / "gcc").string(), text, out), 0) << out;
+    std::vector<std::string> tok = tokens(out);
+    ASSERT_GE(tok.size(), 2u) << out;
+    ASSERT_EQ(tok[0] + " " + tok[1], "rc 0") << out;
+    std::size_t pos = 2;
+    rise::interp::Value actual = unflatten(iface.outputType, tok, pos);
+    std::string why;
+    EXPECT_TRUE(rise::interp::valuesClose(actual, expected, 1e-5, 1e-5, &why)) << why;
+  }
+}
+
+} // namespace
