@@ -7,6 +7,25 @@
 #ifndef RISEC_LIBRARY_KERNELS_H
 #define RISEC_LIBRARY_KERNELS_H
 
+#include "asum.h"
+#include "axpy.h"
+#include "conv2d.h"
+#include "dot.h"
+#include "gaussian.h"
+#include "gaussian_fused.h"
+#include "gemv.h"
+#include "harris.h"
+#include "harris_fused.h"
+#include "heat3d.h"
+#include "jacobi1d.h"
+#include "jacobi2d.h"
+#include "kmeans.h"
+#include "mm.h"
 #include "mv.h"
+#include "nbody.h"
+#include "scal.h"
+#include "scal_vec.h"
+#include "transpose.h"
+#include "tree_reduce.h"
 
 #endif /* RISEC_LIBRARY_KERNELS_H */

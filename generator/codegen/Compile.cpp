@@ -3,6 +3,7 @@
 #include "codegen/host/HostWrappers.h"
 #include "codegen/opencl/Legality.h"
 #include "codegen/opencl/MappingLegality.h"
+#include "codegen/opencl/VectorTypes.h"
 #include "codegen/openmp/Legality.h"
 #include "dpia/FromRise.h"
 #include "dpia/Translate.h"
@@ -96,6 +97,8 @@ CompileResult compileToC(const rise::Program& program, const rise::TypedDef& def
     throw InternalError("compileToC: unknown target `" + opts.target + "`");
   if (opencl)
     opencl::checkSupported(def); // no global or local temporaries yet
+  if (opencl)
+    opencl::checkVectorTypes(def); // floatN exists for N = 2, 3, 4, 8, 16
   rules::LowerTarget lowering = openmp   ? rules::LowerTarget::OpenMP
                                 : opencl ? rules::LowerTarget::OpenCL
                                          : rules::LowerTarget::C;

@@ -67,3 +67,17 @@ TEST(DeadStores, NeverTouchesPointers) {
       fill("tmp", literal("0.0f")), exprStmt(call("free", {ident("tmp")}))};
   EXPECT_EQ(eliminateDeadStores(body).size(), 3u);
 }
+
+TEST(DeadStores, VectorStoresWriteTheirArray) {
+  // `*(risec_f32x4u*)&tmp[k] = v;` (codegen/c/EmitVectors.h) writes tmp: the
+  // store goes with tmp when tmp is never read; its index is a read.
+  auto store = [](const std::string& array, CExpr value) {
+    return assign(unary("*", cast(pointerType(namedType("risec_f32x4u")),
+                                  unary("&", index(ident(array), ident("k"))))),
+                  std::move(value));
+  };
+  std::vector<CStmt> body = {declStmt(namedType("int"), "k", literal("0")),
+                             declStmt(arrayType(namedType("float"), 8), "tmp"),
+                             store("tmp", ident("v")), store("output", ident("v"))};
+  EXPECT_EQ(print(eliminateDeadStores(body)), "int k = 0;\n*(risec_f32x4u*)&output[k] = v;\n");
+}

@@ -171,6 +171,17 @@ TEST(OpenCLMappingLegality, PrivateTemporariesInsideAnIterationAreLegal) {
                           "    |> reduceSeq(add)(0.0f)))))\n"));
 }
 
+TEST(OpenCLMappingLegality, ViewMapsBesideA2DGlobalNestAreLegal) {
+  // the padding and window maps of a 2-D stencil's input stay views after
+  // lowerToC (no loops), so they need no global dimension (rule 7)
+  expectLegal(openclError(
+      "def f = depFun((h: Nat, w: Nat) => fun(x: h.w.f32 =>\n"
+      "  x |> map(padCst(1, 1, 0.0f)) |> transpose |> map(padCst(1, 1, 0.0f)) |> transpose\n"
+      "    |> slide(3, 1) |> map(fun(rows => rows |> map(slide(3, 1)) |> transpose))\n"
+      "    |> mapGlobal(1)(mapGlobal(0)(fun(nbh => nbh |> join |> reduceSeq(add)(0.0f))))))\n"));
+  // (a sequential loop beside a global nest is still E0646: the Rule7 tests below)
+}
+
 // ---- OpenCL: one illegal program per rule ------------------------------------------
 
 TEST(OpenCLMappingLegality, Rule1ParallelMapWritingPrivateMemory) {

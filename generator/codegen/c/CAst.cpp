@@ -72,6 +72,9 @@ CExpr member(CExpr base, std::string field) {
 CExpr cast(CType type, CExpr e) {
   return make(ExprNode::Kind::Cast, "", {std::move(e)}, std::move(type));
 }
+CExpr compoundLiteral(CType type, std::vector<CExpr> elems) {
+  return make(ExprNode::Kind::Compound, "", std::move(elems), std::move(type));
+}
 
 // ---- statements -------------------------------------------------------------------
 

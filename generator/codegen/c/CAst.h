@@ -62,14 +62,14 @@ using CExpr = std::shared_ptr<const ExprNode>;
 
 class ExprNode {
 public:
-  enum class Kind { Ident, Literal, Unary, Binary, Ternary, Call, Index, Member, Cast };
+  enum class Kind { Ident, Literal, Unary, Binary, Ternary, Call, Index, Member, Cast, Compound };
 
   Kind kind() const { return kind_; }
   const std::string& text() const {
     return text_;
   } ///< Ident name, Literal text, operator, Call name, Member field
   const std::vector<CExpr>& operands() const { return ops_; }
-  const CType& type() const { return type_; } ///< Cast target
+  const CType& type() const { return type_; } ///< Cast target, Compound type
 
   ExprNode(Kind k, std::string text, std::vector<CExpr> ops, CType type)
       : kind_(k), text_(std::move(text)), ops_(std::move(ops)), type_(std::move(type)) {}
@@ -94,6 +94,8 @@ CExpr call(std::string fn, std::vector<CExpr> args);
 CExpr index(CExpr base, CExpr idx);
 CExpr member(CExpr base, std::string field);
 CExpr cast(CType type, CExpr e);
+/// A compound literal `(type){a, b, ...}` (vectors of the GCC extension).
+CExpr compoundLiteral(CType type, std::vector<CExpr> elems);
 
 // ---- statements -------------------------------------------------------------------
 

@@ -67,6 +67,7 @@ int precedence(const CExpr& e) {
   case ExprNode::Kind::Call:
   case ExprNode::Kind::Index:
   case ExprNode::Kind::Member:
+  case ExprNode::Kind::Compound:
     return kPostfix;
   case ExprNode::Kind::Literal:
     // A negative literal behaves like a prefix expression.
@@ -155,6 +156,12 @@ std::string printExpr(const CExpr& e) {
     return operand(ops[0], kPostfix) + "." + e->text();
   case ExprNode::Kind::Cast:
     return "(" + printType(e->type()) + ")" + operand(ops[0], kPrefix);
+  case ExprNode::Kind::Compound: {
+    std::string s = "(" + printType(e->type()) + "){";
+    for (std::size_t i = 0; i < ops.size(); ++i)
+      s += (i ? ", " : "") + operand(ops[i], kAssign + 1);
+    return s + "}";
+  }
   }
   return "?";
 }

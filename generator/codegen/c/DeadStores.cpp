@@ -7,10 +7,18 @@ namespace risec::codegen::c {
 
 namespace {
 
+/// A step from an lvalue to the variable it writes: `x[i]`, `x.fst`, and the
+/// vector stores `*(risec_f32x4u*)&x[i]` (EmitVectors.h).
+bool lvalueStep(const ExprNode* e) {
+  return e->kind() == ExprNode::Kind::Index || e->kind() == ExprNode::Kind::Member ||
+         e->kind() == ExprNode::Kind::Cast ||
+         (e->kind() == ExprNode::Kind::Unary && (e->text() == "*" || e->text() == "&"));
+}
+
 /// The variable an lvalue writes to: `x`, `x[i]`, `x[i].fst`, `x.fst[j]`.
 const ExprNode* lvalueBase(const CExpr& e) {
   const ExprNode* cur = e.get();
-  while (cur->kind() == ExprNode::Kind::Index || cur->kind() == ExprNode::Kind::Member)
+  while (lvalueStep(cur))
     cur = cur->operands()[0].get();
   return cur->kind() == ExprNode::Kind::Ident ? cur : nullptr;
 }
@@ -27,9 +35,7 @@ void collectReads(const CExpr& e, std::set<std::string>& reads) {
     return;
   if (isAssignment(e)) {
     const CExpr& lhs = e->operands()[0];
-    for (const ExprNode* cur = lhs.get();
-         cur->kind() == ExprNode::Kind::Index || cur->kind() == ExprNode::Kind::Member;
-         cur = cur->operands()[0].get())
+    for (const ExprNode* cur = lhs.get(); lvalueStep(cur); cur = cur->operands()[0].get())
       if (cur->kind() == ExprNode::Kind::Index)
         collectReads(cur->operands()[1], reads);
     // `x += e` reads x too.

@@ -6,8 +6,9 @@
 #include "codegen/c/EmitNames.h"
 #include "codegen/c/EmitNat.h"
 #include "codegen/c/EmitTypes.h"
-#include "codegen/opencl/Barriers.h"
+#include "codegen/c/EmitVectors.h"
 #include "codegen/host/HostWrappers.h"
+#include "codegen/opencl/Barriers.h"
 #include "codegen/opencl/Kernel.h"
 #include "codegen/opencl/Temporaries.h"
 #include "codegen/openmp/Pragmas.h"
@@ -90,7 +91,8 @@ bool isStack(const rise::Type& t) {
 
 class Emitter {
 public:
-  explicit Emitter(const COptions& opts) : opts_(opts) {
+  explicit Emitter(const COptions& opts)
+      : opts_(opts), vectors_(opts.target == "opencl"), vectorLowering_(vectors_, vectorHooks()) {
     nats_.name = [this](const rise::NatVarInfo& v) {
       auto it = natNames_.find(v.id);
       return it != natNames_.end() ? it->second : v.name;
@@ -110,6 +112,8 @@ private:
 private:
   const COptions& opts_;
   TypeMapper types_;
+  VectorTypes vectors_;
+  VectorLowering vectorLowering_;
   NameTable names_;
   NatPrinter nats_;
   std::set<std::string> helpers_;
@@ -176,6 +180,16 @@ private:
       if (m.offset)
         flat = m.offset + flat;
       e = index(e, nats_.bare(flat));
+    } else if (t->kind() == rise::TypeKind::Vec && !path.empty() &&
+               path.next() == PathElem::Kind::Index) { // a lane of a vector variable
+      Nat lane = path.popIndex();
+      if (!lane->isConst())
+        throw CompileError("E0699", {},
+                           "a lane of the vector `" + m.name +
+                               "` is selected by a run-time index, which the back end does not "
+                               "support yet");
+      e = vectors_.lane(e, lane->value());
+      t = t->elem();
     }
     while (!path.empty()) {
       if (t->kind() != rise::TypeKind::Pair)
@@ -276,8 +290,10 @@ private:
       return ternary(binary(n == "min" ? "<" : ">", a, b), a, b);
     }
     if (n == "select") {
-      Path a = path, b = path;
-      CExpr e = ternary(arg(0), exp(p->args()[1], a), exp(p->args()[2], b));
+      // the condition is one bool for the whole value (a pair or a vector
+      // selects all its components by it)
+      Path cond = newPath(), a = path, b = path;
+      CExpr e = ternary(exp(p->args()[0], cond), exp(p->args()[1], a), exp(p->args()[2], b));
       path = a;
       return e;
     }
@@ -323,24 +339,68 @@ private:
     throw InternalError("C back end: cannot write through " + dpia::phraseTypeToString(a->type()));
   }
 
+  // ---- vectors (EmitVectors.h) ------------------------------------------------
+
+  /// The C type of a value of type `t`: a native vector type or the element.
+  CType valueType(const rise::Type& t) {
+    return t->kind() == rise::TypeKind::Vec && vectors_.native(t) ? vectors_.type(t)
+                                                                  : types_.element(t);
+  }
+
+  /// VectorLowering's view of this emitter (EmitVectors.h).
+  VectorLowering::Emitter vectorHooks() {
+    return {[this](const Phrase& p, Path& path) { return exp(p, path); },
+            [this](const Phrase& a, Path& path) { return acc(a, path); },
+            [this](const Phrase& p, Path& path) { return vectorMemory(p, path); },
+            [this](const Nat& n) { return nats_.bare(n); },
+            [this](const std::string& hint) { return fresh(hint); }};
+  }
+
+  /// Follows the views of `p` with `path` to the memory (a leaf of a split
+  /// pair) it reaches, if it reaches one without computing.
+  std::optional<VectorMemory> vectorMemory(Phrase p, Path& path) {
+    while (p->kind() == PhraseKind::Prim && p->prim().view)
+      p = p->prim().view(p, path);
+    if (p->kind() != PhraseKind::Ident && p->kind() != PhraseKind::Proj1 &&
+        p->kind() != PhraseKind::Proj2)
+      return std::nullopt;
+    const Memory* m = &memoryOf(p);
+    while (!m->parts.empty() && !path.empty() && path.next() != PathElem::Kind::Index)
+      m = &m->parts[path.popFst() ? 0 : 1];
+    if (!m->parts.empty())
+      return std::nullopt;
+    return VectorMemory{m->name, m->type, m->variable};
+  }
+
   // ---- commands --------------------------------------------------------------
+
+  /// `at` followed by the step `inner` (which becomes the innermost step).
+  static Path within(const Path& at, dpia::PathElem inner) {
+    Path p = at;
+    p.elems = {std::move(inner)};
+    p.elems.insert(p.elems.end(), at.elems.begin(), at.elems.end());
+    return p;
+  }
 
   void assignment(const Phrase& lhs, const Phrase& rhs, const rise::Type& t, const Path& at,
                   std::vector<CStmt>& out) {
+    // `at` selects a component of the assigned value; the component's parts
+    // are selected after it, so their steps go innermost (the front of the
+    // path: its back is the outermost step)
     if (t->kind() == rise::TypeKind::Pair) {
-      Path f = at, s = at;
-      f.pushFst();
-      s.pushSnd();
-      assignment(lhs, rhs, t->first(), f, out);
-      assignment(lhs, rhs, t->second(), s, out);
+      assignment(lhs, rhs, t->first(), within(at, {dpia::PathElem::Kind::Fst, nullptr}), out);
+      assignment(lhs, rhs, t->second(), within(at, {dpia::PathElem::Kind::Snd, nullptr}), out);
+      return;
+    }
+    if (t->kind() == rise::TypeKind::Vec && vectors_.native(t)) {
+      vectorLowering_.assign(lhs, rhs, t, at, out);
       return;
     }
     if (t->kind() == rise::TypeKind::Vec) { // lane by lane
       if (!t->size()->isConst())
         throw CompileError("E0699", {}, "vectors of a symbolic width are not supported");
       for (std::int64_t lane = 0; lane < t->size()->value(); ++lane) {
-        Path l = at;
-        l.pushIndex(rise::natConst(lane));
+        Path l = within(at, {dpia::PathElem::Kind::Index, rise::natConst(lane)});
         assignment(lhs, rhs, t->elem(), l, out);
       }
       return;
@@ -363,10 +423,11 @@ private:
       const rise::Type& t = c->dataArg(0);
       const Phrase& f = c->args()[0];
       std::string name = fresh(c->tag());
-      bool array = t->kind() == rise::TypeKind::Array || t->kind() == rise::TypeKind::Vec;
+      bool array = t->kind() == rise::TypeKind::Array ||
+                   (t->kind() == rise::TypeKind::Vec && !vectors_.native(t));
       if (array && !isStack(t))
         throw InternalError("C back end: a heap temporary was not hoisted");
-      CType ct = types_.element(t);
+      CType ct = valueType(t);
       if (array)
         ct = arrayType(ct, TypeMapper::count(t)->value());
       memory_[f->param()->id()] = {name, t, !array, {}};
@@ -508,7 +569,10 @@ private:
     helpers_.insert("risec_chunk_begin");
     const Phrase& part = c->args()[3];
     const rise::Type& t = dpia::dataType(proj1(part));
-    CType ct = types_.element(t);
+    if (t->kind() == rise::TypeKind::Vec && !vectors_.native(t))
+      throw InternalError("C back end: reducePar on `" + rise::typeToString(t) +
+                          "` (dpia::simdVector disagrees with VectorTypes::native)");
+    CType ct = valueType(t);
     std::string partial = fresh("partial"), chunks = fresh("chunks");
     std::string partName = fresh("part");
     memory_[part->id()] = {partName, t, true, {}};
@@ -920,6 +984,10 @@ CFiles Emitter::run(const dpia::Program& p) {
   if (!heap.empty())
     c.include("<stdlib.h>");
   c.blank();
+  if (vectors_.used()) {
+    c.raw(vectors_.declarations());
+    c.blank();
+  }
   for (const std::string& hname : helpers_)
     c.raw(helperCode(hname));
   for (const std::string& f : foreignCodes)

@@ -280,9 +280,16 @@ private:
       if (isOpenCL(*m) &&
           std::find(used.begin(), used.end(), std::pair(m->domain, m->dim)) == used.end())
         used.push_back({m->domain, m->dim});
+    // After lowerToC a plain `map` is a view (index arithmetic where its
+    // result is read, e.g. the `map(padCst(...))` and `map(slide(...))` of a
+    // 2-D stencil's input): a nest of views runs no iterations of its own.
+    auto loops = [](const std::vector<const MapNode*>& chain) {
+      return std::any_of(chain.begin(), chain.end(),
+                         [](const MapNode* m) { return m->kind != rise::Prim::Map; });
+    };
     for (const auto& chain : chains_)
       for (const auto& [d, dim] : used) {
-        if (findMap(chain, d, dim))
+        if (!loops(chain) || findMap(chain, d, dim))
           continue;
         const MapNode* user = nullptr;
         for (const MapNode* m : maps_)

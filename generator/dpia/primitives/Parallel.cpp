@@ -31,6 +31,17 @@ bool holdsArrayType(const rise::Type& t) {
   }
 }
 
+/// A vector the C back end computes as one value, so that its partial
+/// results are values too: a power-of-two width from 2 lanes, non-bool (the
+/// rule of codegen/c/EmitVectors.h; other vectors are arrays of lanes).
+bool simdVector(const rise::Type& t) {
+  if (t->kind() != rise::TypeKind::Vec || !t->size()->isConst() ||
+      t->elem()->kind() != rise::TypeKind::Scalar || t->elem()->scalar() == rise::ScalarKind::Bool)
+    return false;
+  std::int64_t w = t->size()->value();
+  return w >= 2 && w <= 64 && (w & (w - 1)) == 0;
+}
+
 Phrase loopIndex(const rise::Nat& n, rise::Nat& i) {
   i = rise::natVar("i", rise::natConst(0), n);
   return natural(i, rise::indexType(n));
@@ -137,7 +148,7 @@ void registerParallel(PrimitiveRegistry& r) {
     const Phrase& f = e->args()[0];
     const rise::Nat& n = e->natArg(0);
     const rise::Type& dt = e->dataArg(1);
-    if (holdsArrayType(dt))
+    if (holdsArrayType(dt) && !simdVector(dt))
       throw CompileError("E0621", e->loc(),
                          "`reducePar` on a value of type `" + rise::typeToString(dt) +
                              "` is not supported by the OpenMP back end: its partial results "

@@ -11,6 +11,26 @@ using namespace prims;
 
 namespace {
 
+bool pairOfScalars(const rise::Type& t) {
+  if (t->kind() == rise::TypeKind::Pair)
+    return pairOfScalars(t->first()) && pairOfScalars(t->second());
+  return t->kind() == rise::TypeKind::Scalar;
+}
+
+/// `acc := f(acc, x)`. A scalar accumulator is assigned directly. A pair is
+/// written one component at a time, so a later component would read the
+/// new value of an earlier one (`(snd(acc), fst(acc))`, `select(c, x, acc)`):
+/// the new value of a pair of scalars is computed into a temporary `next`
+/// first and then copied.
+Phrase update(Translator& t, const rise::Type& acc, const Phrase& f, const Phrase& v,
+              const Phrase& x) {
+  if (acc->kind() != rise::TypeKind::Pair || !pairOfScalars(acc))
+    return t.accT(call(f, proj1(v), x), proj2(v));
+  return newVar(acc, "next", [&](const Phrase& next) {
+    return seq({t.accT(call(f, proj1(v), x), proj2(next)), assign(proj2(v), proj1(next))});
+  });
+}
+
 /// `ocl`: oclReduceSeq(a), whose first type argument is the accumulator's
 /// OpenCL address space.
 void addReduce(PrimitiveRegistry& r, rise::Prim p, const char* name, bool unroll,
@@ -30,13 +50,11 @@ void addReduce(PrimitiveRegistry& r, rise::Prim p, const char* name, bool unroll
                      : newVar(acc, "acc", body, e->loc());
       };
       return make([&](const Phrase& v) {
-        return seq(
-            {t.accT(e->args()[1], proj2(v)),
-             forLoop(
-                 n, "i",
-                 [&](const Phrase& i) { return t.accT(call(f, proj1(v), idxExp(i, x)), proj2(v)); },
-                 name, unroll),
-             k(proj1(v))});
+        return seq({t.accT(e->args()[1], proj2(v)),
+                    forLoop(
+                        n, "i", [&](const Phrase& i) { return update(t, acc, f, v, idxExp(i, x)); },
+                        name, unroll),
+                    k(proj1(v))});
       });
     });
   };
@@ -61,7 +79,7 @@ void registerReduces(PrimitiveRegistry& r) {
                     forLoop(
                         n, "i",
                         [&](const Phrase& i) {
-                          return seq({t.accT(call(f, proj1(v), idxExp(i, x)), proj2(v)),
+                          return seq({update(t, e->dataArg(2), f, v, idxExp(i, x)),
                                       t.accT(proj1(v), idxAcc(i, out))});
                         },
                         "scanSeq")});

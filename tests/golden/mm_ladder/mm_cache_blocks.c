@@ -13,7 +13,8 @@
  *   A (input): m.k.f32, k*m elements
  *   B (input): k.n.f32, k*n elements
  * Preconditions:
- *   k%32 == 0
+ *   k%4 == 0
+ *   4*(k/4%8) == 0
  *   n%32 == 0
  *   m%32 == 0
  * Returns 0 on success; 1 if a precondition fails, 2 if a size is negative,
@@ -25,6 +26,9 @@
 #include <limits.h>
 #include <stdlib.h>
 
+typedef float risec_f32x4 __attribute__((vector_size(16)));
+typedef float risec_f32x4u __attribute__((vector_size(16), aligned(4), may_alias));
+
 int mm_cache_blocks(float* restrict output, int m, int n, int k, const float* restrict A,
                     const float* restrict B) {
   if (m < 0 || n < 0 || k < 0) {
@@ -35,8 +39,12 @@ int mm_cache_blocks(float* restrict output, int m, int n, int k, const float* re
       1024.0 * ((double)n / 32.0) > INT_MAX || 32.0 * ((double)k / 32.0) > INT_MAX) {
     return 3;
   }
-  // the 1st argument of `split` needs k to be a multiple of 32
-  if (k % 32 != 0) {
+  // the 1st argument of `asVector` needs k to be a multiple of 4
+  if (k % 4 != 0) {
+    return 1;
+  }
+  // the 1st argument of `split` needs 4*(k/4) to be a multiple of 32
+  if (4 * (k / 4 % 8) != 0) {
     return 1;
   }
   // the 1st argument of `split` needs n to be a multiple of 32
@@ -73,8 +81,10 @@ int mm_cache_blocks(float* restrict output, int m, int n, int k, const float* re
         // mapSeq
         for (int p = 0; p < 32; p += 1) {
           // mapSeq
-          for (int q = 0; q < k; q += 1) {
-            tmp_3[q] = A[q + k * p + 32 * k * i] * tmp_2[q + k * l + 32 * k * j];
+          for (int q = 0; q < k / 4; q += 1) {
+            *(risec_f32x4u*)&tmp_3[4 * q] =
+                *(const risec_f32x4u*)&A[k * p + 4 * q + 32 * k * i] *
+                *(const risec_f32x4u*)&tmp_2[k * l + 4 * q + 32 * k * j];
           }
           float acc = 0.0f;
           // reduceSeq

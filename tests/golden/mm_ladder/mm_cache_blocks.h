@@ -13,7 +13,8 @@
  *   A (input): m.k.f32, k*m elements
  *   B (input): k.n.f32, k*n elements
  * Preconditions:
- *   k%32 == 0
+ *   k%4 == 0
+ *   4*(k/4%8) == 0
  *   n%32 == 0
  *   m%32 == 0
  * Returns 0 on success; 1 if a precondition fails, 2 if a size is negative,

@@ -25,6 +25,9 @@
 #include <limits.h>
 #include <stdlib.h>
 
+typedef float risec_f32x4 __attribute__((vector_size(16)));
+typedef float risec_f32x4u __attribute__((vector_size(16), aligned(4), may_alias));
+
 int mm_vectorisation(float* restrict output, int m, int n, int k, const float* restrict A,
                      const float* restrict B) {
   if (m < 0 || n < 0 || k < 0) {
@@ -64,12 +67,10 @@ int mm_vectorisation(float* restrict output, int m, int n, int k, const float* r
         for (int p = 0; p < 32; p += 1) {
           // mapSeq
           for (int q = 0; q < k / 4; q += 1) {
-            tmp_2[4 * q] = A[k * l + 4 * q + 32 * k * i] * B[p + 32 * j + 4 * n * q];
-            tmp_2[4 * q + 1] = A[k * l + 4 * q + 32 * k * i + 1] * B[n + p + 32 * j + 4 * n * q];
-            tmp_2[4 * q + 2] =
-                A[k * l + 4 * q + 32 * k * i + 2] * B[p + 32 * j + 2 * n + 4 * n * q];
-            tmp_2[4 * q + 3] =
-                A[k * l + 4 * q + 32 * k * i + 3] * B[p + 32 * j + 3 * n + 4 * n * q];
+            *(risec_f32x4u*)&tmp_2[4 * q] =
+                *(const risec_f32x4u*)&A[k * l + 4 * q + 32 * k * i] *
+                (risec_f32x4){B[p + 32 * j + 4 * n * q], B[n + p + 32 * j + 4 * n * q],
+                              B[p + 32 * j + 2 * n + 4 * n * q], B[p + 32 * j + 3 * n + 4 * n * q]};
           }
           float acc = 0.0f;
           // reduceSeq

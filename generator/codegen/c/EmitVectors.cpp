@@ -1,0 +1,285 @@
+#include "codegen/c/EmitVectors.h"
+
+#include "codegen/c/CPrinter.h"
+#include "codegen/c/EmitTypes.h"
+#include "dpia/Primitive.h"
+#include "support/Diagnostic.h"
+
+#include <map>
+#include <set>
+
+namespace risec::codegen::c {
+
+using rise::ScalarKind;
+
+namespace {
+
+std::int64_t widthOf(const rise::Type& t) {
+  if (t->kind() != rise::TypeKind::Vec || !t->size()->isConst())
+    throw InternalError("vector back end: `" + rise::typeToString(t) +
+                        "` is not a vector of a constant width");
+  return t->size()->value();
+}
+
+std::int64_t elementBytes(ScalarKind k) {
+  return k == ScalarKind::NatType ? 4 : rise::scalarBits(k) / 8;
+}
+
+/// OpenCL C's name of a scalar as a vector element (`float`, `uchar`, ...).
+std::string openclElement(ScalarKind k) {
+  static const std::map<ScalarKind, std::string> names = {
+      {ScalarKind::I8, "char"},    {ScalarKind::U8, "uchar"},   {ScalarKind::I16, "short"},
+      {ScalarKind::U16, "ushort"}, {ScalarKind::I32, "int"},    {ScalarKind::U32, "uint"},
+      {ScalarKind::I64, "long"},   {ScalarKind::U64, "ulong"},  {ScalarKind::F32, "float"},
+      {ScalarKind::F64, "double"}, {ScalarKind::NatType, "int"}};
+  auto it = names.find(k);
+  if (it == names.end())
+    throw InternalError("OpenCL back end: no vector of `" + std::string(rise::scalarName(k)) + "`");
+  return it->second;
+}
+
+/// `array + base`, or `array` for a zero offset.
+CExpr offset(const CExpr& array, const CExpr& base) {
+  bool zero = base->kind() == ExprNode::Kind::Literal && base->text() == "0";
+  return zero ? array : binary("+", array, base);
+}
+
+} // namespace
+
+bool VectorTypes::native(const rise::Type& t) const {
+  if (t->kind() != rise::TypeKind::Vec || !t->size()->isConst() ||
+      t->elem()->kind() != rise::TypeKind::Scalar || t->elem()->scalar() == ScalarKind::Bool)
+    return false;
+  std::int64_t w = t->size()->value();
+  if (opencl_)
+    return w == 2 || w == 3 || w == 4 || w == 8 || w == 16;
+  return w >= 2 && w <= 64 && (w & (w - 1)) == 0; // vector_size needs a power of two
+}
+
+std::string VectorTypes::name(const rise::Type& t) const {
+  ScalarKind k = t->elem()->scalar();
+  std::string w = std::to_string(widthOf(t));
+  if (opencl_)
+    return openclElement(k) + w;
+  return "risec_" + std::string(k == ScalarKind::NatType ? "int" : rise::scalarName(k)) + "x" + w;
+}
+
+void VectorTypes::use(const rise::Type& t) {
+  if (opencl_)
+    return;
+  for (const rise::Type& u : used_)
+    if (name(u) == name(t))
+      return;
+  used_.push_back(t);
+}
+
+CType VectorTypes::type(const rise::Type& t) {
+  if (!native(t))
+    throw InternalError("vector back end: `" + rise::typeToString(t) + "` is not a native vector");
+  use(t);
+  return namedType(name(t));
+}
+
+CExpr VectorTypes::fromLanes(const rise::Type& t, const std::vector<CExpr>& lanes) {
+  CType vt = type(t);
+  // `(float4)(a, b, c, d)` is OpenCL's vector literal, `(risec_f32x4){a, b,
+  // c, d}` a compound literal of the GCC vector type
+  return opencl_ ? call("(" + name(t) + ")", lanes) : compoundLiteral(vt, lanes);
+}
+
+CExpr VectorTypes::broadcast(const rise::Type& t, const CExpr& x) {
+  if (opencl_)
+    return call("(" + printType(type(t)) + ")", {x});
+  return fromLanes(t, std::vector<CExpr>(static_cast<std::size_t>(widthOf(t)), x));
+}
+
+CExpr VectorTypes::exactly(const rise::Type& t, const CExpr& v) {
+  // variables and compound literals have the value type already
+  if (opencl_ || v->kind() == ExprNode::Kind::Ident || v->kind() == ExprNode::Kind::Compound)
+    return v;
+  return call("__builtin_convertvector", {v, ident(printType(type(t)))});
+}
+
+CExpr VectorTypes::lane(const CExpr& v, std::int64_t k) const {
+  if (!opencl_)
+    return index(v, intLit(k));
+  static const char digits[] = "0123456789abcdef";
+  return member(v, std::string("s") + digits[k]);
+}
+
+CType VectorTypes::unaligned(const rise::Type& t, bool isConst) {
+  type(t); // declares both typedefs
+  return namedType(name(t) + "u", isConst);
+}
+
+CExpr VectorTypes::load(const rise::Type& t, const CExpr& array, const CExpr& base) {
+  if (opencl_) // vloadN reads N elements from any element-aligned address
+    return call("vload" + std::to_string(widthOf(t)), {intLit(0), offset(array, base)});
+  return unary("*", cast(pointerType(unaligned(t, true)), unary("&", index(array, base))));
+}
+
+CStmt VectorTypes::store(const rise::Type& t, const CExpr& array, const CExpr& base,
+                         const CExpr& value) {
+  if (opencl_)
+    return exprStmt(
+        call("vstore" + std::to_string(widthOf(t)), {value, intLit(0), offset(array, base)}));
+  return assign(unary("*", cast(pointerType(unaligned(t, false)), unary("&", index(array, base)))),
+                value);
+}
+
+std::optional<std::string> VectorTypes::elementWise(const std::string& prim,
+                                                    const rise::Type& t) const {
+  static const std::map<std::string, std::string> ops = {
+      {"add", "+"}, {"sub", "-"}, {"mul", "*"}, {"div", "/"}, {"neg", "-"}};
+  if (auto it = ops.find(prim); it != ops.end())
+    return it->second;
+  if (prim == "mod" && !rise::isFloat(t->elem()->scalar()))
+    return "%";
+  return std::nullopt;
+}
+
+std::optional<std::string> VectorTypes::builtin(const std::string& prim,
+                                                const rise::Type& t) const {
+  if (!opencl_)
+    return std::nullopt;
+  if (prim == "min" || prim == "max")
+    return prim; // OpenCL's min/max take vectors of integers and of floats
+  static const std::set<std::string> math = {"sqrt", "exp", "log",  "fabs", "floor",
+                                             "sin",  "cos", "tanh", "pow"};
+  if (math.count(prim) && rise::isFloat(t->elem()->scalar()))
+    return prim;
+  if (prim == "mod" && rise::isFloat(t->elem()->scalar()))
+    return std::string("fmod");
+  return std::nullopt;
+}
+
+std::string VectorTypes::declarations() const {
+  std::string s;
+  for (const rise::Type& t : used_) {
+    ScalarKind k = t->elem()->scalar();
+    std::string elem = scalarCType(k), n = name(t);
+    std::string bytes = std::to_string(widthOf(t) * elementBytes(k));
+    std::string align = std::to_string(elementBytes(k));
+    s += "typedef " + elem + " " + n + " __attribute__((vector_size(" + bytes + ")));\n";
+    s += "typedef " + elem + " " + n + "u __attribute__((vector_size(" + bytes + "), aligned(" +
+         align + "), may_alias));\n";
+  }
+  return s;
+}
+
+// ---- VectorLowering -------------------------------------------------------------
+
+namespace {
+
+/// The symbolic index standing for all lanes of a vector of type `t`.
+rise::Nat allLanes(const rise::Type& t) {
+  return rise::natVar("risec_lanes", rise::natConst(0), t->size());
+}
+
+bool isLanes(const rise::Nat& n, const rise::Nat& lanes) {
+  return n->kind() == rise::NatKind::Var && n->var().id == lanes->var().id;
+}
+
+} // namespace
+
+std::optional<VectorLowering::Place> VectorLowering::place(const VectorMemory& m, dpia::Path& path,
+                                                           const rise::Type& t,
+                                                           const rise::Nat& lanes) const {
+  using dpia::PathElem;
+  rise::Type mt = m.type;
+  if (m.variable) {
+    if (mt->kind() != rise::TypeKind::Vec || path.empty() || path.next() != PathElem::Kind::Index ||
+        !isLanes(path.popIndex(), lanes) || !path.empty())
+      return std::nullopt;
+    return Place{ident(m.name), nullptr, nullptr};
+  }
+  rise::Nat flat = rise::natConst(0);
+  for (; mt->kind() == rise::TypeKind::Array || mt->kind() == rise::TypeKind::Vec;
+       mt = mt->elem()) {
+    if (path.empty() || path.next() != PathElem::Kind::Index)
+      return std::nullopt;
+    flat = flat * mt->size() + path.popIndex();
+  }
+  if (!path.empty() || mt->kind() != rise::TypeKind::Scalar || mt->scalar() != t->elem()->scalar())
+    return std::nullopt;
+  std::uint64_t id = lanes->var().id;
+  rise::Nat base = rise::natSubstitute(flat, {{id, rise::natConst(0)}});
+  for (std::int64_t k = 1; k < widthOf(t); ++k)
+    if (!rise::natEqual(rise::natSubstitute(flat, {{id, rise::natConst(k)}}), base + k))
+      return std::nullopt;
+  return Place{nullptr, ident(m.name), emitter_.index(base)};
+}
+
+CExpr VectorLowering::value(const dpia::Phrase& p, const dpia::Path& path, const rise::Type& t) {
+  using dpia::PhraseKind;
+  if (p->kind() == PhraseKind::Apply && p->fn()->kind() == PhraseKind::Lambda)
+    return value(dpia::betaApply(p->fn(), p->arg()), path, t);
+  if (p->kind() == PhraseKind::Prim && !p->prim().view) {
+    const std::string& n = p->primName();
+    std::vector<CExpr> args;
+    auto vectorArgs = [&](std::size_t from) {
+      for (std::size_t i = from; i < p->args().size(); ++i)
+        args.push_back(value(p->args()[i], path, t));
+    };
+    if (n == "vectorFromScalar") {
+      dpia::Path scalar = path;
+      return types_.broadcast(t, emitter_.read(p->args()[0], scalar));
+    }
+    if (auto op = types_.elementWise(n, t)) {
+      vectorArgs(0);
+      return args.size() == 1 ? unary(*op, args[0]) : binary(*op, args[0], args[1]);
+    }
+    if (auto fn = types_.builtin(n, t)) {
+      vectorArgs(0);
+      return call(*fn, args);
+    }
+    if (n == "select") { // a scalar condition chooses between two vectors
+      dpia::Path scalar = path;
+      CExpr cond = emitter_.read(p->args()[0], scalar);
+      vectorArgs(1);
+      return ternary(cond, types_.exactly(t, args[0]), types_.exactly(t, args[1]));
+    }
+    return fromLanes(p, path, t);
+  }
+  dpia::Path at = path;
+  rise::Nat lanes = allLanes(t);
+  at.pushIndex(lanes);
+  if (auto m = emitter_.memory(p, at))
+    if (auto pl = place(*m, at, t, lanes))
+      return pl->variable ? pl->variable : types_.load(t, pl->array, pl->base);
+  return fromLanes(p, path, t);
+}
+
+CExpr VectorLowering::fromLanes(const dpia::Phrase& p, const dpia::Path& path,
+                                const rise::Type& t) {
+  std::vector<CExpr> lanes;
+  for (std::int64_t k = 0; k < widthOf(t); ++k) {
+    dpia::Path lane = path;
+    lane.pushIndex(rise::natConst(k));
+    lanes.push_back(emitter_.read(p, lane));
+  }
+  return types_.fromLanes(t, lanes);
+}
+
+void VectorLowering::assign(const dpia::Phrase& lhs, const dpia::Phrase& rhs, const rise::Type& t,
+                            const dpia::Path& path, std::vector<CStmt>& out) {
+  CExpr v = value(rhs, path, t);
+  dpia::Path at = path;
+  rise::Nat lanes = allLanes(t);
+  at.pushIndex(lanes);
+  if (auto m = emitter_.memory(lhs, at))
+    if (auto pl = place(*m, at, t, lanes)) {
+      out.push_back(pl->variable ? c::assign(pl->variable, v)
+                                 : types_.store(t, pl->array, pl->base, v));
+      return;
+    }
+  std::string tmp = emitter_.fresh("lanes");
+  out.push_back(declStmt(types_.type(t), tmp, v));
+  for (std::int64_t k = 0; k < widthOf(t); ++k) {
+    dpia::Path lane = path;
+    lane.pushIndex(rise::natConst(k));
+    out.push_back(c::assign(emitter_.write(lhs, lane), types_.lane(ident(tmp), k)));
+  }
+}
+
+} // namespace risec::codegen::c

@@ -1,0 +1,25 @@
+#include "SpecVariant.h"
+
+#include "codegen/host/Launch.h"
+#include "driver/SourceLoader.h"
+#include "elevate/Rewriter.h"
+#include "elevate/StrategyFile.h"
+
+namespace risec::testsupport {
+
+CompiledVariant compileVariant(const driver::KernelSpec& spec, const driver::VariantSpec& variant) {
+  CompiledVariant v{spec.program, spec.typedEntry, {}};
+  if (!variant.strategyPath.empty()) {
+    elevate::StrategyPtr strategy = elevate::loadStrategy(driver::loadSource(variant.strategyPath));
+    v.rewritten = elevate::rewriteDef(spec.program, spec.typedEntry, *strategy, {});
+    v.program = elevate::rewrittenProgram(spec.program, v.rewritten);
+  }
+  codegen::c::COptions opts{variant.symbol, spec.sourcePath, "catalogue", variant.strategyPath,
+                            std::string(driver::targetName(variant.target))};
+  if (variant.launch)
+    opts.launch = codegen::host::Launch{variant.launch->global, variant.launch->local};
+  v.compiled = codegen::compileToC(v.program, v.rewritten, opts);
+  return v;
+}
+
+} // namespace risec::testsupport
