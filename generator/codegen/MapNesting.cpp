@@ -53,24 +53,17 @@ std::string MapNode::label() const {
   return dim >= 0 ? name + "(" + std::to_string(dim) + ")" : name;
 }
 
-std::string shortLocation(const SourceLocation& loc) {
-  if (!loc.known())
-    return loc.str();
-  return std::filesystem::path(loc.file->name).filename().string() + ":" +
-         std::to_string(loc.line) + ":" + std::to_string(loc.column);
-}
-
 std::string MapNode::labelAt() const {
-  return "`" + label() + "` at " + shortLocation(prim->loc());
+  return "`" + label() + "` at " + prim->loc().shortStr();
 }
 
 std::string MemoryStore::description() const {
   std::string name(primName(at->prim()));
   if (accumulator)
-    return "the accumulator of `" + name + "` at " + shortLocation(at->loc());
+    return "the accumulator of `" + name + "` at " + at->loc().shortStr();
   if (at->prim() == Prim::ToMem) // a copy lowerToC inserted (OpenCL keeps toPrivate)
-    return "the temporary stored at " + shortLocation(at->loc());
-  return "`" + name + "` at " + shortLocation(at->loc());
+    return "the temporary stored at " + at->loc().shortStr();
+  return "`" + name + "` at " + at->loc().shortStr();
 }
 
 std::string memorySpaceName(MemorySpace s) {

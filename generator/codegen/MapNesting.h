@@ -93,8 +93,4 @@ private:
 
 std::string memorySpaceName(MemorySpace s);
 
-/// "f.rise:3:5": a position named in a message, with the file's base name
-/// (the diagnostic itself starts with the full path).
-std::string shortLocation(const SourceLocation& loc);
-
 } // namespace risec::codegen

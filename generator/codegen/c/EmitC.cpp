@@ -710,7 +710,7 @@ private:
       opencl::SharedTemporary& t = shared[h.var->id()];
       t.local = where.local;
       t.description = name + " (" + where.primitive + ")";
-      t.comment = name + " (" + where.primitive + " at " + h.command->loc().str() + ")";
+      t.comment = name + " (" + where.primitive + " at " + h.command->loc().shortStr() + ")";
       t.loc = h.command->loc();
       for (const Phrase& l : h.parallelLoops)
         t.ownLoops.insert(dpia::forIndex(l)->var().id);
