@@ -21,11 +21,13 @@
 #include "jacobi2d.h"
 #include "kmeans.h"
 #include "mm.h"
+#include "mm_local.h"
 #include "mv.h"
 #include "nbody.h"
 #include "scal.h"
 #include "scal_vec.h"
 #include "transpose.h"
+#include "transpose_local.h"
 #include "tree_reduce.h"
 
 #endif /* RISEC_LIBRARY_KERNELS_H */

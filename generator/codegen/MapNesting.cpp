@@ -53,24 +53,17 @@ std::string MapNode::label() const {
   return dim >= 0 ? name + "(" + std::to_string(dim) + ")" : name;
 }
 
-std::string shortLocation(const SourceLocation& loc) {
-  if (!loc.known())
-    return loc.str();
-  return std::filesystem::path(loc.file->name).filename().string() + ":" +
-         std::to_string(loc.line) + ":" + std::to_string(loc.column);
-}
-
 std::string MapNode::labelAt() const {
-  return "`" + label() + "` at " + shortLocation(prim->loc());
+  return "`" + label() + "` at " + prim->loc().shortStr();
 }
 
 std::string MemoryStore::description() const {
   std::string name(primName(at->prim()));
   if (accumulator)
-    return "the accumulator of `" + name + "` at " + shortLocation(at->loc());
-  if (at->prim() == Prim::ToMem) // toPrivate after lowerToC, or a copy it inserted
-    return "the temporary stored at " + shortLocation(at->loc());
-  return "`" + name + "` at " + shortLocation(at->loc());
+    return "the accumulator of `" + name + "` at " + at->loc().shortStr();
+  if (at->prim() == Prim::ToMem) // a copy lowerToC inserted (OpenCL keeps toPrivate)
+    return "the temporary stored at " + at->loc().shortStr();
+  return "`" + name + "` at " + at->loc().shortStr();
 }
 
 std::string memorySpaceName(MemorySpace s) {
@@ -91,7 +84,8 @@ std::string memorySpaceName(MemorySpace s) {
 /// part of) when it is read.
 class MapNestingBuilder {
 public:
-  MapNestingBuilder(MapNesting& out, MemorySpace plainToMem) : out_(out), plainToMem_(plainToMem) {}
+  MapNestingBuilder(MapNesting& out, MemorySpace plainToMem, bool lowered)
+      : out_(out), plainToMem_(plainToMem), lowered_(lowered) {}
 
   struct Facts {
     std::vector<MapNode*> writers;
@@ -119,6 +113,7 @@ public:
 private:
   MapNesting& out_;
   MemorySpace plainToMem_;
+  bool lowered_; ///< a `map` is a view (after lowerToC)
   std::map<std::string, std::vector<const MemoryStore*>> env_;
   MapNode* enclosing_ = nullptr;
 
@@ -153,7 +148,9 @@ private:
       return r;
     }
     Prim p = s.head->prim();
-    if (isMapLike(p))
+    // after lowerToC a remaining `map` is a view (its ViewMap repair), not a
+    // loop: it passes the facts through like the other views below
+    if (isMapLike(p) && !(lowered_ && p == Prim::Map))
       return walkMap(s);
     if (isReduceLike(p) || p == Prim::ScanSeq)
       return walkReduce(s);
@@ -276,9 +273,9 @@ private:
   }
 };
 
-MapNesting MapNesting::build(const Expr& program, MemorySpace plainToMem) {
+MapNesting MapNesting::build(const Expr& program, MemorySpace plainToMem, bool lowered) {
   MapNesting n;
-  MapNestingBuilder(n, plainToMem).walk(program);
+  MapNestingBuilder(n, plainToMem, lowered).walk(program);
   return n;
 }
 

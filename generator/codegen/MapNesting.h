@@ -70,8 +70,9 @@ class MapNesting {
 public:
   /// Builds the tree of `program`. In the OpenCL back end a plain `toMem`
   /// (written, or inserted by lowerToC) is a private temporary: pass
-  /// `plainToMem` accordingly.
-  static MapNesting build(const rise::Expr& program, MemorySpace plainToMem);
+  /// `plainToMem` accordingly. After lowerToC a remaining `map` is a view
+  /// (its ViewMap repair), not a loop: pass `lowered` to treat it as one.
+  static MapNesting build(const rise::Expr& program, MemorySpace plainToMem, bool lowered = false);
 
   /// Every map, in walk order: a map after the maps of its input and before
   /// the maps in its function (source order for pipelines).
@@ -91,9 +92,5 @@ private:
 };
 
 std::string memorySpaceName(MemorySpace s);
-
-/// "f.rise:3:5": a position named in a message, with the file's base name
-/// (the diagnostic itself starts with the full path).
-std::string shortLocation(const SourceLocation& loc);
 
 } // namespace risec::codegen

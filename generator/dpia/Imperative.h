@@ -20,7 +20,18 @@ Phrase skip();
 /// `new(dt, fun(v => body))`: a variable of data type `dt`; `body` receives
 /// the pair v = (Exp[dt, Rd] x Acc[dt]); read with proj1(v), write with proj2(v).
 Phrase newVar(const rise::Type& dt, const std::string& name,
-              const std::function<Phrase(const Phrase& v)>& body);
+              const std::function<Phrase(const Phrase& v)>& body, const SourceLocation& loc = {});
+/// `new` in an OpenCL address space (docs/dpia.md, "OpenCL"), made by the
+/// RISE primitive at `loc` (toLocal, toGlobal, oclToMem(a), oclReduceSeq(a)).
+Phrase newVarIn(const rise::AddrSpace& space, const SourceLocation& loc, const rise::Type& dt,
+                const std::string& name, const std::function<Phrase(const Phrase& v)>& body);
+/// The address space of a `new`: Private unless newVarIn chose another.
+rise::AddrSpace newAddrSpace(const Phrase& newCommand);
+/// OpenCL `barrier(flags)`: `local`/`global` say which fences; `why` is
+/// printed as a comment above it.
+Phrase barrier(bool local, bool global, const std::string& why);
+bool barrierLocal(const Phrase& b);
+bool barrierGlobal(const Phrase& b);
 /// `for(n, fun(i => body))`: i is a Nat variable in [0, n), given to `body` as
 /// an `Exp[idx[n], Rd]`. `origin` names the RISE primitive (loop comment).
 Phrase forLoop(const rise::Nat& n, const std::string& indexName,

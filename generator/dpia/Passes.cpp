@@ -29,7 +29,7 @@ namespace {
 
 class Hoister {
 public:
-  Hoister(const std::function<bool(const rise::Type&)>& hoist, std::vector<HoistedAllocation>& out)
+  Hoister(const std::function<bool(const Phrase&)>& hoist, std::vector<HoistedAllocation>& out)
       : hoist_(hoist), out_(out) {}
 
   Phrase run(const Phrase& c) {
@@ -37,14 +37,18 @@ public:
       std::uint64_t id = forIndex(c)->var().id;
       inner_.insert(id);
       std::uint64_t outerParallel = parallel_;
-      if (isParallelLoop(c))
+      if (isParallelLoop(c)) {
         parallel_ = id;
+        loops_.push_back(c);
+      }
       Phrase r = mapChildren(c, [&](const Phrase& x) { return run(x); });
+      if (isParallelLoop(c))
+        loops_.pop_back();
       parallel_ = outerParallel;
       inner_.erase(id);
       return r;
     }
-    if (c->isPrim("new") && hoist_(c->dataArg(0))) {
+    if (c->isPrim("new") && hoist_(c)) {
       const rise::Type& dt = c->dataArg(0);
       std::function<void(const rise::Type&)> check = [&](const rise::Type& t) {
         if (t->kind() == rise::TypeKind::Array) {
@@ -58,15 +62,16 @@ public:
       };
       check(dt);
       const Phrase& f = c->args()[0];
-      out_.push_back({f->param(), dt, c->tag(), parallel_});
+      out_.push_back({f->param(), dt, c->tag(), parallel_, c, loops_});
       return run(f->body());
     }
     return mapChildren(c, [&](const Phrase& x) { return run(x); });
   }
 
 private:
-  const std::function<bool(const rise::Type&)>& hoist_;
+  const std::function<bool(const Phrase&)>& hoist_;
   std::vector<HoistedAllocation>& out_;
+  std::vector<Phrase> loops_; ///< enclosing parallel loops
   std::set<std::uint64_t> inner_;
   std::uint64_t parallel_ = 0; ///< index of the innermost parallel loop
 };
@@ -75,6 +80,12 @@ private:
 
 Phrase hoistAllocations(const Phrase& command, const std::function<bool(const rise::Type&)>& hoist,
                         std::vector<HoistedAllocation>& out) {
+  std::function<bool(const Phrase&)> onNew = [&](const Phrase& c) { return hoist(c->dataArg(0)); };
+  return Hoister(onNew, out).run(command);
+}
+
+Phrase hoistAllocationsIf(const Phrase& command, const std::function<bool(const Phrase&)>& hoist,
+                          std::vector<HoistedAllocation>& out) {
   return Hoister(hoist, out).run(command);
 }
 

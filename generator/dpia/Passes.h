@@ -29,6 +29,8 @@ struct HoistedAllocation {
   /// the allocation was inside; 0 if none. Such a temporary is private to
   /// each iteration: the back end gives every thread its own copy.
   std::uint64_t parallelLoop = 0;
+  Phrase command;                    ///< the `new` (its address space and RISE location)
+  std::vector<Phrase> parallelLoops; ///< the enclosing parallel loops, outermost first
 };
 
 /// Removes every `new` for which `hoist(dataType)` holds from `command` and
@@ -36,5 +38,8 @@ struct HoistedAllocation {
 /// allocation's size depends on a variable bound inside the command.
 Phrase hoistAllocations(const Phrase& command, const std::function<bool(const rise::Type&)>& hoist,
                         std::vector<HoistedAllocation>& out);
+/// The same, deciding on the `new` command itself (e.g. its address space).
+Phrase hoistAllocationsIf(const Phrase& command, const std::function<bool(const Phrase&)>& hoist,
+                          std::vector<HoistedAllocation>& out);
 
 } // namespace risec::dpia

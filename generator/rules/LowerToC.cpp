@@ -109,12 +109,18 @@ private:
     case Prim::Reduce: // {n}{t} -> {n}{s = t}{t}
       return rebuilt(Prim::ReduceSeq, {args[0], {args[1].first, true}, args[1]});
     case Prim::OclReduceSeq:
+      if (keepOpenCL_)
+        return e;
       return rebuilt(Prim::ReduceSeq, implicitAll(drop1()));
     case Prim::ToGlobal:
     case Prim::ToLocal:
     case Prim::ToPrivate:
+      if (keepOpenCL_)
+        return e;
       return rebuilt(Prim::ToMem, args);
     case Prim::OclToMem:
+      if (keepOpenCL_)
+        return e;
       return rebuilt(Prim::ToMem, implicitAll(drop1()));
     default:
       return e;

@@ -12,9 +12,10 @@
 //   For the OpenMP target (LowerTarget::OpenMP) `mapPar` and `reducePar` are
 //   kept: they are the parallel loops of the OpenMP back end; every other
 //   choice is made as for C. For the OpenCL target (LowerTarget::OpenCL)
-//   mapGlobal/mapWorkGroup/mapLocal are kept; oclReduceSeq becomes reduceSeq
-//   (its accumulator is a private variable) and toPrivate/oclToMem become
-//   toMem (temporaries are private); every other choice is made as for C.
+//   mapGlobal/mapWorkGroup/mapLocal, oclReduceSeq and the address-space
+//   choices toGlobal/toLocal/toPrivate/oclToMem are kept (docs/dpia.md,
+//   "OpenCL"); the copies lowerToC inserts are `toMem` (private memory);
+//   every other choice is made as for C.
 //   3. the result is type-checked again (printed, re-parsed and re-inferred);
 //      a failure is a bug in the pass (InternalError).
 #pragma once

@@ -1,5 +1,6 @@
 #include "support/Diagnostic.h"
 
+#include <filesystem>
 #include <sstream>
 
 namespace risec {
@@ -8,6 +9,13 @@ std::string SourceLocation::str() const {
   if (!known())
     return "<unknown>";
   return file->name + ":" + std::to_string(line) + ":" + std::to_string(column);
+}
+
+std::string SourceLocation::shortStr() const {
+  if (!known())
+    return "<unknown>";
+  return std::filesystem::path(file->name).filename().string() + ":" + std::to_string(line) + ":" +
+         std::to_string(column);
 }
 
 namespace {

@@ -21,6 +21,10 @@ struct SourceLocation {
   bool known() const { return file != nullptr && line > 0; }
   /// "file:line:col", or "<unknown>" for synthesised nodes.
   std::string str() const;
+  /// "f.rise:3:5": the file's base name, for positions named inside a
+  /// message or in generated code (which must not depend on how risec was
+  /// invoked).
+  std::string shortStr() const;
 };
 
 } // namespace risec

@@ -1,9 +1,11 @@
 // The OpenCL back end (--target opencl, docs/dpia.md "OpenCL"): the exact
 // kernel of Listing 4's mv (the Listing 11 shape), the host-side check
-// function, the rejections (global/local temporaries, large private ones),
+// function, the rejection of large private temporaries,
 // and end-to-end runs on PoCL of tests/rise/*_ocl.rise and tests/e2e/ocl_*.rise
 // with global sizes unequal to the problem size (the grid-stride loops do
-// the rest), compared with the interpreter on random inputs.
+// the rest), compared with the interpreter on random inputs; local memory,
+// global temporaries and barriers run with several local sizes each
+// (structure and diagnostics: CodegenOpenCLMemoryTest.cpp).
 #include "CKernelRunner.h"
 #include "codegen/Compile.h"
 #include "rise/infer/Infer.h"
@@ -70,7 +72,7 @@ __kernel void mvOpt(global float* restrict output, int n, int m, int s,
     // mapLocal(0)
     for (int j = get_local_id(0); j < s; j += get_local_size(0)) {
       float acc = 0.0f;
-      // reduceSeq
+      // oclReduceSeq
       for (int k = 0; k < m; k += 1) {
         acc = acc + M[k + m * j + m * s * i] * x[k];
       }
@@ -101,28 +103,6 @@ TEST(CodegenOpenCL, GlobalMapInTwoDimensionsAndPrivateScalar) {
   EXPECT_NE(k.find("for (int j = get_global_id(0); j < m; j += get_global_size(0))"),
             std::string::npos)
       << k;
-}
-
-TEST(CodegenOpenCL, LocalTemporaryIsRejected) {
-  try {
-    compile("sum_squares_ocl.rise", readFile(data("rise", "sum_squares_ocl.rise")));
-    FAIL() << "toLocal was accepted";
-  } catch (const CompileError& e) {
-    EXPECT_EQ(e.code(), "E0630");
-    EXPECT_NE(e.message().find("`toLocal`"), std::string::npos) << e.message();
-  }
-}
-
-TEST(CodegenOpenCL, GlobalOclToMemIsRejected) {
-  std::string text = "def g = depFun(n: Nat => fun(xs: n.f32 =>\n"
-                     "  xs |> mapGlobal(0)(fun(x => oclToMem(Global)(x * x) + 1.0f))))\n";
-  try {
-    compile("g.rise", text);
-    FAIL() << "oclToMem(Global) was accepted";
-  } catch (const CompileError& e) {
-    EXPECT_EQ(e.code(), "E0630");
-    EXPECT_EQ(e.location().line, 2);
-  }
 }
 
 TEST(CodegenOpenCL, PrivateTemporaryOfSymbolicSizeIsRejected) {
@@ -161,8 +141,11 @@ std::vector<float> flat(const rise::Type& t, const rise::interp::Value& v) {
 // (risec_host_cl): `runner FILE.cl KERNEL DIMS G0 G1 L0 L1 ARGS` where ARGS
 // lists the arguments in ABI order, one per line: `o COUNT` (the output
 // buffer), `i VALUE` (an int size), `f VALUE` (a float scalar), `b COUNT
-// VALUES...` (an input buffer). It prints `rc 0` and the output.
+// VALUES...` (an input buffer), `t COUNT` (a global temporary, filled with
+// NaN so that reading it before writing shows). It prints `rc 0` and the
+// output.
 const char* kRunner = R"(#include "risec_cl.h"
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -209,6 +192,7 @@ int main(int argc, char** argv) {
       for (long i = 0; kind[0] == 'b' && i < n; ++i)
         if (fscanf(a, "%f", &h[i]) != 1) return 2;
       if (kind[0] == 'o') for (long i = 0; i < n; ++i) h[i] = -1.0f;
+      if (kind[0] == 't') for (long i = 0; i < n; ++i) h[i] = NAN;
       cl_mem m = clCreateBuffer(c, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
                                 ((size_t)n + 1) * sizeof(float), h, &err);
       if (err) FAIL("buffer", err);
@@ -244,7 +228,16 @@ const std::string kSanitizerFlags;
 const std::string kRunEnvironment;
 #endif
 
-void runOnPocl(const fs::path& src, const Launch& launch,
+/// The element count of an ABI parameter at the sizes `s`.
+std::int64_t countAt(const rise::Nat& n, const rise::interp::SizeEnv& s) {
+  rise::Nat v =
+      rise::natMapVars(n, [&](const rise::NatVarInfo& x) { return rise::natConst(s.at(x.name)); });
+  if (!v->isConst())
+    throw std::runtime_error("cannot evaluate " + rise::natToString(n));
+  return v->value();
+}
+
+void runOnPocl(const fs::path& src, const std::vector<Launch>& launches,
                const std::vector<rise::interp::SizeEnv>& sizes) {
   Compiled c = compile(src.filename().string(), readFile(src));
   const rise::TypedDef& def = c.def;
@@ -284,35 +277,56 @@ void runOnPocl(const fs::path& src, const Launch& launch,
         args << " " << v;
       args << "\n";
     }
+    for (const codegen::AbiParam* t :
+         c.result.files.abi.withRole(codegen::AbiParam::Role::Temporary))
+      args << "t " << countAt(t->count, s) << "\n";
     std::ofstream(dir / "args.txt") << args.str();
-    std::string cmd = kRunEnvironment + "RISEC_CL_CACHE_DIR=" + (dir / "cache").string() + " " +
-                      (dir / "runner").string() + " " + (dir / "kernel.cl").string() + " " +
-                      def.name + " " + std::to_string(launch.dims);
-    for (std::size_t g : launch.global)
-      cmd += " " + std::to_string(g);
-    for (std::size_t l : launch.local)
-      cmd += " " + std::to_string(l);
-    cmd += " " + (dir / "args.txt").string() + " 2>&1";
-    std::string out;
-    EXPECT_EQ(runCommand(cmd, &out), 0) << out;
-    std::vector<std::string> tok = tokens(out);
-    ASSERT_GE(tok.size(), 2u) << out;
-    ASSERT_EQ(tok[0] + " " + tok[1], "rc 0") << out << "\n" << c.result.files.source;
-    std::size_t pos = 2;
-    rise::interp::Value actual = unflatten(iface.outputType, tok, pos);
-    std::string why;
-    EXPECT_TRUE(rise::interp::valuesClose(actual, expected, 1e-4, 1e-4, &why))
-        << src.filename() << ": " << why << "\n"
-        << c.result.files.source;
+    for (const Launch& launch : launches) {
+      std::string cmd = kRunEnvironment + "RISEC_CL_CACHE_DIR=" + (dir / "cache").string() + " " +
+                        (dir / "runner").string() + " " + (dir / "kernel.cl").string() + " " +
+                        def.name + " " + std::to_string(launch.dims);
+      for (std::size_t g : launch.global)
+        cmd += " " + std::to_string(g);
+      for (std::size_t l : launch.local)
+        cmd += " " + std::to_string(l);
+      cmd += " " + (dir / "args.txt").string() + " 2>&1";
+      std::string out;
+      EXPECT_EQ(runCommand(cmd, &out), 0) << out;
+      std::vector<std::string> tok = tokens(out);
+      ASSERT_GE(tok.size(), 2u) << out;
+      ASSERT_EQ(tok[0] + " " + tok[1], "rc 0") << out << "\n" << c.result.files.source;
+      std::size_t pos = 2;
+      rise::interp::Value actual = unflatten(iface.outputType, tok, pos);
+      std::string why;
+      EXPECT_TRUE(rise::interp::valuesClose(actual, expected, 1e-4, 1e-4, &why))
+          << src.filename() << ": " << why << " (local size " << launch.local[0] << "x"
+          << launch.local[1] << ")\n"
+          << c.result.files.source;
+    }
   }
   if (!::testing::Test::HasFailure())
     fs::remove_all(dir);
+}
+
+void runOnPocl(const fs::path& src, const Launch& launch,
+               const std::vector<rise::interp::SizeEnv>& sizes) {
+  runOnPocl(src, std::vector<Launch>{launch}, sizes);
 }
 
 Launch oneDim(std::size_t global, std::size_t local) {
   Launch l;
   l.global[0] = global;
   l.local[0] = local;
+  return l;
+}
+
+Launch twoDim(std::size_t g0, std::size_t g1, std::size_t l0, std::size_t l1) {
+  Launch l;
+  l.dims = 2;
+  l.global[0] = g0;
+  l.global[1] = g1;
+  l.local[0] = l0;
+  l.local[1] = l1;
   return l;
 }
 
@@ -350,6 +364,51 @@ TEST(CodegenOpenCLEndToEnd, RowSums) {
 TEST(CodegenOpenCLEndToEnd, PrivateTile) {
   runOnPocl(data("e2e", "ocl_private_tile.rise"), oneDim(12, 4),
             {{{"n", 1}}, {{"n", 5}}, {{"n", 77}}});
+}
+
+} // namespace
+
+// ---- local memory, global temporaries and barriers (docs/dpia.md "OpenCL") ----
+// Several local sizes each: fewer local work-items than the tile (the
+// grid-stride loops of mapLocal iterate), exactly the tile, more than the
+// tile (some work-items idle but still reach every barrier).
+
+namespace {
+
+TEST(CodegenOpenCLEndToEnd, MmLocalTiles) {
+  runOnPocl(data("e2e", "ocl_mm_local.rise"),
+            {twoDim(8, 8, 4, 4), twoDim(4, 6, 2, 3), twoDim(16, 8, 8, 8), twoDim(1, 1, 1, 1)},
+            {{{"n", 1}, {"m", 1}, {"k", 1}},
+             {{"n", 3}, {"m", 5}, {"k", 2}},
+             {{"n", 2}, {"m", 7}, {"k", 0}},
+             {{"n", 4}, {"m", 3}, {"k", 9}}});
+}
+
+TEST(CodegenOpenCLEndToEnd, TransposeThroughLocalMemory) {
+  runOnPocl(data("e2e", "ocl_transpose_local.rise"),
+            {twoDim(8, 8, 4, 4), twoDim(6, 4, 3, 2), twoDim(2, 2, 1, 1)},
+            {{{"n", 1}, {"m", 1}}, {{"n", 3}, {"m", 5}}, {{"n", 7}, {"m", 2}}});
+}
+
+TEST(CodegenOpenCLEndToEnd, TwoLevelReductionInLocalMemory) {
+  runOnPocl(data("e2e", "ocl_local_sum.rise"), {oneDim(16, 8), oneDim(9, 3), oneDim(32, 16)},
+            {{{"n", 1}}, {{"n", 5}}, {{"n", 13}}});
+}
+
+TEST(CodegenOpenCLEndToEnd, SumSquaresStagedInLocalMemory) {
+  runOnPocl(data("rise", "sum_squares_ocl.rise"), {oneDim(8, 4), oneDim(6, 2), oneDim(24, 8)},
+            {{{"n", 0}}, {{"n", 1}}, {{"n", 9}}, {{"n", 31}}});
+}
+
+TEST(CodegenOpenCLEndToEnd, LocalAndGlobalBehindOneBarrier) {
+  runOnPocl(data("e2e", "ocl_local_and_global.rise"), {oneDim(8, 4), oneDim(6, 2), oneDim(9, 9)},
+            {{{"n", 1}, {"m", 1}}, {{"n", 5}, {"m", 11}}, {{"n", 17}, {"m", 0}}});
+}
+
+TEST(CodegenOpenCLEndToEnd, GlobalTemporary) {
+  runOnPocl(
+      data("e2e", "ocl_global_temp.rise"), {oneDim(12, 4), oneDim(5, 5), oneDim(64, 32)},
+      {{{"n", 1}, {"m", 1}}, {{"n", 7}, {"m", 13}}, {{"n", 20}, {"m", 100}}, {{"n", 3}, {"m", 0}}});
 }
 
 } // namespace

@@ -200,7 +200,7 @@ TEST(OpenCLMappingLegality, Rule1ParallelMapNestedInTheProducerOfPrivateMemory) 
                           "    r |> mapLocal(0)(fun(v => v * 2.0f)))) |> toPrivate\n"
                           "      |> mapSeq(fun(r => r |> reduceSeq(add)(0.0f)))))))\n"),
               "E0640", 3, 10,
-              "writes its result into private memory (the temporary stored at "
+              "writes its result into private memory (`toPrivate` at "
               "f.rise:3:47)",
               "rule 1 of the mapping constraints");
 }
@@ -219,7 +219,7 @@ TEST(OpenCLMappingLegality, Rule1ParallelMapReadingPrivateMemory) {
   expectError(openclError("def f = depFun((n: Nat, m: Nat) => fun(x: n.m.f32 =>\n"
                           "  x |> mapGlobal(0)(fun(r =>\n"
                           "    r |> toPrivate |> mapGlobal(1)(fun(v => v * 2.0f))))))\n"),
-              "E0640", 3, 23, "iterates over private memory (the temporary stored at f.rise:3:10)",
+              "E0640", 3, 23, "iterates over private memory (`toPrivate` at f.rise:3:10)",
               "store its input in local or global memory");
 }
 

@@ -8,7 +8,9 @@
 #include "codegen/c/EmitTypes.h"
 #include "codegen/c/EmitVectors.h"
 #include "codegen/host/HostWrappers.h"
+#include "codegen/opencl/Barriers.h"
 #include "codegen/opencl/Kernel.h"
+#include "codegen/opencl/Temporaries.h"
 #include "codegen/openmp/Pragmas.h"
 #include "dpia/Imperative.h"
 #include "dpia/Parallel.h"
@@ -50,6 +52,7 @@ struct Memory {
   rise::Type type;
   bool variable = false;     ///< a plain C variable (non-array); else a pointer/array
   std::vector<Memory> parts; ///< a pair holding arrays: one memory per component
+  Nat offset = nullptr;      ///< OpenCL: the start of this copy's slice (null: 0)
 };
 
 bool holdsArray(const rise::Type& t) {
@@ -122,6 +125,7 @@ private:
   /// id of its index: allocated once per thread, each thread uses its slice
   std::multimap<std::uint64_t, std::pair<std::uint64_t, Nat>> privateHeap_;
   std::string threadsName_;         ///< the variable holding omp_get_max_threads()
+  std::vector<CStmt> localDecls_;   ///< OpenCL: `local T name[N];` at kernel scope
   std::vector<std::string> loops_;  ///< loop indices in scope, outermost first
   std::set<std::uint64_t> sizeIds_; ///< the size parameters
   host::GridLoops gridLoops_;       ///< OpenCL: for the launch configuration
@@ -173,6 +177,8 @@ private:
       // arrays and vector lanes, row-major
       for (; t->kind() == rise::TypeKind::Array || t->kind() == rise::TypeKind::Vec; t = t->elem())
         flat = flat * t->size() + path.popIndex();
+      if (m.offset)
+        flat = m.offset + flat;
       e = index(e, nats_.bare(flat));
     } else if (t->kind() == rise::TypeKind::Vec && !path.empty() &&
                path.next() == PathElem::Kind::Index) { // a lane of a vector variable
@@ -449,6 +455,12 @@ private:
                                  intLit(1), body, c->tag()));
     } else if (dpia::isParallelLoop(c)) {
       parallelLoop(c, out);
+    } else if (n == "barrier") {
+      std::string flags = dpia::barrierLocal(c) ? "CLK_LOCAL_MEM_FENCE" : "";
+      if (dpia::barrierGlobal(c))
+        flags += std::string(flags.empty() ? "" : " | ") + "CLK_GLOBAL_MEM_FENCE";
+      out.push_back(comment(c->tag()));
+      out.push_back(exprStmt(call("barrier", {literal(flags)})));
     } else {
       throw InternalError("C back end: unexpected command `" + n + "`");
     }
@@ -658,6 +670,56 @@ private:
     abi_.params.push_back(a);
   }
 
+  // ---- OpenCL temporaries (codegen/opencl/Temporaries.h) ----------------------
+
+  /// Places the hoisted local and global temporaries (local arrays at kernel
+  /// scope, global ones as trailing parameters), then inserts the barriers
+  /// they need (codegen/opencl/Barriers.h).
+  Phrase openclTemporaries(const Phrase& command, const std::vector<dpia::HoistedAllocation>& heap,
+                           std::vector<Param>& params) {
+    std::map<std::uint64_t, opencl::SharedTemporary> shared;
+    for (const dpia::HoistedAllocation& h : heap) {
+      opencl::Placement where = opencl::placeTemporary(h);
+      if (splitPair(h.type))
+        throw CompileError("E0699", h.command->loc(),
+                           "a pair of arrays in OpenCL local or global memory is not supported "
+                           "yet; store the two components separately");
+      std::string name = fresh(h.name);
+      Nat count = TypeMapper::count(h.type);
+      Memory m{name, h.type, false, {}, where.slice * count};
+      if (where.slice->isConst(0))
+        m.offset = nullptr;
+      memory_[h.var->id()] = m;
+      std::string elem = printType(types_.element(h.type));
+      Nat total = where.slices * count;
+      if (where.local) {
+        localDecls_.push_back(
+            declStmt(arrayType(namedType("local " + elem), total->value()), name));
+      } else {
+        params.push_back({pointerType(namedType("global " + elem), true), name});
+        AbiParam a;
+        a.role = AbiParam::Role::Temporary;
+        a.name = name;
+        a.riseName = h.name;
+        a.riseType = h.type;
+        a.cType = elem;
+        a.array = true;
+        a.count = total;
+        abi_.params.push_back(a);
+      }
+      opencl::SharedTemporary& t = shared[h.var->id()];
+      t.local = where.local;
+      t.description = name + " (" + where.primitive + ")";
+      t.comment = name + " (" + where.primitive + " at " + h.command->loc().shortStr() + ")";
+      t.loc = h.command->loc();
+      for (const Phrase& l : h.parallelLoops)
+        t.ownLoops.insert(dpia::forIndex(l)->var().id);
+    }
+    Phrase out = opencl::insertBarriers(command, shared);
+    abi_.usesBarriers = opencl::hasBarrier(out);
+    return out;
+  }
+
   // ---- the function ----------------------------------------------------------
 
   /// The pair structs, each guarded so that several kernels' headers can be
@@ -710,12 +772,15 @@ CFiles Emitter::run(const dpia::Program& p) {
   // imperative passes
   Phrase command = dpia::unrollLoops(p.command);
   std::vector<dpia::HoistedAllocation> heap;
-  command = dpia::hoistAllocations(
-      command,
-      [](const rise::Type& t) {
-        return splitPair(t) || (t->kind() == rise::TypeKind::Array && !isStack(t));
-      },
-      heap);
+  if (opencl())
+    command = dpia::hoistAllocationsIf(command, opencl::hoistForOpenCL, heap);
+  else
+    command = dpia::hoistAllocations(
+        command,
+        [](const rise::Type& t) {
+          return splitPair(t) || (t->kind() == rise::TypeKind::Array && !isStack(t));
+        },
+        heap);
 
   // parameters: the output (one pointer per component of a pair of arrays),
   // the sizes, the inputs
@@ -766,6 +831,10 @@ CFiles Emitter::run(const dpia::Program& p) {
     }
     memory_[x->id()] = m;
   }
+  if (opencl()) {
+    command = openclTemporaries(command, heap, params);
+    heap.clear();
+  }
   abi_.symbol = opts_.symbol;
   abi_.target = opts_.target;
   abi_.entry = p.name;
@@ -785,13 +854,6 @@ CFiles Emitter::run(const dpia::Program& p) {
     }
     body.push_back(ifStmt(negative, {returnStmt(intLit(kNegativeSize))}));
   }
-  if (opencl() && !heap.empty())
-    throw CompileError("E0631", {},
-                       "the temporary `" + heap.front().name + "` of type `" +
-                           rise::typeToString(heap.front().type) +
-                           "` is not supported by the OpenCL back end yet: a private temporary "
-                           "must have a constant size of at most " +
-                           std::to_string(kStackLimitBytes) + " bytes");
   // heap temporaries (named now, allocated after the checks)
   std::vector<const Memory*> heapLeaves;
   std::set<std::string> perThread; // heap leaves with one copy per thread
@@ -944,6 +1006,7 @@ CFiles Emitter::openclFiles(const dpia::Program& p, const Phrase& command,
   std::vector<CStmt> body;
   comm(command, body);
   body = eliminateDeadStores(body);
+  body.insert(body.begin(), localDecls_.begin(), localDecls_.end());
   voidUnusedParameters(params, body);
   Function kernel;
   kernel.qualifiers = {"__kernel"};

@@ -10,17 +10,13 @@ namespace {
 
 [[noreturn]] void reject(const Expr& at, const std::string& what) {
   throw CompileError("E0630", at->loc(),
-                     what + ": temporaries in global or local memory are not supported by the "
-                            "OpenCL back end yet; keep the temporary in private memory "
-                            "(toPrivate, oclToMem(Private)) or compile for --target c");
+                     what + ": the OpenCL back end must know the address space of every "
+                            "temporary; write `Global`, `Local` or `Private` instead of an "
+                            "address-space variable");
 }
 
 void visit(const Expr& e) {
   switch (e->kind()) {
-  case ExprKind::Primitive:
-    if (e->prim() == Prim::ToGlobal || e->prim() == Prim::ToLocal)
-      reject(e, "`" + std::string(primName(e->prim())) + "`");
-    return;
   case ExprKind::App:
     visit(e->fn());
     visit(e->arg());
@@ -31,10 +27,12 @@ void visit(const Expr& e) {
     return;
   case ExprKind::DepApp: {
     const Expr& f = e->fn();
-    if (f->kind() == ExprKind::Primitive && f->prim() == Prim::OclToMem) {
+    if (f->kind() == ExprKind::Primitive &&
+        (f->prim() == Prim::OclToMem || f->prim() == Prim::OclReduceSeq)) {
       const auto* a = std::get_if<AddrSpace>(&e->typeArg());
-      if (!a || a->tag != AddrSpace::Tag::Private)
-        reject(f, "`oclToMem(" + typeArgToString(e->typeArg()) + ")`");
+      if (!a || a->tag == AddrSpace::Tag::Var)
+        reject(f,
+               "`" + std::string(primName(f->prim())) + "(" + typeArgToString(e->typeArg()) + ")`");
     }
     visit(f);
     return;

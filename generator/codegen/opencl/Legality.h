@@ -1,20 +1,17 @@
-// What the first slice of the OpenCL back end supports (docs/dpia.md,
-// "OpenCL"), checked on the RISE program before it is lowered:
-//   E0630  a temporary in global or local memory (`toGlobal`, `toLocal`,
-//          `oclToMem(Global)`, `oclToMem(Local)`, or an address-space
-//          variable): local memory needs a kernel-scope allocation and
-//          barriers, global memory a host-allocated buffer; neither is
-//          implemented yet, so they are rejected rather than miscompiled.
-// Private temporaries (`toPrivate`, `oclToMem(Private)`, `toMem`) are
-// supported; E0631 (codegen/c/EmitC.cpp) rejects those too large for private
-// memory.
+// What the OpenCL back end cannot compile, checked on the RISE program
+// before it is lowered (docs/dpia.md, "OpenCL"):
+//   E0630  `oclToMem(a)` or `oclReduceSeq(a)` whose address space `a` is a
+//          variable: the back end must know where each temporary lives.
+// Global, local and private temporaries are placed by
+// codegen/opencl/Temporaries.h, which has the remaining rejections
+// (E0631, E0633); barriers by codegen/opencl/Barriers.h (E0634, E0635).
 #pragma once
 
 #include "rise/infer/Infer.h"
 
 namespace risec::codegen::opencl {
 
-/// Throws CompileError E0630 at the first global or local temporary.
+/// Throws CompileError E0630 at the first address-space variable.
 void checkSupported(const rise::TypedDef& def);
 
 } // namespace risec::codegen::opencl

@@ -310,7 +310,7 @@ private:
 } // namespace
 
 void checkMappingLegality(const TypedDef& lowered) {
-  MapNesting n = MapNesting::build(lowered.expr, MemorySpace::Private);
+  MapNesting n = MapNesting::build(lowered.expr, MemorySpace::Private, true);
   Checker(n).run();
 }
 

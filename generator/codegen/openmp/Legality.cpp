@@ -28,7 +28,7 @@ const Expr* headPrimitive(const Expr& e) {
   if (outer->prim() == Prim::ReducePar)
     throw CompileError("E0622", inner->loc(),
                        "`" + in + "` inside the operator of the `reducePar` at " +
-                           shortLocation(outer->loc()) +
+                           outer->loc().shortStr() +
                            ": the operator runs inside the parallel loop of the reduction (and "
                            "again when its partial results are combined), so this would nest "
                            "parallel loops; make it sequential (mapSeq, reduceSeq)");

@@ -35,9 +35,34 @@ Phrase seq(std::vector<Phrase> commands) {
 }
 
 Phrase newVar(const rise::Type& dt, const std::string& name,
-              const std::function<Phrase(const Phrase& v)>& body) {
+              const std::function<Phrase(const Phrase& v)>& body, const SourceLocation& loc) {
   Phrase v = freshIdent(name, pairPhraseType(expType(dt, Access::Rd), accType(dt)));
-  return primTyped(def("new"), {dt}, {lambda(v, body(v))}, commType(), {}, name);
+  return primTyped(def("new"), {dt}, {lambda(v, body(v))}, commType(), loc, name);
+}
+
+Phrase newVarIn(const rise::AddrSpace& space, const SourceLocation& loc, const rise::Type& dt,
+                const std::string& name, const std::function<Phrase(const Phrase& v)>& body) {
+  Phrase v = freshIdent(name, pairPhraseType(expType(dt, Access::Rd), accType(dt)));
+  return primTyped(def("new"), {dt, space}, {lambda(v, body(v))}, commType(), loc, name);
+}
+
+rise::AddrSpace newAddrSpace(const Phrase& newCommand) {
+  const auto& args = newCommand->typeArgs();
+  if (args.size() > 1)
+    if (const auto* a = std::get_if<rise::AddrSpace>(&args[1]))
+      return *a;
+  return rise::AddrSpace::privateSpace();
+}
+
+Phrase barrier(bool local, bool global, const std::string& why) {
+  return primTyped(def("barrier"), {rise::natConst(local ? 1 : 0), rise::natConst(global ? 1 : 0)},
+                   {}, commType(), {}, why);
+}
+bool barrierLocal(const Phrase& b) {
+  return b->natArg(0)->isConst(1);
+}
+bool barrierGlobal(const Phrase& b) {
+  return b->natArg(1)->isConst(1);
 }
 
 Phrase forLoop(const rise::Nat& n, const std::string& indexName,
@@ -65,6 +90,7 @@ void registerImperative(PrimitiveRegistry& r) {
   r.add("skip");
   r.add("new");
   r.add("for");
+  r.add("barrier");
 }
 
 } // namespace risec::dpia

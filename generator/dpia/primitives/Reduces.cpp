@@ -31,16 +31,25 @@ Phrase update(Translator& t, const rise::Type& acc, const Phrase& f, const Phras
   });
 }
 
-void addReduce(PrimitiveRegistry& r, rise::Prim p, const char* name, bool unroll) {
+/// `ocl`: oclReduceSeq(a), whose first type argument is the accumulator's
+/// OpenCL address space.
+void addReduce(PrimitiveRegistry& r, rise::Prim p, const char* name, bool unroll,
+               bool ocl = false) {
   PrimitiveDef& d = r.add(name, p);
   d.access = {fun(2, Access::Wr), wr(), rd()};
   d.result = fixed(Access::Rd);
-  d.conT = [name, unroll](Translator& t, const Phrase& e, const Continuation& k) {
+  d.conT = [name, unroll, ocl](Translator& t, const Phrase& e, const Continuation& k) {
     const Phrase& f = e->args()[0];
-    const rise::Nat& n = e->natArg(0);
-    const rise::Type& acc = e->dataArg(2);
+    std::size_t first = ocl ? 1 : 0;
+    const rise::Nat& n = e->natArg(first);
+    const rise::Type& acc = e->dataArg(first + 2);
+    const auto* space = ocl ? std::get_if<rise::AddrSpace>(&e->typeArgs().at(0)) : nullptr;
     return t.conT(e->args()[2], [&](const Phrase& x) {
-      return newVar(acc, "acc", [&](const Phrase& v) {
+      auto make = [&](const std::function<Phrase(const Phrase&)>& body) {
+        return space ? newVarIn(*space, e->loc(), acc, "acc", body)
+                     : newVar(acc, "acc", body, e->loc());
+      };
+      return make([&](const Phrase& v) {
         return seq({t.accT(e->args()[1], proj2(v)),
                     forLoop(
                         n, "i", [&](const Phrase& i) { return update(t, acc, f, v, idxExp(i, x)); },
@@ -56,6 +65,7 @@ void addReduce(PrimitiveRegistry& r, rise::Prim p, const char* name, bool unroll
 void registerReduces(PrimitiveRegistry& r) {
   addReduce(r, rise::Prim::ReduceSeq, "reduceSeq", false);
   addReduce(r, rise::Prim::ReduceSeqUnroll, "reduceSeqUnroll", true);
+  addReduce(r, rise::Prim::OclReduceSeq, "oclReduceSeq", false, true);
 
   PrimitiveDef& scan = r.add("scanSeq", rise::Prim::ScanSeq);
   scan.access = {fun(2, Access::Wr), wr(), rd()};

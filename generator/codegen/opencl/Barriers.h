@@ -1,0 +1,57 @@
+// Barriers for OpenCL local memory and global temporaries (docs/dpia.md,
+// "OpenCL"; mapping-parallelism-constraints §4.3, §4.6). An imperative DPIA
+// pass, run after the shared temporaries are hoisted:
+//
+//   - a `barrier` goes between two statements of a sequence when the later
+//     one accesses a shared temporary that the earlier one accessed, one of
+//     them writes it, and one of the accesses is distributed over work-items
+//     (inside a mapLocal, mapWorkGroup or mapGlobal loop nested in the
+//     statement): read-after-write or write-after-read (two writes with no
+//     read between need none: a RISE program writes each element of a
+//     temporary once);
+//   - a `barrier` goes at the end of a loop body (a sequential loop, or a
+//     mapWorkGroup grid-stride iteration for the local memory allocated in
+//     it) when the end of one iteration and the start of the next conflict
+//     in the same way (the next iteration would overwrite memory still being
+//     read); the iterations of parallel loops are otherwise independent;
+//   - nowhere else: not at the end of the kernel, not between statements
+//     whose accesses are all by one work-item.
+//
+// A barrier is legal only where every work-item of the group reaches it
+// (synchronizability, §4.6):
+//   E0634  the barrier would be inside a mapLocal or mapGlobal loop (work-items
+//          run different numbers of iterations);
+//   E0635  the dependency is between work-groups (a distributed access by a
+//          mapWorkGroup or mapGlobal loop): OpenCL has no global barrier.
+#pragma once
+
+#include "dpia/Phrase.h"
+#include "support/SourceLocation.h"
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+
+namespace risec::codegen::opencl {
+
+/// A temporary in local memory or a global temporary.
+struct SharedTemporary {
+  bool local = true;       ///< local memory (else global)
+  std::string description; ///< `tmp (toLocal)`, for messages
+  std::string comment;     ///< `tmp (toLocal at f.rise:4:7)`, for barrier comments
+  SourceLocation loc;      ///< the RISE primitive that made it
+  /// The index ids of the parallel loops it was allocated in: each of their
+  /// iterations has its own copy.
+  std::set<std::uint64_t> ownLoops;
+};
+
+/// Inserts the barriers `command` needs for the temporaries `shared` (by the
+/// id of their `new` variable). Throws CompileError E0634/E0635.
+dpia::Phrase insertBarriers(const dpia::Phrase& command,
+                            const std::map<std::uint64_t, SharedTemporary>& shared);
+
+/// Whether `command` contains a barrier.
+bool hasBarrier(const dpia::Phrase& command);
+
+} // namespace risec::codegen::opencl

@@ -1,0 +1,113 @@
+#include "codegen/opencl/Temporaries.h"
+
+#include "codegen/c/EmitC.h"
+#include "codegen/c/EmitTypes.h"
+#include "dpia/Imperative.h"
+#include "support/Diagnostic.h"
+
+#include <cctype>
+
+namespace risec::codegen::opencl {
+
+using rise::AddrSpace;
+using rise::Nat;
+
+namespace {
+
+bool fitsPrivate(const rise::Type& t) {
+  if (t->kind() == rise::TypeKind::Pair)
+    return fitsPrivate(t->first()) && fitsPrivate(t->second());
+  Nat count = c::TypeMapper::count(t);
+  return count->isConst() &&
+         count->value() * c::TypeMapper::bytes(c::TypeMapper::innermost(t)) <= c::kStackLimitBytes;
+}
+
+std::string spaceName(AddrSpace::Tag t) {
+  return t == AddrSpace::Tag::Local ? "Local" : t == AddrSpace::Tag::Global ? "Global" : "Private";
+}
+
+/// The identifier at `loc` in its source file, or "".
+std::string identifierAt(const SourceLocation& loc) {
+  if (!loc.known())
+    return "";
+  const std::string& text = loc.file->text;
+  std::size_t pos = 0;
+  for (int line = 1; line < loc.line; ++line) {
+    pos = text.find('\n', pos);
+    if (pos == std::string::npos)
+      return "";
+    ++pos;
+  }
+  pos += static_cast<std::size_t>(loc.column - 1);
+  std::size_t end = pos;
+  while (end < text.size() &&
+         (std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '_'))
+    ++end;
+  return pos < text.size() ? text.substr(pos, end - pos) : "";
+}
+
+/// How the program asked for the temporary: `toLocal`, `oclToMem(Local)`,
+/// `oclReduceSeq(Local)` (an accumulator), ...
+std::string primitiveOf(const dpia::Phrase& c, AddrSpace::Tag t) {
+  std::string written = identifierAt(c->loc());
+  if (written == "oclToMem" || written == "oclReduceSeq")
+    return written + "(" + spaceName(t) + ")";
+  if (c->tag() == "acc")
+    return "oclReduceSeq(" + spaceName(t) + ")";
+  return t == AddrSpace::Tag::Local ? "toLocal" : "toGlobal";
+}
+
+} // namespace
+
+bool hoistForOpenCL(const dpia::Phrase& c) {
+  AddrSpace::Tag t = dpia::newAddrSpace(c).tag;
+  return t == AddrSpace::Tag::Local || t == AddrSpace::Tag::Global || t == AddrSpace::Tag::Var ||
+         !fitsPrivate(c->dataArg(0));
+}
+
+Placement placeTemporary(const dpia::HoistedAllocation& h) {
+  const dpia::Phrase& c = h.command;
+  AddrSpace::Tag tag = dpia::newAddrSpace(c).tag;
+  std::string type = rise::typeToString(h.type);
+  if (tag == AddrSpace::Tag::Var)
+    throw CompileError("E0630", c->loc(),
+                       "the address space of this temporary of type `" + type +
+                           "` is a variable: the OpenCL back end must know whether it is global, "
+                           "local or private; write oclToMem(Global), oclToMem(Local) or "
+                           "oclToMem(Private)");
+  if (tag == AddrSpace::Tag::Private)
+    throw CompileError("E0631", c->loc(),
+                       "this value of type `" + type +
+                           "` is stored in a private temporary, which is too large for private "
+                           "memory (at most " +
+                           std::to_string(c::kStackLimitBytes) +
+                           " bytes of a constant size); store it explicitly in local memory (`|> "
+                           "toLocal`, with a constant tile size) or global memory (`|> toGlobal`)");
+  Placement p;
+  p.local = tag == AddrSpace::Tag::Local;
+  p.primitive = primitiveOf(c, tag);
+  p.slices = rise::natConst(1);
+  p.slice = rise::natConst(0);
+  for (const dpia::Phrase& loop : h.parallelLoops) {
+    const std::string& origin = loop->tag();
+    bool mapLocal = origin.rfind("mapLocal(", 0) == 0;
+    if (p.local && origin.rfind("mapGlobal(", 0) == 0) // mapping rule 2 (E0641) rejects it
+      throw InternalError("OpenCL: local memory inside `" + origin + "` passed the mapping rules");
+    if (p.local && !mapLocal)
+      continue; // one buffer per work-group: mapWorkGroup
+    const Nat& n = dpia::forCount(loop);
+    if (p.local && !n->isConst()) // mapping rule 2 (E0641) rejects local memory in mapLocal
+      throw InternalError("OpenCL: local memory inside `" + origin + "` passed the mapping rules");
+    p.slice = p.slice * n + dpia::forIndex(loop);
+    p.slices = p.slices * n;
+  }
+  if (p.local && !c::TypeMapper::count(h.type)->isConst())
+    throw CompileError("E0633", c->loc(),
+                       "`" + p.primitive + "` of type `" + type +
+                           "`: a local-memory array must have a constant size, declared at kernel "
+                           "scope; tile with a constant tile size (e.g. `split(16)`) so that the "
+                           "temporary holds one tile");
+  return p;
+}
+
+} // namespace risec::codegen::opencl
