@@ -1,4 +1,4 @@
-set terminal pngcairo size 4320,700 noenhanced font ",9"
+set terminal pngcairo size 8880,700 noenhanced font ",9"
 set output "bench/results/latest.png"
 set title "Speedup over naive C (time of naive / time of variant), log scale; Intel(R) Xeon(R) Processor"
 set datafile missing "-"
