@@ -9,6 +9,7 @@
 #include "dpia/Translate.h"
 #include "rules/LowerToC.h"
 #include "support/Diagnostic.h"
+#include "support/PassTimer.h"
 #include "tooling/Formatter.h"
 #include "tooling/Verifier.h"
 
@@ -103,16 +104,19 @@ CompileResult compileToC(const rise::Program& program, const rise::TypedDef& def
                                 : opencl ? rules::LowerTarget::OpenCL
                                          : rules::LowerTarget::C;
   CompileResult r;
-  r.lowered = rules::lowerToC(program, def, lowering);       // 1. every choice made
-  checkParallelMapping(r.lowered, opts.target);              //    legal parallel mapping
-  r.functional = dpia::fromRise(r.lowered);                  // 2. read/write checked DPIA
-  r.imperative = r.functional;                               //
-  dpia::translateToImperative(r.imperative);                 // 3. accT / conT
-  r.files = c::emitC(r.imperative, opts);                    // 4-6. passes, views, C
-  r.files = formatAndVerify(std::move(r.files), opts.symbol, // 7. format and verify
-                            openmp   ? tooling::SourceLanguage::C11OpenMP
-                            : opencl ? tooling::SourceLanguage::OpenCL12
-                                     : tooling::SourceLanguage::C11);
+  // 1. every choice made, legal parallel mapping; 2. read/write checked DPIA
+  r.lowered = timed("lowerToC", [&] { return rules::lowerToC(program, def, lowering); });
+  checkParallelMapping(r.lowered, opts.target);
+  r.functional = timed("DPIA", [&] { return dpia::fromRise(r.lowered); });
+  r.imperative = r.functional;
+  timed("imperative", [&] { dpia::translateToImperative(r.imperative); }); // 3. accT / conT
+  r.files = timed("emit", [&] { return c::emitC(r.imperative, opts); });   // 4-6. passes, views, C
+  r.files = timed("verify+format", [&] {                                   // 7. format and verify
+    return formatAndVerify(std::move(r.files), opts.symbol,
+                           openmp   ? tooling::SourceLanguage::C11OpenMP
+                           : opencl ? tooling::SourceLanguage::OpenCL12
+                                    : tooling::SourceLanguage::C11);
+  });
   return r;
 }
 

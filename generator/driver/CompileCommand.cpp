@@ -10,6 +10,7 @@
 #include "rise/parse/Parser.h"
 #include "rise/print/Printer.h"
 #include "support/Diagnostic.h"
+#include "support/PassTimer.h"
 #include "support/Text.h"
 
 #include <ostream>
@@ -29,7 +30,7 @@ int runCompile(const CompileOptions& opts, std::ostream& out) {
                            "` is not supported; the back ends are --target c, --target openmp "
                            "and --target opencl");
   auto source = loadSource(opts.file);
-  Program program = parseProgram(source);
+  Program program = timed("parse", [&] { return parseProgram(source); });
   std::string entry = resolveEntry(program, opts.entry, opts.file);
   std::string symbol = opts.name.empty() ? entry : opts.name;
   if (!isCIdentifier(symbol))
@@ -37,7 +38,7 @@ int runCompile(const CompileOptions& opts, std::ostream& out) {
                        "`" + symbol + "` is not a valid C function name; choose one with --name");
   if (opts.dump.empty() && opts.outDir.empty())
     throw CompileError("E0612", {}, "no output directory; pass -o DIR");
-  TypedDef def = inferDef(program, entry);
+  TypedDef def = timed("infer", [&] { return inferDef(program, entry); });
   codegen::c::COptions copts{symbol, opts.file, RISEC_VERSION, opts.strategy, opts.target};
   if (!opts.launch.empty()) {
     if (opts.target != "opencl")
@@ -67,7 +68,7 @@ int runCompile(const CompileOptions& opts, std::ostream& out) {
     out << r.files.source;
     return 0;
   }
-  writeAtomically(opts.outDir, codegen::outputFiles(r));
+  timed("write", [&] { writeAtomically(opts.outDir, codegen::outputFiles(r)); });
   return 0;
 }
 

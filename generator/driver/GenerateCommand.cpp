@@ -8,6 +8,7 @@
 #include "driver/OutputWriter.h"
 #include "driver/SpecLoader.h"
 #include "support/Diagnostic.h"
+#include "support/PassTimer.h"
 #include "support/Text.h"
 
 #include <algorithm>
@@ -321,10 +322,10 @@ int runGenerate(const GenerateOptions& opts, std::ostream& out) {
   if (opts.update || opts.part != "all") {
     std::error_code ec;
     fs::create_directories(opts.outDir, ec);
-    writeChanged(opts.outDir, files);
+    timed("write", [&] { writeChanged(opts.outDir, files); });
   } else {
     checkReplaceable(opts.outDir, opts.name);
-    replaceDirectory(opts.outDir, files);
+    timed("write", [&] { replaceDirectory(opts.outDir, files); });
   }
   if (!opts.depfile.empty())
     writeDepfile(opts, deps);

@@ -3,6 +3,7 @@
 #include "driver/SourceLoader.h"
 #include "elevate/Rewriter.h"
 #include "elevate/StrategyFile.h"
+#include "support/PassTimer.h"
 
 namespace risec::driver {
 
@@ -13,7 +14,7 @@ codegen::CompileResult compileWithStrategy(rise::Program program, rise::TypedDef
     // The strategy makes the optimisation choices; lowerToC then makes the
     // remaining ones (DESIGN.md: it is the default when no strategy is given).
     elevate::StrategyPtr strategy = elevate::loadStrategy(loadSource(strategyPath));
-    def = elevate::rewriteDef(program, def, *strategy, {});
+    def = timed("rewrite", [&] { return elevate::rewriteDef(program, def, *strategy, {}); });
     program = elevate::rewrittenProgram(program, def);
   }
   return codegen::compileToC(program, def, opts);

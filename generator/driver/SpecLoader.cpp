@@ -3,6 +3,7 @@
 #include "driver/SourceLoader.h"
 #include "rise/parse/Parser.h"
 #include "support/Diagnostic.h"
+#include "support/PassTimer.h"
 #include "support/Text.h"
 
 #include <yaml-cpp/yaml.h>
@@ -127,7 +128,7 @@ private:
   }
 
   void loadProgram(KernelSpec& spec, const YAML::Node& entryNode) {
-    spec.program = parseProgram(loadSource(spec.sourcePath));
+    spec.program = timed("parse", [&] { return parseProgram(loadSource(spec.sourcePath)); });
     if (!spec.program.findDef(spec.entry)) {
       std::vector<std::string> names;
       for (const Def& d : spec.program.defs)
@@ -137,7 +138,7 @@ private:
                              "`; its defs are " + joined(names) +
                              " (set `entry:` when it differs from `kernel:`)");
     }
-    spec.typedEntry = inferDef(spec.program, spec.entry);
+    spec.typedEntry = timed("infer", [&] { return inferDef(spec.program, spec.entry); });
     for (Expr e = spec.typedEntry.expr;
          e->kind() == ExprKind::DepLambda && e->binder().kind == Kind::Nat; e = e->body())
       spec.sizeParameters.push_back(e->binder());

@@ -5,6 +5,7 @@
 #include "driver/GenerateCommand.h"
 #include "driver/RewriteCommand.h"
 #include "support/Diagnostic.h"
+#include "support/PassTimer.h"
 
 #include <CLI/CLI.hpp>
 
@@ -18,6 +19,8 @@ int run(int argc, char** argv) {
   CLI::App app{"risec: an ahead-of-time compiler for the RISE language", "risec"};
   app.set_version_flag("--version", std::string("risec ") + RISEC_VERSION);
   app.require_subcommand(1);
+  app.add_flag("--time-passes", risec::timePassesEnabled(),
+               "print the time of each pipeline stage to stderr");
 
   CheckOptions check;
   CLI::App* checkCmd = app.add_subcommand("check", "parse and type-check; print each def's type");

@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 using risec::test::ProcessResult;
 using risec::test::runProcess;
@@ -156,4 +157,28 @@ TEST_F(Cli, Version) {
   ProcessResult r = risec({"--version"});
   EXPECT_EQ(r.exitCode, 0);
   EXPECT_EQ(r.out.rfind("risec ", 0), 0u) << r.out;
+}
+
+TEST_F(Cli, TimePassesPrintsEveryStageOnStderrAndNothingElseChanges) {
+  std::string file = write("mv.rise", kMv);
+  fs::path out = dir_ / "out";
+  fs::create_directories(out);
+  ProcessResult r = risec({"--time-passes", "compile", file, "--entry", "mv", "-o", out.string()});
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_TRUE(fs::exists(out / "mv.c"));
+  std::string order;
+  std::istringstream lines(r.err);
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream words(line);
+    std::string prefix, time, stage;
+    double ms = -1;
+    words >> prefix >> time >> stage >> ms;
+    EXPECT_EQ(prefix + " " + time, "risec: time") << line;
+    EXPECT_GE(ms, 0.0) << line;
+    order += stage + " ";
+  }
+  EXPECT_EQ(order, "parse infer lowerToC DPIA imperative emit verify+format write ");
+  ProcessResult quiet = risec({"compile", file, "--entry", "mv", "-o", out.string()});
+  EXPECT_EQ(quiet.err, "");
 }

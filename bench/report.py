@@ -1,0 +1,346 @@
+#!/usr/bin/env python3
+"""bench/report.py RESULTS_DIR OUT_DIR: turns the Google Benchmark JSON files
+written by bench/run into OUT_DIR/latest.json (every raw result + the machine),
+OUT_DIR/latest.md (the table) and OUT_DIR/latest.gp + latest.dat (gnuplot
+script and data of the bar chart latest.png). Standard library only.
+
+Ratios are speedups: anchor time / variant time (> 1: faster than the anchor),
+against the anchor with the same thread count. % of limit: achieved GB/s over
+the STREAM triad bandwidth for memory-bound problems, achieved GFLOP/s over
+the FMA peak for compute-bound ones (arithmetic intensity FLOPs/byte above
+peak/bandwidth), both at the variant's thread count. See bench/README.md."""
+import datetime
+import glob
+import json
+import os
+import platform
+import re
+import statistics
+import subprocess
+import sys
+
+VARIANT_ORDER = ["naive", "openblas-serial", "openblas-omp-t1", "openblas-omp-t2", "clblast",
+                 "clblast-dev", "halide-t1", "halide-t2", "risec-c", "risec-omp-t1",
+                 "risec-omp-t2", "risec-ocl", "risec-ocl-dev"]
+ANCHORS = ["naive", "OpenBLAS", "CLBlast", "Halide"]
+KERNEL_ORDER = ["scal", "axpy", "asum", "dot", "gemv", "mv", "mm", "transpose", "jacobi1d",
+                "jacobi2d", "heat3d", "gaussian", "conv2d", "harris", "nbody", "kmeans",
+                "tree_reduce", "scal_vec"]
+
+
+def threads(variant):
+    """Threads a variant uses: -tN suffix; OpenCL on PoCL uses every core (2)."""
+    m = re.search(r"-t(\d+)$", variant)
+    if m:
+        return int(m.group(1))
+    return 2 if variant.startswith("clblast") or variant.endswith(("-ocl", "-ocl-dev")) else 1
+
+
+def anchor_variant(anchor, t, variant=""):
+    """OpenCL on device-resident buffers (-dev) compares with clblast-dev."""
+    return {"naive": "naive",
+            "OpenBLAS": "openblas-serial" if t == 1 else "openblas-omp-t%d" % t,
+            "CLBlast": "clblast-dev" if variant.endswith("-dev") else "clblast",
+            "Halide": "halide-t%d" % t}[anchor]
+
+
+def sh(cmd):
+    try:
+        return subprocess.run(cmd, shell=True, capture_output=True, text=True).stdout.strip()
+    except OSError:
+        return ""
+
+
+def machine(contexts):
+    cpuinfo = open("/proc/cpuinfo").read() if os.path.exists("/proc/cpuinfo") else ""
+    model = re.search(r"model name\s*:\s*(.*)", cpuinfo)
+    flags = re.search(r"flags\s*:\s*(.*)", cpuinfo)
+    simd = sorted(f for f in (flags.group(1).split() if flags else [])
+                  if f.startswith(("avx", "fma", "sse4")))
+    versions = {}
+    for pkg in ["libopenblas0-serial", "libopenblas0-openmp", "libclblast1", "libhalide14-0",
+                "libpocl2", "libbenchmark1debian"]:
+        versions[pkg] = sh("dpkg-query -W -f='${Version}' %s 2>/dev/null" % pkg)
+    ctx = contexts[0] if contexts else {}
+    return {
+        "cpu": model.group(1) if model else platform.processor(),
+        "cores": os.cpu_count(),
+        "mhz": ctx.get("mhz_per_cpu"),
+        "caches": ctx.get("caches"),
+        "simd_flags": simd,
+        "flags": flags.group(1).split() if flags else [],
+        "compiler": sh("c++ --version | head -1"),
+        "kernel": platform.release(),
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "load_average_at_start": [c.get("load_avg") for c in contexts],
+        "uptime_at_end": sh("uptime"),
+        "versions": versions,
+    }
+
+
+def load(results_dir):
+    rows, raw, contexts = [], [], []
+    for path in sorted(glob.glob(os.path.join(results_dir, "*.json"))):
+        with open(path) as f:
+            data = json.load(f)
+        contexts.append(data.get("context", {}))
+        source = os.path.basename(path)[:-5]
+        for b in data.get("benchmarks", []):
+            b["source"] = source
+            raw.append(b)
+            if b.get("run_type") == "aggregate" and b.get("aggregate_name") != "median":
+                continue
+            name = b.get("run_name", b["name"]).replace("/real_time", "")
+            parts = name.split("/")
+            rows.append({"name": name, "parts": parts, "aggregate": b.get("run_type") == "aggregate",
+                         "error": b.get("error_message") if b.get("error_occurred") else None,
+                         "ms": to_ms(b["real_time"], b.get("time_unit", "ns")),
+                         "gflops": b.get("FLOPs", 0) / 1e9, "gbs": b.get("Bytes", 0) / 1e9,
+                         "label": b.get("label", "")})
+    # with repetitions, keep the median aggregate only
+    names_with_median = {r["name"] for r in rows if r["aggregate"]}
+    rows = [r for r in rows if r["aggregate"] or r["name"] not in names_with_median]
+    return rows, raw, contexts
+
+
+def to_ms(t, unit):
+    return t * {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}[unit]
+
+
+def limits(rows):
+    lim = {}
+    for r in rows:
+        if r["parts"][0] == "limits" and not r["error"]:
+            kind, t = r["parts"][1], int(r["parts"][2])
+            lim[(kind, t)] = r["gbs"] if kind.startswith("stream") else r["gflops"]
+    return lim
+
+
+def generator(results_dir):
+    path = os.path.join(results_dir, "generator.txt")
+    if not os.path.exists(path):
+        return None
+    mode, runs, stages, count, jobs, parallel = None, [], {}, None, None, []
+    for line in open(path):
+        w = line.split()
+        if not w:
+            continue
+        if w[0] == "mode":
+            mode = w[1]
+        elif w[0] == "count":
+            count = int(w[1])
+        elif w[0] == "parallel_ms":
+            jobs = int(w[1])
+            parallel.append(int(w[2]))
+        elif w[0] == "run_ms":
+            runs.append(int(w[1]))
+        elif line.startswith("risec: time"):
+            stages[w[2]] = stages.get(w[2], 0.0) + float(w[3])
+    return {"mode": mode, "count": count, "runs_ms": runs, "jobs": jobs, "parallel_ms": parallel,
+            "parallel_median_ms": statistics.median(parallel) if parallel else None,
+            "median_ms": statistics.median(runs) if runs else None, "stages_ms": stages}
+
+
+def bars(table, gen):
+    """The first performance bar of issue 7, item 4, from this run."""
+    def best(kernel, size, threads):
+        rows = [e for e in table if e["kernel"] == kernel and e["size"] == size and not e["error"]
+                and e["variant"].startswith("risec") and e["threads"] == threads]
+        return min(rows, key=lambda e: e["ms"]) if rows else None
+
+    def anchor(kernel, size, variant):
+        return next((e for e in table if (e["kernel"], e["size"], e["variant"]) ==
+                     (kernel, size, variant) and not e["error"]), None)
+
+    out = ["", "## Performance bars (issue 7)", "",
+           "Best risec variant per problem and thread count against the bar's anchor "
+           "(ratio = anchor time / risec time).", "",
+           "| bar | problem | best risec variant | ratio | needed | met |", "|---|---|---|---:|---:|---|"]
+
+    def row(bar, kernel, size, threads, av, needed):
+        b, a = best(kernel, size, threads), anchor(kernel, size, av)
+        if not b or not a:
+            out.append("| %s | %s %s | %s | — | %.2f | not measured |" % (
+                bar, kernel, size, b["variant"] if b else "none", needed))
+            return
+        r = a["ms"] / b["ms"]
+        out.append("| %s | %s %s | %s | %.2f | %.2f | %s |" % (
+            bar, kernel, size, b["variant"], r, needed, "yes" if r >= needed else "**no**"))
+
+    sizes = lambda k: [e["size"] for e in table if e["kernel"] == k and e["variant"] == "naive"]
+    for size in sizes("mm"):
+        if size.startswith("1024"):
+            row("mm >= 50% of OpenBLAS, 1 thread", "mm", size, 1, "openblas-serial", 0.5)
+            row("mm >= 50% of OpenBLAS, 2 threads", "mm", size, 2, "openblas-omp-t2", 0.5)
+    for k in ["scal", "axpy", "asum", "dot", "gemv"]:
+        for size in sizes(k):
+            row("%s >= 80%% of OpenBLAS" % k, k, size, 1, "openblas-serial", 0.8)
+    for k in ["gaussian", "jacobi2d", "harris"]:
+        for size in sizes(k):
+            for t in (1, 2):
+                row("%s <= 1.5x Halide time, %d thread%s" % (k, t, "s" if t > 1 else ""), k, size,
+                    t, "halide-t%d" % t, 1 / 1.5)
+    if gen and gen["median_ms"] is not None:
+        for label, ms in [("--jobs 1", gen["median_ms"]),
+                          ("--jobs %s" % gen.get("jobs"), gen.get("parallel_median_ms"))]:
+            if ms is None:
+                continue
+            ok = gen["mode"] == "generate" and ms < 2000
+            out.append("| catalogue generated in < 2 s | %s | — | %.0f ms | 2000 ms | %s |" % (
+                "risec generate " + label if gen["mode"] == "generate"
+                else "risec compile (no generate)", ms, "yes" if ok else "**no**"))
+    return out
+
+
+def fmt(x, digits=2):
+    return "—" if x is None else ("%.*f" % (digits, x))
+
+
+def main(results_dir, out_dir):
+    rows, raw, contexts = load(results_dir)
+    lim = limits(rows)
+    mach = machine(contexts)
+    gen = generator(results_dir)
+    kernels = [r for r in rows if r["parts"][0] != "limits"]
+    times = {(r["parts"][0], r["parts"][2], r["parts"][1]): r for r in kernels}
+    order = {}
+    for r in kernels:  # kernels and sizes in the order they were run
+        order.setdefault(r["parts"][0], [])
+        if r["parts"][2] not in order[r["parts"][0]]:
+            order[r["parts"][0]].append(r["parts"][2])
+
+    table = []
+    rank = {k: i for i, k in enumerate(KERNEL_ORDER)}
+    for kernel, sizes in sorted(order.items(), key=lambda kv: rank.get(kv[0], len(rank))):
+        for size in sizes:
+            variants = sorted({v for (k, s, v) in times if k == kernel and s == size},
+                              key=lambda v: VARIANT_ORDER.index(v) if v in VARIANT_ORDER else 99)
+            for v in variants:
+                r = times[(kernel, size, v)]
+                t = threads(v)
+                ratios = {}
+                for a in ANCHORS:
+                    av = anchor_variant(a, t, v)
+                    ar = times.get((kernel, size, av))
+                    ratios[a] = (None if av == v or not ar or ar["error"] or r["error"]
+                                 else ar["ms"] / r["ms"])
+                bw, peak = lim.get(("stream-triad", t)), lim.get(("fma-peak", t))
+                ai = r["gflops"] / r["gbs"] if r["gbs"] else float("inf")
+                bound, pct = None, None
+                if bw and peak and not r["error"]:
+                    if r["gflops"] == 0 or ai < peak / bw:
+                        # DRAM bandwidth does not limit a cache-resident problem
+                        bound = "memory"
+                        pct = 100 * r["gbs"] / bw if r["label"] != "cache" else None
+                    else:
+                        bound, pct = "compute", 100 * r["gflops"] / peak
+                table.append({"kernel": kernel, "size": size, "variant": v, "threads": t,
+                              "ms": r["ms"], "gflops": r["gflops"], "gbs": r["gbs"],
+                              "error": r["error"], "ratios": ratios, "bound": bound,
+                              "percent_of_limit": pct, "label": r["label"]})
+
+    os.makedirs(out_dir, exist_ok=True)
+    with open(os.path.join(out_dir, "latest.json"), "w") as f:
+        json.dump({"machine": mach, "limits": {"%s/t%d" % k: v for k, v in lim.items()},
+                   "generator": gen, "table": table, "raw": raw, "contexts": contexts}, f,
+                  indent=1)
+
+    md = ["# Benchmark results", "",
+          "Measured by `bench/run%s` on %s (UTC)." % (
+              " --quick" if os.environ.get("RISEC_BENCH_QUICK") else "", mach["date"]), ""]
+    if os.environ.get("RISEC_BENCH_QUICK"):
+        md += ["**A --quick run: cache-resident sizes only, short runs; it checks the harness "
+               "and its numbers are not results.**", ""]
+    md += [
+          "- **CPU**: %s, %s cores, %s MHz; SIMD: %s" % (mach["cpu"], mach["cores"], mach["mhz"],
+                                                         " ".join(mach["simd_flags"])),
+          "- **Compiler**: %s; kernel %s" % (mach["compiler"], mach["kernel"]),
+          "- **Load**: %s" % mach["uptime_at_end"],
+          "- **Versions**: " + ", ".join("%s %s" % kv for kv in mach["versions"].items()), "",
+          "## Machine limits", "",
+          "| limit | 1 thread | 2 threads |", "|---|---:|---:|"]
+    for kind, unit in [("stream-copy", "GB/s"), ("stream-triad", "GB/s"), ("fma-peak", "GFLOP/s")]:
+        md.append("| %s (%s) | %s | %s |" % (kind, unit, fmt(lim.get((kind, 1)), 1),
+                                             fmt(lim.get((kind, 2)), 1)))
+    md += ["", "## Kernels", "",
+           "Ratios are speedups (anchor time / variant time; > 1 is faster than the anchor), "
+           "against the anchor at the same thread count (OpenBLAS: serial build for 1 thread, "
+           "OpenMP build for 2; CLBlast: host arrays in and out). % of limit: GB/s over the "
+           "STREAM triad bandwidth (memory-bound) or GFLOP/s over the FMA peak (compute-bound) "
+           "at the variant's thread count; not given for memory-bound cache-resident problems, "
+           "which DRAM bandwidth does not limit.", "",
+           "| kernel | size | variant | thr | time (ms) | GFLOP/s | GB/s | vs naive | vs OpenBLAS "
+           "| vs CLBlast | vs Halide | % of limit |",
+           "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for e in table:
+        if e["error"]:
+            md.append("| %s | %s | %s | %d | **%s** | | | | | | | |" % (
+                e["kernel"], e["size"], e["variant"], e["threads"], e["error"]))
+            continue
+        pct = ("— (cache)" if e["bound"] == "memory" else "—") if e["percent_of_limit"] is None else "%.0f%% (%s)" % (
+            e["percent_of_limit"], "BW" if e["bound"] == "memory" else "peak")
+        md.append("| %s | %s | %s | %d | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            e["kernel"], e["size"], e["variant"], e["threads"], fmt(e["ms"], 3),
+            fmt(e["gflops"]), fmt(e["gbs"]), *(fmt(e["ratios"][a]) for a in ANCHORS), pct))
+    md += bars(table, gen)
+    if gen:
+        what = ("`risec generate specs/*.yaml`" if gen["mode"] == "generate" else
+                "`risec compile` of every spec variant (%s processes; `risec generate` was not "
+                "available)" % gen.get("count", "?"))
+        md += ["", "## Generator", "",
+               "%s over the whole catalogue, cold process: median of %d runs **%s ms** "
+               "(runs: %s)." % (what, len(gen["runs_ms"]), fmt(gen["median_ms"], 0),
+                                ", ".join(str(x) for x in gen["runs_ms"]))]
+        if gen["parallel_ms"]:
+            md[-1] += (" With `--jobs %d`: median **%s ms** (runs: %s)." % (
+                gen["jobs"], fmt(gen["parallel_median_ms"], 0),
+                ", ".join(str(x) for x in gen["parallel_ms"])))
+        md += ["", "Time per stage, one run with `--time-passes` (`--jobs 1`), summed over "
+               "the catalogue:", "",
+               "| stage | total ms (--time-passes) |", "|---|---:|"]
+        for stage, ms in gen["stages_ms"].items():
+            md.append("| %s | %.1f |" % (stage, ms))
+    md.append("")
+    with open(os.path.join(out_dir, "latest.md"), "w") as f:
+        f.write("\n".join(md))
+
+    # bar chart: speedup over naive C of every variant, per problem
+    variants = [v for v in VARIANT_ORDER if v != "naive" and any(e["variant"] == v for e in table)]
+    problems = []
+    for e in table:
+        if (e["kernel"], e["size"]) not in problems:
+            problems.append((e["kernel"], e["size"]))
+    with open(os.path.join(out_dir, "latest.dat"), "w") as f:
+        f.write("problem " + " ".join(variants) + "\n")
+        for k, s in problems:
+            vals = []
+            for v in variants:
+                e = next((e for e in table if (e["kernel"], e["size"], e["variant"]) == (k, s, v)),
+                         None)
+                r = e["ratios"]["naive"] if e else None
+                vals.append("-" if r is None else "%.4g" % r)
+            f.write('"%s %s" %s\n' % (k, s, " ".join(vals)))
+    cols = len(variants)
+    with open(os.path.join(out_dir, "latest.gp"), "w") as f:
+        f.write("""set terminal pngcairo size %d,700 noenhanced font ",9"
+set output "%s"
+set title "Speedup over naive C (time of naive / time of variant), log scale; %s"
+set datafile missing "-"
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.9 border -1
+set logscale y
+set yrange [0.01:*]
+set grid ytics
+set ylabel "speedup over naive C"
+set xtics rotate by -60 scale 0
+set key outside right top
+plot for [i=2:%d] "%s" using i:xtic(1) title columnheader(i)
+""" % (max(900, 40 * len(problems) * max(1, cols) // 2), os.path.join(out_dir, "latest.png"),
+       mach["cpu"], cols + 1, os.path.join(out_dir, "latest.dat")))
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
+    main(sys.argv[1], sys.argv[2])
