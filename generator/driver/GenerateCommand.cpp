@@ -10,6 +10,7 @@
 #include "support/Diagnostic.h"
 #include "support/PassTimer.h"
 #include "support/Text.h"
+#include "tooling/Formatter.h"
 
 #include <algorithm>
 #include <atomic>
@@ -237,6 +238,12 @@ GeneratedLibrary assemble(const std::vector<KernelSpec>& specs, const std::vecto
   return lib;
 }
 
+/// The kernel and umbrella headers are formatted like every emitted file
+/// (a spec's `doc:` can be any length).
+std::string formatHeader(const std::string& text, const std::string& name) {
+  return tooling::formatSource(text, tooling::SourceLanguage::C11, name);
+}
+
 std::vector<codegen::OutputFile> libraryFiles(const GeneratedLibrary& lib,
                                               const std::string& part) {
   std::vector<codegen::OutputFile> files;
@@ -245,10 +252,12 @@ std::vector<codegen::OutputFile> libraryFiles(const GeneratedLibrary& lib,
       for (const GeneratedVariant& v : k.variants)
         for (codegen::OutputFile& f : codegen::outputFiles(v.result))
           files.push_back(std::move(f));
-      files.push_back({k.headerName(), kernelHeader(k, RISEC_VERSION)});
+      files.push_back(
+          {k.headerName(), formatHeader(kernelHeader(k, RISEC_VERSION), k.headerName())});
     }
   if (part != "kernels") {
-    files.push_back({lib.name + ".h", umbrellaHeader(lib, RISEC_VERSION)});
+    files.push_back(
+        {lib.name + ".h", formatHeader(umbrellaHeader(lib, RISEC_VERSION), lib.name + ".h")});
     files.push_back({lib.name + ".json", manifestJson(lib, RISEC_VERSION)});
   }
   std::sort(
