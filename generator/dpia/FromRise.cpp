@@ -55,6 +55,16 @@ public:
     prog.name = def.name;
     prog.riseType = def.type;
     prog.preconditions = def.preconditions;
+    // a size that inference generalised (`{n: Nat} -> n.f32 -> ...`) has no
+    // parameter to pass it through
+    for (rise::Type t = def.type; t->kind() == rise::TypeKind::DepFun; t = t->result())
+      if (t->binder().implicit)
+        throw CompileError("E0605", def.expr->loc(),
+                           "the entry `" + def.name + "` has the type `" +
+                               rise::typeToString(def.type) + "`, whose size `" +
+                               t->binder().name() +
+                               "` no parameter names; name the sizes of a compiled entry with a "
+                               "depFun (write depFun((n: Nat) => fun(x: n.f32 => ...)))");
     Expr e = def.expr;
     while (e->kind() == ExprKind::DepLambda) {
       if (e->binder().kind != rise::Kind::Nat)

@@ -182,3 +182,25 @@ TEST_F(Cli, TimePassesPrintsEveryStageOnStderrAndNothingElseChanges) {
   ProcessResult quiet = risec({"compile", file, "--entry", "mv", "-o", out.string()});
   EXPECT_EQ(quiet.err, "");
 }
+
+TEST_F(Cli, UnknownEntryListsTheDefs) {
+  std::string file = write("mv.rise", kMv);
+  ProcessResult r =
+      risec({"compile", file, "--target", "c", "--entry", "nope", "-o", dir_.string()});
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("no def named `nope` in " + file + "; its defs are: mv, chunks [E0502]"),
+            std::string::npos)
+      << r.err;
+}
+
+TEST_F(Cli, EvalOfAFunctionWithoutInputsSaysHowToPassThem) {
+  std::string file = write("mv.rise", kMv);
+  ProcessResult r = risec({"eval", file, "--entry", "mv", "--sizes", "n=2,m=3"});
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("`mv` takes 2 argument(s); pass them with --inputs FILE.json (a JSON list) "
+                       "or use --random SEED [E0504]"),
+            std::string::npos)
+      << r.err;
+}

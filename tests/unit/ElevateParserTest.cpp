@@ -100,3 +100,15 @@ TEST(ElevateDiagnostics, FailureNamesTheRuleItsPlaceAndTheFragment) {
 }
 
 } // namespace
+
+TEST(ElevateDiagnostics, NonTerminatingStrategyIsStoppedWithItsPlace) {
+  Typed t = typed("def f = depFun((n: Nat) => fun(ys: n.f32 => ys |> map(fun(y => y))))");
+  try {
+    rewrite(t, "repeat(id)"); // `id` always succeeds, so repeat never stops
+    FAIL();
+  } catch (const CompileError& e) {
+    EXPECT_EQ(e.code(), "E0711");
+    EXPECT_EQ(e.location().line, 1);
+    EXPECT_NE(e.message().find("did not terminate"), std::string::npos) << e.message();
+  }
+}
