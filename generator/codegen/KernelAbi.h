@@ -30,6 +30,22 @@ struct AbiParam {
   std::string countC;   ///< arrays: `count` as a C expression over the size parameters' C names
 };
 
+/// `output`, `size`, `input` or `temporary`: the role as headers and the
+/// manifest name it.
+inline const char* roleName(AbiParam::Role r) {
+  switch (r) {
+  case AbiParam::Role::Output:
+    return "output";
+  case AbiParam::Role::Size:
+    return "size";
+  case AbiParam::Role::Input:
+    return "input";
+  case AbiParam::Role::Temporary:
+    return "temporary";
+  }
+  return "?";
+}
+
 struct KernelAbi {
   std::string symbol;                            ///< the C function (and OpenCL kernel) name
   std::string target;                            ///< c | openmp | opencl

@@ -45,11 +45,7 @@ int runCompile(const CompileOptions& opts, std::ostream& out) {
       throw CompileError("E0514", {},
                          "--launch only applies to --target opencl; remove it or compile with "
                          "--target opencl");
-    std::vector<DepBinder> sizes;
-    for (Expr e = def.expr; e->kind() == ExprKind::DepLambda && e->binder().kind == Kind::Nat;
-         e = e->body())
-      sizes.push_back(e->binder());
-    copts.launch = codegen::host::parseLaunchOption(opts.launch, sizes);
+    copts.launch = codegen::host::parseLaunchOption(opts.launch, sizeBinders(def));
   }
   codegen::CompileResult r = compileWithStrategy(program, def, opts.strategy, copts);
   if (opts.dump == "lower") {

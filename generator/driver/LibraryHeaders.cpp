@@ -1,16 +1,10 @@
 #include "driver/LibraryHeaders.h"
 
-#include <cctype>
+#include "support/Text.h"
 
 namespace risec::driver {
 
 namespace {
-
-std::string upper(std::string s) {
-  for (char& ch : s)
-    ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
-  return s;
-}
 
 /// The guard, comment and includes shared by both kinds of header.
 std::string header(const std::string& guard, const std::string& comment,
@@ -50,7 +44,7 @@ std::string kernelHeader(const GeneratedKernel& kernel, const std::string& versi
     comment += " *   " + v.abi().symbol + " (" + v.abi().target + ")\n";
     includes.push_back(v.abi().symbol + ".h");
   }
-  return header("RISEC_KERNEL_" + upper(spec.kernel) + "_H", comment, includes);
+  return header(headerGuard("KERNEL_" + spec.kernel), comment, includes);
 }
 
 std::string umbrellaHeader(const GeneratedLibrary& library, const std::string& version) {
@@ -61,7 +55,7 @@ std::string umbrellaHeader(const GeneratedLibrary& library, const std::string& v
   std::vector<std::string> includes;
   for (const GeneratedKernel& k : library.kernels)
     includes.push_back(k.headerName());
-  return header("RISEC_LIBRARY_" + upper(library.name) + "_H", comment, includes);
+  return header(headerGuard("LIBRARY_" + library.name), comment, includes);
 }
 
 } // namespace risec::driver

@@ -8,24 +8,10 @@ using namespace risec::rise;
 
 namespace {
 
-std::string roleName(codegen::AbiParam::Role r) {
-  switch (r) {
-  case codegen::AbiParam::Role::Output:
-    return "output";
-  case codegen::AbiParam::Role::Size:
-    return "size";
-  case codegen::AbiParam::Role::Input:
-    return "input";
-  case codegen::AbiParam::Role::Temporary:
-    return "temporary";
-  }
-  return "?";
-}
-
 Json parameter(const codegen::AbiParam& p) {
   Json::Object o{{"name", p.name},
                  {"rise_name", p.riseName},
-                 {"role", roleName(p.role)},
+                 {"role", codegen::roleName(p.role)},
                  {"c_type", p.cType},
                  {"array", p.array},
                  {"rise_type", p.riseType ? typeToString(p.riseType) : std::string("Nat")}};

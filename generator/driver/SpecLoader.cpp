@@ -139,9 +139,7 @@ private:
                              " (set `entry:` when it differs from `kernel:`)");
     }
     spec.typedEntry = timed("infer", [&] { return inferDef(spec.program, spec.entry); });
-    for (Expr e = spec.typedEntry.expr;
-         e->kind() == ExprKind::DepLambda && e->binder().kind == Kind::Nat; e = e->body())
-      spec.sizeParameters.push_back(e->binder());
+    spec.sizeParameters = sizeBinders(spec.typedEntry);
   }
 
   std::vector<std::string> sizeNames(const KernelSpec& spec) const {

@@ -35,4 +35,11 @@ bool isCIdentifier(std::string_view s) {
   });
 }
 
+std::string headerGuard(std::string_view name) {
+  std::string guard = "RISEC_" + std::string(name) + "_H";
+  for (char& ch : guard)
+    ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  return guard;
+}
+
 } // namespace risec

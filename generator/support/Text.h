@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <string_view>
 
 namespace risec {
@@ -14,5 +15,8 @@ std::size_t editDistance(std::string_view a, std::string_view b);
 /// True if `s` can be a C function name: letters, digits and `_`, not
 /// starting with a digit.
 bool isCIdentifier(std::string_view s);
+
+/// The include guard of a generated header: `RISEC_<NAME>_H`, upper case.
+std::string headerGuard(std::string_view name);
 
 } // namespace risec

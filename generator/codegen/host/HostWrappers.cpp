@@ -4,6 +4,7 @@
 #include "codegen/c/EmitNat.h"
 #include "codegen/host/EmbeddedTemplates.h"
 #include "support/Diagnostic.h"
+#include "support/Text.h"
 
 #include <kainjow/mustache.hpp>
 
@@ -36,27 +37,6 @@ std::string render(const char* text, const mustache::data& data) {
 
 mustache::data flag(bool b) {
   return b ? mustache::data::type::bool_true : mustache::data::type::bool_false;
-}
-
-std::string guardOf(const std::string& symbol) {
-  std::string guard = "RISEC_" + symbol + "_H";
-  for (char& ch : guard)
-    ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
-  return guard;
-}
-
-const char* roleName(Role r) {
-  switch (r) {
-  case Role::Output:
-    return "output";
-  case Role::Size:
-    return "size";
-  case Role::Input:
-    return "input";
-  case Role::Temporary:
-    return "temporary";
-  }
-  return "";
 }
 
 /// `const float* x` (host) or `cl_mem x` (buffers) for one parameter.
@@ -217,7 +197,7 @@ mustache::data common(const KernelAbi& abi, const c::COptions& opts) {
   d.set("version", opts.version);
   d.set("source", opts.sourceName);
   d.set("entry", abi.entry);
-  d.set("guard", guardOf(abi.symbol));
+  d.set("guard", headerGuard(abi.symbol));
   return d;
 }
 

@@ -217,6 +217,14 @@ TypedDef finish(const std::string& name, const Expr& elaborated, Unifier& u) {
 
 } // namespace
 
+std::vector<DepBinder> sizeBinders(const TypedDef& def) {
+  std::vector<DepBinder> sizes;
+  for (Expr e = def.expr; e->kind() == ExprKind::DepLambda && e->binder().kind == Kind::Nat;
+       e = e->body())
+    sizes.push_back(e->binder());
+  return sizes;
+}
+
 TypedDef inferDef(const Program& program, const std::string& name) {
   for (std::size_t i = program.order.size(); i-- > 0;) {
     int d = program.order[i];

@@ -40,6 +40,10 @@ struct TypedDef {
   std::vector<Precondition> preconditions;
 };
 
+/// The entry's Nat size parameters, in depFun order (the leading
+/// `depFun((n: Nat, ...) => ...)` of its expression).
+std::vector<DepBinder> sizeBinders(const TypedDef& def);
+
 /// Infers the type of one def (by name). Throws CompileError on a type error.
 TypedDef inferDef(const Program& program, const std::string& name);
 
