@@ -23,6 +23,9 @@
 #include <limits.h>
 #include <omp.h>
 
+typedef float risec_f32x16 __attribute__((vector_size(64)));
+typedef float risec_f32x16u __attribute__((vector_size(64), aligned(4), may_alias));
+
 int gemv_openmp(float* restrict output, int n, int m, float alpha, const float* restrict A,
                 const float* restrict x, float beta, const float* restrict y) {
   if (n < 0 || m < 0) {
@@ -34,10 +37,58 @@ int gemv_openmp(float* restrict output, int n, int m, float alpha, const float* 
 #pragma omp parallel for
   // mapPar
   for (int i = 0; i < n; i += 1) {
-    float acc = 0.0f;
+    float acc;
+    float tmp[16];
+    float acc_2[64];
+    // mapSeq
+    for (int j = 0; j < 4; j += 1) {
+      *(risec_f32x16u*)&acc_2[16 * j] =
+          (risec_f32x16){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
+                         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+    }
     // reduceSeq
-    for (int j = 0; j < m; j += 1) {
-      acc = acc + A[j + m * i] * x[j];
+    for (int j = 0; j < m / 64; j += 1) {
+      *(risec_f32x16u*)&acc_2[0] =
+          *(const risec_f32x16u*)&acc_2[0] +
+          *(const risec_f32x16u*)&A[m * i + 64 * j] * *(const risec_f32x16u*)&x[64 * j];
+      *(risec_f32x16u*)&acc_2[16] =
+          *(const risec_f32x16u*)&acc_2[16] +
+          *(const risec_f32x16u*)&A[m * i + 64 * j + 16] * *(const risec_f32x16u*)&x[64 * j + 16];
+      *(risec_f32x16u*)&acc_2[32] =
+          *(const risec_f32x16u*)&acc_2[32] +
+          *(const risec_f32x16u*)&A[m * i + 64 * j + 32] * *(const risec_f32x16u*)&x[64 * j + 32];
+      *(risec_f32x16u*)&acc_2[48] =
+          *(const risec_f32x16u*)&acc_2[48] +
+          *(const risec_f32x16u*)&A[m * i + 64 * j + 48] * *(const risec_f32x16u*)&x[64 * j + 48];
+    }
+    risec_f32x16 acc_3 = (risec_f32x16){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
+                                        0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+    acc_3 = acc_3 + *(const risec_f32x16u*)&acc_2[0];
+    acc_3 = acc_3 + *(const risec_f32x16u*)&acc_2[16];
+    acc_3 = acc_3 + *(const risec_f32x16u*)&acc_2[32];
+    acc_3 = acc_3 + *(const risec_f32x16u*)&acc_2[48];
+    *(risec_f32x16u*)&tmp[0] = acc_3;
+    float acc_4 = 0.0f;
+    acc_4 = acc_4 + tmp[0];
+    acc_4 = acc_4 + tmp[1];
+    acc_4 = acc_4 + tmp[2];
+    acc_4 = acc_4 + tmp[3];
+    acc_4 = acc_4 + tmp[4];
+    acc_4 = acc_4 + tmp[5];
+    acc_4 = acc_4 + tmp[6];
+    acc_4 = acc_4 + tmp[7];
+    acc_4 = acc_4 + tmp[8];
+    acc_4 = acc_4 + tmp[9];
+    acc_4 = acc_4 + tmp[10];
+    acc_4 = acc_4 + tmp[11];
+    acc_4 = acc_4 + tmp[12];
+    acc_4 = acc_4 + tmp[13];
+    acc_4 = acc_4 + tmp[14];
+    acc_4 = acc_4 + tmp[15];
+    acc = acc_4;
+    // reduceSeq
+    for (int j = 0; j < m % 64; j += 1) {
+      acc = acc + A[j + m * i + 64 * (m / 64)] * x[j + 64 * (m / 64)];
     }
     output[i] = alpha * acc + beta * y[i];
   }
