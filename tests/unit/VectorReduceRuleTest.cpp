@@ -2,7 +2,8 @@
 // BLAS reductions they were written for (dot's zip, asum's fabs, gemv's dot
 // product per row), the rewritten program's type, its meaning on random inputs
 // at sizes below, at and around the block and chunk sizes (0, 1, 7, 63, 64,
-// 65, ..., 4099), and where the rules do not apply.
+// 65, ..., 4099), vectorReduceRows on mv and gemv, and where the rules do not
+// apply.
 #include "ElevateTestUtil.h"
 
 using namespace risec;
@@ -21,6 +22,14 @@ const char* kGemv =
     "def gemv = depFun((n: Nat, m: Nat) =>\n"
     "  fun(alpha: f32, A: n.m.f32, x: m.f32, beta: f32, y: n.f32 =>\n"
     "    zip(A, y) |> map(fun(ry => alpha * dot(fst(ry), x) + beta * snd(ry)))))\n";
+
+const char* kMv = "def mv = depFun((n: Nat, m: Nat) => fun(M: n.m.f32, x: m.f32 =>\n"
+                  "  M |> map(fun(row => zip(row)(x) |> map(fun(ax => fst(ax) * snd(ax)))\n"
+                  "                     |> reduce(add)(0.0f)))))\n";
+
+const char* kRows = "BENF ;\n"
+                    "vectorReduceRows(4, 16, 4) @ outermost(isMap) ;\n"
+                    "vectorReduce(16, 4) @ outermost(isReduce)";
 
 const char* kSequential = "vectorReduce(16, 4) @ outermost(isReduce)";
 const char* kChunked = "vectorReduceChunks(16, 4, 4) @ outermost(isReduce) ;\n"
@@ -68,6 +77,51 @@ TEST(VectorReduceChunksRule, DotKeepsItsTypeAndMeaning) {
 
 TEST(VectorReduceChunksRule, AsumKeepsItsTypeAndMeaning) {
   expectSameMeaning(kAsum, kChunked, "n");
+}
+
+void expectSameMeaningOnRows(const char* program, const char* strat) {
+  Typed in = typed(program);
+  rise::TypedDef out = rewrite(in, strat);
+  EXPECT_EQ(typeOf(out), typeOf(in.def)) << printed(out);
+  std::uint64_t seed = 100;
+  for (std::int64_t n : {0, 1, 3, 4, 5, 9})
+    for (std::int64_t m : {0, 1, 63, 64, 130}) {
+      rise::interp::SizeEnv sizes{{"n", n}, {"m", m}};
+      EXPECT_TRUE(sameResults(in.def, out, sizes, ++seed)) << "n = " << n << ", m = " << m;
+    }
+}
+
+TEST(VectorReduceRowsRule, GemvKeepsItsTypeAndMeaning) {
+  expectSameMeaningOnRows(kGemv, kRows);
+}
+
+TEST(VectorReduceRowsRule, MvKeepsItsTypeAndMeaning) {
+  expectSameMeaningOnRows(kMv, kRows);
+}
+
+TEST(VectorReduceRowsRule, MvInParallelKeepsItsMeaning) {
+  expectSameMeaningOnRows(kMv, (std::string(kRows) + " ;\nparallel @ outermost(isMap)").c_str());
+}
+
+TEST(VectorReduceRowsRule, SharesOneLoopBetweenFourRows) {
+  rise::TypedDef out = rewrite(typed(kMv), kRows);
+  std::string text = printed(out);
+  EXPECT_NE(text.find("take(4*(n/4))"), std::string::npos) << text;
+  EXPECT_NE(text.find("transpose"), std::string::npos) << text;
+  EXPECT_NE(text.find("drop(4*(n/4))"), std::string::npos) << text;
+}
+
+TEST(VectorReduceRowsRule, DoesNotApplyWithoutASharedOperand) {
+  // both zipped arrays are the row: nothing to share between rows
+  Typed in = typed("def f = depFun((n: Nat, m: Nat) => fun(M: n.m.f32 =>\n"
+                   "  M |> map(fun(r => zip(r, r) |> map(fun(p => fst(p) * snd(p)))\n"
+                   "                     |> reduce(add)(0.0f)))))\n");
+  try {
+    rewrite(in, "vectorReduceRows(4, 16, 4) @ outermost(isMap)");
+    ADD_FAILURE() << "applied";
+  } catch (const CompileError& e) {
+    EXPECT_EQ(e.code(), "E0710");
+  }
 }
 
 TEST(VectorReduceRule, AccumulatesInKVectorsUpdatedByAnUnrolledMap) {
