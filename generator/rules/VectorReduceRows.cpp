@@ -47,6 +47,30 @@ std::vector<Expr> arraysOf(const RowReduction& rr, const std::string& v, const E
   return arrays;
 }
 
+/// The vector sums of the rows of `grp` (r rows): one loop over the column
+/// blocks updating every row's k accumulators (the shared operand's block is
+/// the same for all rows), then each row's lanes.
+Expr groupSums(const RowReduction& rr, const std::string& v, const Expr& grp, const Nat& len,
+               std::int64_t w, std::int64_t k, RuleContext& ctx) {
+  const Reduction& red = rr.red;
+  // The blocks of k vectors of every row of the group, block-major.
+  std::string row = ctx.names.fresh("row");
+  Expr rowBlocks = lam(row, app(depNat(prim(Prim::Split), k),
+                                viewOfArrays(arraysOf(rr, v, var(row), ctx), Prim::Take, len, w)));
+  Expr blocks = app(prim(Prim::Transpose), app(prim(Prim::Map), rowBlocks, grp));
+  // One step: every row's k accumulators by the row's block.
+  std::string accs = ctx.names.fresh("accs"), c = ctx.names.fresh("c"), ra = ctx.names.fresh("ra");
+  Expr perRow =
+      lam(ra, vectorUpdate(red, app(prim(Prim::Fst), var(ra)), app(prim(Prim::Snd), var(ra)), ctx));
+  Expr step = lam(
+      accs, lam(c, app(prim(Prim::MapSeqUnroll), perRow, app(prim(Prim::Zip), var(accs), var(c)))));
+  std::string i = ctx.names.fresh("rowIndex");
+  Expr zeros = app(prim(Prim::Generate), lam(i, vectorZeros(red, ctx)));
+  Expr accumulated = app(prim(Prim::ReduceSeq), step, zeros, blocks);
+  std::string racc = ctx.names.fresh("racc");
+  return app(prim(Prim::MapSeqUnroll), lam(racc, laneSum(red, k, var(racc), ctx)), accumulated);
+}
+
 } // namespace
 
 RuleFn vectorReduceRows(std::int64_t r, std::int64_t w, std::int64_t k) {
@@ -70,26 +94,8 @@ RuleFn vectorReduceRows(std::int64_t r, std::int64_t w, std::int64_t k) {
 
     Nat nRows = natConst(r) * (rows->type()->size() / r);
     Nat len = natConst(w * k) * (red.length / (w * k));
-    // The blocks of k vectors of every row of a group, block-major.
-    std::string grp = ctx.names.fresh("rows"), row = ctx.names.fresh("row");
-    Expr rowBlocks =
-        lam(row, app(depNat(prim(Prim::Split), k),
-                     viewOfArrays(arraysOf(*found, v, var(row), ctx), Prim::Take, len, w)));
-    Expr blocks = app(prim(Prim::Transpose), app(prim(Prim::Map), rowBlocks, var(grp)));
-    // One step: every row's k accumulators by the row's block.
-    std::string accs = ctx.names.fresh("accs"), c = ctx.names.fresh("c"),
-                ra = ctx.names.fresh("ra");
-    Expr perRow = lam(
-        ra, vectorUpdate(red, app(prim(Prim::Fst), var(ra)), app(prim(Prim::Snd), var(ra)), ctx));
-    Expr step =
-        lam(accs,
-            lam(c, app(prim(Prim::MapSeqUnroll), perRow, app(prim(Prim::Zip), var(accs), var(c)))));
-    std::string i = ctx.names.fresh("rowIndex");
-    Expr zeros = app(prim(Prim::Generate), lam(i, vectorZeros(red, ctx)));
-    Expr accumulated = app(prim(Prim::ReduceSeq), step, zeros, blocks);
-    std::string racc = ctx.names.fresh("racc");
-    Expr sums =
-        app(prim(Prim::MapSeqUnroll), lam(racc, laneSum(red, k, var(racc), ctx)), accumulated);
+    std::string grp = ctx.names.fresh("rows");
+    Expr sums = groupSums(*found, v, var(grp), len, w, k, ctx);
     // Each row: its tail added to its vector sum, in the original body.
     std::string p = ctx.names.fresh("p");
     Expr rowOfP = app(prim(Prim::Fst), var(p));
