@@ -1,72 +1,13 @@
 // Vectorisation: a map of a scalar function over an array of scalars becomes
 // a map of the lifted function over vectors of n lanes.
 #include "rules/Rule.h"
+#include "rules/VectorLift.h"
 
 namespace risec::rules {
 
 using namespace risec::rise;
 
 namespace {
-
-bool liftable(Prim p) {
-  switch (p) {
-  case Prim::Add:
-  case Prim::Sub:
-  case Prim::Mul:
-  case Prim::Div:
-  case Prim::Min:
-  case Prim::Max:
-  case Prim::Neg:
-  case Prim::Fabs:
-  case Prim::Sqrt:
-  case Prim::Exp:
-  case Prim::Log:
-  case Prim::Floor:
-    return true;
-  default:
-    return false;
-  }
-}
-
-bool scalarTyped(const Expr& e) {
-  return e->type() && e->type()->kind() == TypeKind::Scalar;
-}
-
-/// The body `e` of a scalar function of `x`, lifted to vectors.
-std::optional<Expr> lift(const Expr& e, const std::string& x) {
-  switch (e->kind()) {
-  case ExprKind::Var:
-    if (e->name() == x)
-      return var(x);
-    if (!scalarTyped(e))
-      return std::nullopt;
-    return app(prim(Prim::VectorFromScalar), e);
-  case ExprKind::Literal:
-    return app(prim(Prim::VectorFromScalar), e);
-  case ExprKind::App: {
-    // fst(x) / snd(x) of a pair of vectors (a map over zip(a)(b))
-    if ((isCall(e, Prim::Fst, 1) || isCall(e, Prim::Snd, 1)) && e->arg()->kind() == ExprKind::Var &&
-        e->arg()->name() == x)
-      return e;
-    if (!occursFree(x, e))
-      return scalarTyped(e) ? std::optional<Expr>(app(prim(Prim::VectorFromScalar), e))
-                            : std::nullopt;
-    Spine s = spineOf(e);
-    if (s.head->kind() != ExprKind::Primitive || !liftable(s.head->prim()) || !s.depArgs.empty())
-      return std::nullopt;
-    std::vector<Expr> args;
-    for (const Expr& a : s.args) {
-      auto l = lift(a, x);
-      if (!l)
-        return std::nullopt;
-      args.push_back(*l);
-    }
-    return rebuild(prim(s.head->prim()), {}, args);
-  }
-  default:
-    return std::nullopt;
-  }
-}
 
 RuleFn vectorize(std::int64_t n) {
   return [n](const Expr& e, RuleContext& ctx) -> std::optional<Expr> {
@@ -99,7 +40,7 @@ RuleFn vectorize(std::int64_t n) {
     if (f->kind() == ExprKind::Lambda) {
       x = f->name();
       body = f->body();
-    } else if (f->kind() == ExprKind::Primitive && liftable(f->prim())) {
+    } else if (f->kind() == ExprKind::Primitive && liftableToVector(f->prim())) {
       x = ctx.names.fresh("v");
       if (!scalarArray(in))
         return std::nullopt;
@@ -111,7 +52,7 @@ RuleFn vectorize(std::int64_t n) {
     // lifted constant undetermined (and gains nothing from vectorising).
     if (!occursFree(x, body))
       return std::nullopt;
-    auto lifted = lift(body, x);
+    auto lifted = liftToVector(body, x);
     if (!lifted || (*lifted)->kind() != ExprKind::App)
       return std::nullopt;
     return app(prim(Prim::AsScalar), app(prim(Prim::Map), lam(x, *lifted), vecInput));

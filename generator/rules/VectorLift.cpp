@@ -1,0 +1,71 @@
+#include "rules/VectorLift.h"
+
+namespace risec::rules {
+
+using namespace risec::rise;
+
+namespace {
+
+bool scalarTyped(const Expr& e) {
+  return e->type() && e->type()->kind() == TypeKind::Scalar;
+}
+
+} // namespace
+
+bool liftableToVector(Prim p) {
+  switch (p) {
+  case Prim::Add:
+  case Prim::Sub:
+  case Prim::Mul:
+  case Prim::Div:
+  case Prim::Min:
+  case Prim::Max:
+  case Prim::Neg:
+  case Prim::Fabs:
+  case Prim::Sqrt:
+  case Prim::Exp:
+  case Prim::Log:
+  case Prim::Floor:
+    return true;
+  default:
+    return false;
+  }
+}
+
+std::optional<Expr> liftToVector(const Expr& e, const std::string& x) {
+  switch (e->kind()) {
+  case ExprKind::Var:
+    if (e->name() == x)
+      return var(x);
+    if (!scalarTyped(e))
+      return std::nullopt;
+    return app(prim(Prim::VectorFromScalar), e);
+  case ExprKind::Literal:
+    return app(prim(Prim::VectorFromScalar), e);
+  case ExprKind::App: {
+    // fst(x) / snd(x) of a pair of vectors (a map over zip(a)(b))
+    if ((isCall(e, Prim::Fst, 1) || isCall(e, Prim::Snd, 1)) && e->arg()->kind() == ExprKind::Var &&
+        e->arg()->name() == x)
+      return e;
+    if (!occursFree(x, e))
+      return scalarTyped(e) ? std::optional<Expr>(app(prim(Prim::VectorFromScalar), e))
+                            : std::nullopt;
+    Spine s = spineOf(e);
+    if (s.head->kind() != ExprKind::Primitive || !liftableToVector(s.head->prim()) ||
+        !s.depArgs.empty())
+      return std::nullopt;
+    std::vector<Expr> args;
+    for (const Expr& a : s.args) {
+      auto l = liftToVector(a, x);
+      if (!l)
+        return std::nullopt;
+      args.push_back(*l);
+    }
+    return rebuild(prim(s.head->prim()), {}, args);
+  }
+  default:
+    return std::nullopt;
+  }
+}
+
+} // namespace risec::rules
