@@ -17,6 +17,7 @@
 #include "gemv.h"
 #include "harris.h"
 #include "harris_fused.h"
+#include "harris_strips.h"
 #include "heat3d.h"
 #include "jacobi1d.h"
 #include "jacobi2d.h"
