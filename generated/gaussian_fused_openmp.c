@@ -50,7 +50,6 @@ int gaussian_fused_openmp(float* restrict output, int h, int w, const float* res
     // mapSeq
     for (int j = 0; j < w; j += 1) {
       struct pair_f32_f32 tmp[5];
-#pragma omp simd
       // mapSeq
       for (int k = 0; k < 5; k += 1) {
         float acc = 0.0f;
@@ -82,7 +81,6 @@ int gaussian_fused_openmp(float* restrict output, int h, int w, const float* res
                                   : 0.0625f);
         tmp[k].fst = acc;
       }
-#pragma omp simd
       // mapSeq
       for (int k = 0; k < 5; k += 1) {
         tmp[k].snd = k == 2 ? 0.375f : k == 1 ? 0.25f : k == 3 ? 0.25f : 0.0625f;

@@ -30,7 +30,6 @@ int tree_reduce_openmp(float* restrict output, int m, const float* restrict xs) 
   for (int i = 0; i < m; i += 1) {
     float bufA[8];
     float bufB[8];
-#pragma omp simd
     // mapSeq
     for (int j = 0; j < 8; j += 1) {
       float acc = 0.0f;
@@ -38,7 +37,6 @@ int tree_reduce_openmp(float* restrict output, int m, const float* restrict xs) 
       acc = acc + xs[16 * i + 2 * j + 1];
       bufA[j] = acc;
     }
-#pragma omp simd
     // mapSeq
     for (int j = 0; j < 4; j += 1) {
       float acc_2 = 0.0f;
@@ -46,7 +44,6 @@ int tree_reduce_openmp(float* restrict output, int m, const float* restrict xs) 
       acc_2 = acc_2 + bufA[2 * j + 1];
       bufB[j] = acc_2;
     }
-#pragma omp simd
     // mapSeq
     for (int j = 0; j < 2; j += 1) {
       float acc_3 = 0.0f;
@@ -54,7 +51,6 @@ int tree_reduce_openmp(float* restrict output, int m, const float* restrict xs) 
       acc_3 = acc_3 + bufB[2 * j + 1];
       bufA[j] = acc_3;
     }
-#pragma omp simd
     // mapSeq
     for (int j = 0; j < 1; j += 1) {
       float acc_4 = 0.0f;

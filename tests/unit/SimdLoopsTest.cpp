@@ -111,3 +111,14 @@ TEST(SimdLoops, LeavesReductionClausesAlone) {
                              loop("i", {loop("j", {assign(at("out", ij()), at("in", ij()))})})};
   EXPECT_EQ(simdCount(body), 0);
 }
+
+TEST(SimdLoops, LeavesLoopsWithAFewConstantIterationsAlone) {
+  auto counted = [](std::int64_t count) {
+    return parallel({countingLoop(namedType("int"), "j", intLit(0), intLit(count), intLit(1),
+                                  {assign(at("out", ij()), at("in", ij()))})});
+  };
+  EXPECT_EQ(simdCount(counted(5)), 0);
+  EXPECT_EQ(simdCount(counted(omp::kShortLoop - 1)), 0);
+  EXPECT_EQ(simdCount(counted(omp::kShortLoop)), 1);
+  EXPECT_EQ(simdCount(counted(64)), 1);
+}

@@ -207,7 +207,7 @@ std::vector<CStmt> markInner(const std::vector<CStmt>& body) {
   std::vector<CStmt> out;
   for (const CStmt& s : body) {
     if (s->kind() == StmtNode::Kind::For && !containsLoop(s->body())) {
-      if (isSimdSafe(s))
+      if (isSimdSafe(s) && !isShortLoop(s))
         out.push_back(c::pragma(simdPragma()));
       out.push_back(s);
       continue;
@@ -221,6 +221,17 @@ std::vector<CStmt> markInner(const std::vector<CStmt>& body) {
 
 std::string simdPragma() {
   return "omp simd";
+}
+
+bool isShortLoop(const CStmt& loop) {
+  const CExpr& cond = loop->expr();
+  if (!cond || cond->kind() != ExprNode::Kind::Binary || cond->text() != "<")
+    return false;
+  const CExpr& end = cond->operands()[1];
+  if (end->kind() != ExprNode::Kind::Literal || end->text().empty() ||
+      end->text().find_first_not_of("0123456789") != std::string::npos)
+    return false;
+  return std::stoll(end->text()) < kShortLoop;
 }
 
 bool isSimdSafe(const CStmt& loop) {
