@@ -47,15 +47,12 @@ int harris_strips_c(float* restrict output, int h, int w, const float* restrict 
   float* restrict tmp_2 = malloc((size_t)(36 * w + 144) * sizeof(float));
   float* restrict tmp_3 = malloc((size_t)(34 * w + 68) * sizeof(float));
   float* restrict tmp_4 = malloc((size_t)(34 * w + 68) * sizeof(float));
-  float* restrict tmp_5 = malloc((size_t)(34 * w + 68) * sizeof(float));
   if ((tmp == NULL && 36 * w + 144 != 0) || (tmp_2 == NULL && 36 * w + 144 != 0) ||
-      (tmp_3 == NULL && 34 * w + 68 != 0) || (tmp_4 == NULL && 34 * w + 68 != 0) ||
-      (tmp_5 == NULL && 34 * w + 68 != 0)) {
+      (tmp_3 == NULL && 34 * w + 68 != 0) || (tmp_4 == NULL && 34 * w + 68 != 0)) {
     free(tmp);
     free(tmp_2);
     free(tmp_3);
     free(tmp_4);
-    free(tmp_5);
     return 4;
   }
   // mapSeq
@@ -87,10 +84,6 @@ int harris_strips_c(float* restrict output, int h, int w, const float* restrict 
              tmp[k + w * j + 4 * j + 2 * w + 10] -
              (tmp[k + w * j + 4 * j] + 2.0f * tmp[k + w + w * j + 4 * j + 4] +
               tmp[k + w * j + 4 * j + 2 * w + 8])) *
-            (tmp[k + w * j + 4 * j + 2] + 2.0f * tmp[k + w + w * j + 4 * j + 6] +
-             tmp[k + w * j + 4 * j + 2 * w + 10] -
-             (tmp[k + w * j + 4 * j] + 2.0f * tmp[k + w + w * j + 4 * j + 4] +
-              tmp[k + w * j + 4 * j + 2 * w + 8])) *
             tmp_2[k + w + w * j + 4 * j + 5];
       }
     }
@@ -99,26 +92,6 @@ int harris_strips_c(float* restrict output, int h, int w, const float* restrict 
       // mapSeq
       for (int k = 0; k < w + 2; k += 1) {
         tmp_4[k + w * j + 2 * j] =
-            (tmp[k + w * j + 4 * j + 2] + 2.0f * tmp[k + w + w * j + 4 * j + 6] +
-             tmp[k + w * j + 4 * j + 2 * w + 10] -
-             (tmp[k + w * j + 4 * j] + 2.0f * tmp[k + w + w * j + 4 * j + 4] +
-              tmp[k + w * j + 4 * j + 2 * w + 8])) *
-            (tmp[k + w * j + 4 * j + 2 * w + 8] + 2.0f * tmp[k + w * j + 4 * j + 2 * w + 9] +
-             tmp[k + w * j + 4 * j + 2 * w + 10] -
-             (tmp[k + w * j + 4 * j] + 2.0f * tmp[k + w * j + 4 * j + 1] +
-              tmp[k + w * j + 4 * j + 2])) *
-            tmp_2[k + w + w * j + 4 * j + 5];
-      }
-    }
-    // mapSeq
-    for (int j = 0; j < 34; j += 1) {
-      // mapSeq
-      for (int k = 0; k < w + 2; k += 1) {
-        tmp_5[k + w * j + 2 * j] =
-            (tmp[k + w * j + 4 * j + 2 * w + 8] + 2.0f * tmp[k + w * j + 4 * j + 2 * w + 9] +
-             tmp[k + w * j + 4 * j + 2 * w + 10] -
-             (tmp[k + w * j + 4 * j] + 2.0f * tmp[k + w * j + 4 * j + 1] +
-              tmp[k + w * j + 4 * j + 2])) *
             (tmp[k + w * j + 4 * j + 2 * w + 8] + 2.0f * tmp[k + w * j + 4 * j + 2 * w + 9] +
              tmp[k + w * j + 4 * j + 2 * w + 10] -
              (tmp[k + w * j + 4 * j] + 2.0f * tmp[k + w * j + 4 * j + 1] +
@@ -131,41 +104,40 @@ int harris_strips_c(float* restrict output, int h, int w, const float* restrict 
       // mapSeq
       for (int k = 0; k < w; k += 1) {
         float acc = 0.0f;
-        acc = acc + tmp_3[k + w * j + 2 * j];
-        acc = acc + tmp_3[k + w * j + 2 * j + 1];
-        acc = acc + tmp_3[k + w * j + 2 * j + 2];
-        acc = acc + tmp_3[k + w + w * j + 2 * j + 2];
-        acc = acc + tmp_3[k + w + w * j + 2 * j + 3];
-        acc = acc + tmp_3[k + w + w * j + 2 * j + 4];
-        acc = acc + tmp_3[k + w * j + 2 * j + 2 * w + 4];
-        acc = acc + tmp_3[k + w * j + 2 * j + 2 * w + 5];
-        acc = acc + tmp_3[k + w * j + 2 * j + 2 * w + 6];
+        acc = acc + tmp_3[k + w * j + 2 * j] * tmp_3[k + w * j + 2 * j];
+        acc = acc + tmp_3[k + w * j + 2 * j + 1] * tmp_3[k + w * j + 2 * j + 1];
+        acc = acc + tmp_3[k + w * j + 2 * j + 2] * tmp_3[k + w * j + 2 * j + 2];
+        acc = acc + tmp_3[k + w + w * j + 2 * j + 2] * tmp_3[k + w + w * j + 2 * j + 2];
+        acc = acc + tmp_3[k + w + w * j + 2 * j + 3] * tmp_3[k + w + w * j + 2 * j + 3];
+        acc = acc + tmp_3[k + w + w * j + 2 * j + 4] * tmp_3[k + w + w * j + 2 * j + 4];
+        acc = acc + tmp_3[k + w * j + 2 * j + 2 * w + 4] * tmp_3[k + w * j + 2 * j + 2 * w + 4];
+        acc = acc + tmp_3[k + w * j + 2 * j + 2 * w + 5] * tmp_3[k + w * j + 2 * j + 2 * w + 5];
+        acc = acc + tmp_3[k + w * j + 2 * j + 2 * w + 6] * tmp_3[k + w * j + 2 * j + 2 * w + 6];
         float acc_2 = 0.0f;
-        acc_2 = acc_2 + tmp_4[k + w * j + 2 * j];
-        acc_2 = acc_2 + tmp_4[k + w * j + 2 * j + 1];
-        acc_2 = acc_2 + tmp_4[k + w * j + 2 * j + 2];
-        acc_2 = acc_2 + tmp_4[k + w + w * j + 2 * j + 2];
-        acc_2 = acc_2 + tmp_4[k + w + w * j + 2 * j + 3];
-        acc_2 = acc_2 + tmp_4[k + w + w * j + 2 * j + 4];
-        acc_2 = acc_2 + tmp_4[k + w * j + 2 * j + 2 * w + 4];
-        acc_2 = acc_2 + tmp_4[k + w * j + 2 * j + 2 * w + 5];
-        acc_2 = acc_2 + tmp_4[k + w * j + 2 * j + 2 * w + 6];
+        acc_2 = acc_2 + tmp_3[k + w * j + 2 * j] * tmp_4[k + w * j + 2 * j];
+        acc_2 = acc_2 + tmp_3[k + w * j + 2 * j + 1] * tmp_4[k + w * j + 2 * j + 1];
+        acc_2 = acc_2 + tmp_3[k + w * j + 2 * j + 2] * tmp_4[k + w * j + 2 * j + 2];
+        acc_2 = acc_2 + tmp_3[k + w + w * j + 2 * j + 2] * tmp_4[k + w + w * j + 2 * j + 2];
+        acc_2 = acc_2 + tmp_3[k + w + w * j + 2 * j + 3] * tmp_4[k + w + w * j + 2 * j + 3];
+        acc_2 = acc_2 + tmp_3[k + w + w * j + 2 * j + 4] * tmp_4[k + w + w * j + 2 * j + 4];
+        acc_2 = acc_2 + tmp_3[k + w * j + 2 * j + 2 * w + 4] * tmp_4[k + w * j + 2 * j + 2 * w + 4];
+        acc_2 = acc_2 + tmp_3[k + w * j + 2 * j + 2 * w + 5] * tmp_4[k + w * j + 2 * j + 2 * w + 5];
+        acc_2 = acc_2 + tmp_3[k + w * j + 2 * j + 2 * w + 6] * tmp_4[k + w * j + 2 * j + 2 * w + 6];
         float acc_3 = 0.0f;
-        acc_3 = acc_3 + tmp_5[k + w * j + 2 * j];
-        acc_3 = acc_3 + tmp_5[k + w * j + 2 * j + 1];
-        acc_3 = acc_3 + tmp_5[k + w * j + 2 * j + 2];
-        acc_3 = acc_3 + tmp_5[k + w + w * j + 2 * j + 2];
-        acc_3 = acc_3 + tmp_5[k + w + w * j + 2 * j + 3];
-        acc_3 = acc_3 + tmp_5[k + w + w * j + 2 * j + 4];
-        acc_3 = acc_3 + tmp_5[k + w * j + 2 * j + 2 * w + 4];
-        acc_3 = acc_3 + tmp_5[k + w * j + 2 * j + 2 * w + 5];
-        acc_3 = acc_3 + tmp_5[k + w * j + 2 * j + 2 * w + 6];
+        acc_3 = acc_3 + tmp_4[k + w * j + 2 * j] * tmp_4[k + w * j + 2 * j];
+        acc_3 = acc_3 + tmp_4[k + w * j + 2 * j + 1] * tmp_4[k + w * j + 2 * j + 1];
+        acc_3 = acc_3 + tmp_4[k + w * j + 2 * j + 2] * tmp_4[k + w * j + 2 * j + 2];
+        acc_3 = acc_3 + tmp_4[k + w + w * j + 2 * j + 2] * tmp_4[k + w + w * j + 2 * j + 2];
+        acc_3 = acc_3 + tmp_4[k + w + w * j + 2 * j + 3] * tmp_4[k + w + w * j + 2 * j + 3];
+        acc_3 = acc_3 + tmp_4[k + w + w * j + 2 * j + 4] * tmp_4[k + w + w * j + 2 * j + 4];
+        acc_3 = acc_3 + tmp_4[k + w * j + 2 * j + 2 * w + 4] * tmp_4[k + w * j + 2 * j + 2 * w + 4];
+        acc_3 = acc_3 + tmp_4[k + w * j + 2 * j + 2 * w + 5] * tmp_4[k + w * j + 2 * j + 2 * w + 5];
+        acc_3 = acc_3 + tmp_4[k + w * j + 2 * j + 2 * w + 6] * tmp_4[k + w * j + 2 * j + 2 * w + 6];
         output[k + w * j + 32 * w * i] =
             acc * acc_3 - acc_2 * acc_2 - 0.04f * (acc + acc_3) * (acc + acc_3);
       }
     }
   }
-  free(tmp_5);
   free(tmp_4);
   free(tmp_3);
   free(tmp_2);
