@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "rise/types/Scalar.h"
 #include "support/Diagnostic.h"
 
 namespace risec::rules {
@@ -168,6 +169,10 @@ void collectNames(const Expr& e, std::set<std::string>& out) {
 std::string NameSupply::fresh(const std::string& base) {
   for (;;) {
     std::string name = base + std::to_string(++counter_);
+    // `i8`, `u16`, `f32`... are scalar type names: a binder spelt like one
+    // would not survive printing and re-parsing (lowerToC re-parses).
+    if (rise::scalarFromName(name))
+      continue;
     if (used_.insert(name).second)
       return name;
   }

@@ -4,6 +4,8 @@
 // to the same result as the original on 50 random inputs.
 #include "rules/Rule.h"
 #include "ElevateTestUtil.h"
+#include "rise/types/Scalar.h"
+#include "rules/RiseUtil.h"
 
 using namespace risec;
 using namespace risec::testutil;
@@ -145,6 +147,17 @@ TEST(RuleRegistryTest, EveryRuleHasATestCase) {
     EXPECT_TRUE(found) << "rule " << name << " has no test case";
     EXPECT_FALSE(info.before.empty());
     EXPECT_FALSE(info.after.empty());
+  }
+}
+
+TEST(NameSupplyTest, FreshNamesAreNeverScalarTypeNames) {
+  // Binders are printed and re-parsed (lowerToC): `i8` or `f32` as a binder
+  // name would read back as a type.
+  rules::NameSupply names;
+  for (int k = 0; k < 70; ++k) {
+    const std::string i = names.fresh("i"), u = names.fresh("u"), f = names.fresh("f");
+    for (const std::string& n : {i, u, f})
+      EXPECT_FALSE(rise::scalarFromName(n)) << n;
   }
 }
 
