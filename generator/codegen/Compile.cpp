@@ -47,7 +47,8 @@ c::CFiles formatAndVerify(c::CFiles files, const std::string& symbol,
   std::string header = symbol + ".h", source = symbol + (opencl ? ".cl" : ".c");
   std::string hostSource = symbol + "_host.c";
   files.header = tooling::formatSource(files.header, SourceLanguage::C11, header);
-  files.source = tooling::formatSource(files.source, language, source);
+  if (!opencl) // emitC formats the .cl itself: the host wrappers embed it as shipped
+    files.source = tooling::formatSource(files.source, language, source);
   if (opencl)
     files.hostSource = tooling::formatSource(files.hostSource, SourceLanguage::C11, hostSource);
   std::map<std::string, std::string> runtime;
