@@ -1,7 +1,5 @@
 #include "tooling/Verifier.h"
 
-#include <mutex>
-
 #include <clang/Basic/Diagnostic.h>
 #include <clang/Basic/FileManager.h>
 #include <clang/Basic/SourceManager.h>
@@ -79,10 +77,9 @@ VerifyResult verifySource(const std::string& code, SourceLanguage language,
     argv.push_back("-I" + dir);
   argv.push_back(path);
 
-  // `risec generate --jobs N` compiles variants on several threads; Clang's
-  // tooling is not documented as thread-safe, so one file is verified at a time.
-  static std::mutex mutex;
-  std::lock_guard<std::mutex> lock(mutex);
+  // `risec generate --jobs N` verifies on several threads at once: each
+  // invocation has its own compiler instance, file manager and diagnostics,
+  // as in Clang's own AllTUsToolExecutor, which runs tools on a thread pool.
   CollectingConsumer consumer;
   clang::tooling::ToolInvocation invocation(argv, std::make_unique<clang::SyntaxOnlyAction>(),
                                             files.get());
