@@ -54,15 +54,15 @@ c::CFiles formatAndVerify(c::CFiles files, const std::string& symbol,
   std::map<std::string, std::string> runtime;
   if (opencl)
     runtime["risec_cl.h"] = host::runtimeHeader();
-  tooling::VerifyResult h =
-      tooling::verifySource(files.header, SourceLanguage::C11, header, {}, runtime);
+  SourceLanguage hostC = opencl ? SourceLanguage::C11OpenCLHost : SourceLanguage::C11;
+  tooling::VerifyResult h = tooling::verifySource(files.header, hostC, header, {}, runtime);
   tooling::VerifyResult s =
       opencl ? tooling::verifySource(files.source, language, source)
              : tooling::verifySource(files.source, language, source, {}, {{header, files.header}});
   tooling::VerifyResult w{true, ""};
   if (opencl) {
     runtime[header] = files.header;
-    w = tooling::verifySource(files.hostSource, SourceLanguage::C11, hostSource, {}, runtime);
+    w = tooling::verifySource(files.hostSource, hostC, hostSource, {}, runtime);
   }
   if (!h.ok || !s.ok || !w.ok)
     throw InternalError("the C emitted for `" + symbol + "` does not compile (kept in " +

@@ -63,6 +63,19 @@ TEST(Verifier, OpenCLWithTheDefaultHeader) {
   EXPECT_FALSE(bad.ok);
 }
 
+TEST(Verifier, OpenCLHostCodeCompilesAgainstTheOpenCLHeaders) {
+  const char* host = "#include <CL/cl.h>\n"
+                     "cl_int release(cl_mem m) { return clReleaseMemObject(m); }\n";
+  VerifyResult r = verifySource(host, SourceLanguage::C11OpenCLHost, "h_host.c");
+  EXPECT_TRUE(r.ok) << r.diagnostics;
+  VerifyResult bad =
+      verifySource("#include <CL/cl.h>\ncl_int f(cl_mem m) { cl_float4 v; return 0; }\n",
+                   SourceLanguage::C11OpenCLHost, "bad_host.c");
+  EXPECT_FALSE(bad.ok);
+  EXPECT_NE(bad.diagnostics.find("bad_host.c:2:17: error: unused parameter 'm'"), std::string::npos)
+      << bad.diagnostics;
+}
+
 TEST(Verifier, SiblingFilesAreVisibleToIncludes) {
   VerifyResult r =
       verifySource("#include \"k.h\"\nint k(int n) { return n + K; }\n", SourceLanguage::C11, "k.c",
