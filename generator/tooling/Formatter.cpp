@@ -6,6 +6,8 @@
 #include <clang/Format/Format.h>
 #include <clang/Tooling/Core/Replacement.h>
 
+#include <algorithm>
+#include <condition_variable>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -34,24 +36,67 @@ struct LineEdit {
 };
 
 /// How libFormat formatted each memoisable line (MemoisableLines.h) seen so
-/// far in this process, by the line's text. Shared by `--jobs` threads.
+/// far in this process, by the line's text. Shared by `--jobs` threads: a
+/// line is formatted by one call at a time, the others wait for its edits.
 class LineMemo {
 public:
-  std::optional<std::vector<LineEdit>> find(const std::string& line) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    auto it = edits_.find(line);
-    if (it == edits_.end())
-      return std::nullopt;
-    return it->second;
+  /// What a call knows about its lines: their edits, if known.
+  struct LookUp {
+    std::vector<std::optional<std::vector<LineEdit>>> edits;
+    std::vector<std::string> claimed; ///< this call formats these; it must settle them
+  };
+
+  /// The known edits of `lines`. The unknown lines that no other call is
+  /// formatting are claimed by this call. If every unknown line is being
+  /// formatted by other calls, waits for them first: a call that claims
+  /// nothing cannot close a cycle of waiting calls.
+  LookUp lookUp(const std::vector<std::string>& lines) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    for (;;) {
+      LookUp r;
+      bool waitForOthers = false;
+      for (const std::string& line : lines) {
+        auto it = entries_.find(line);
+        if (it == entries_.end()) {
+          entries_.emplace(line, Entry{});
+          r.claimed.push_back(line);
+        } else if (it->second.state == State::Known) {
+          r.edits.push_back(it->second.edits);
+          continue;
+        } else if (it->second.state == State::Pending &&
+                   std::find(r.claimed.begin(), r.claimed.end(), line) == r.claimed.end()) {
+          waitForOthers = true;
+        }
+        r.edits.push_back(std::nullopt);
+      }
+      if (!waitForOthers || !r.claimed.empty())
+        return r;
+      changed_.wait(lock);
+    }
   }
-  void store(const std::string& line, std::vector<LineEdit> edits) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    edits_.emplace(line, std::move(edits));
+
+  /// Ends a claim: `edits` if the line's formatting depends on its text
+  /// alone, nothing if not (later calls then format it themselves).
+  void settle(const std::string& line, std::optional<std::vector<LineEdit>> edits) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      Entry& e = entries_[line];
+      e.state = edits ? State::Known : State::Unmemoisable;
+      if (edits)
+        e.edits = std::move(*edits);
+    }
+    changed_.notify_all();
   }
 
 private:
+  enum class State { Pending, Known, Unmemoisable };
+  struct Entry {
+    State state = State::Pending;
+    std::vector<LineEdit> edits;
+  };
   std::mutex mutex_;
-  std::map<std::string, std::vector<LineEdit>> edits_;
+  std::condition_variable changed_;
+  std::map<std::string, Entry> entries_;
 };
 
 LineMemo& lineMemo() {
@@ -119,34 +164,45 @@ std::string formatSource(const std::string& code, SourceLanguage language,
   if (lines.empty())
     return formatSourceUnmemoised(code, language, fileName);
 
-  std::vector<LineExtent> fresh;
-  std::vector<std::pair<LineExtent, std::vector<LineEdit>>> known;
+  std::vector<std::string> texts;
+  for (LineExtent line : lines)
+    texts.push_back(code.substr(line.begin, line.end - line.begin));
+  LineMemo::LookUp memo = lineMemo().lookUp(texts);
+  // Whatever happens, the claims of this call are settled (as unmemoisable
+  // unless settled with edits below), so that no other call waits forever.
+  struct Settle {
+    std::vector<std::string>& claimed;
+    ~Settle() {
+      for (const std::string& line : claimed)
+        lineMemo().settle(line, std::nullopt);
+    }
+  } settleRest{memo.claimed};
+
   std::vector<clang::tooling::Range> ranges;
   std::size_t cursor = 0;
-  for (LineExtent line : lines) {
-    std::optional<std::vector<LineEdit>> edits =
-        lineMemo().find(code.substr(line.begin, line.end - line.begin));
-    if (!edits) {
-      fresh.push_back(line);
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (!memo.edits[i])
       continue;
-    }
-    if (line.begin >= cursor + 2) // may be empty: it still touches a `}` at `cursor`
-      ranges.emplace_back(cursor, line.begin - 2 - cursor);
-    cursor = line.end + 1;
-    known.emplace_back(line, std::move(*edits));
+    if (lines[i].begin >= cursor + 2) // may be empty: it still touches a `}` at `cursor`
+      ranges.emplace_back(cursor, lines[i].begin - 2 - cursor);
+    cursor = lines[i].end + 1;
   }
   if (cursor < code.size())
     ranges.emplace_back(cursor, code.size() - cursor);
 
   clang::tooling::Replacements replacements =
       clang::format::reformat(*style, code, ranges, fileName);
-  for (LineExtent line : fresh)
-    if (std::optional<std::vector<LineEdit>> edits = editsWithin(replacements, line))
-      lineMemo().store(code.substr(line.begin, line.end - line.begin), std::move(*edits));
-  for (const auto& [line, edits] : known)
-    for (const LineEdit& e : edits)
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    auto claim = std::find(memo.claimed.begin(), memo.claimed.end(), texts[i]);
+    if (memo.edits[i] || claim == memo.claimed.end())
+      continue;
+    lineMemo().settle(texts[i], editsWithin(replacements, lines[i]));
+    memo.claimed.erase(claim);
+  }
+  for (std::size_t i = 0; i < lines.size(); ++i)
+    for (const LineEdit& e : memo.edits[i].value_or(std::vector<LineEdit>{}))
       if (llvm::Error error = replacements.add(
-              clang::tooling::Replacement(fileName, line.begin + e.offset, e.length, e.text))) {
+              clang::tooling::Replacement(fileName, lines[i].begin + e.offset, e.length, e.text))) {
         llvm::consumeError(std::move(error));
         return formatSourceUnmemoised(code, language, fileName);
       }
