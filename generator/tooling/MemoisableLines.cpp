@@ -99,12 +99,14 @@ private:
   }
 
   void punctuation(char c) {
+    if (c == '(' && parens_ == 0)
+      parenOwner_ = lastSig_ == 'a' ? lastWord_ : "";
     if (c == '(' || c == '[')
       ++parens_;
     else if ((c == ')' || c == ']') && parens_ > 0)
       --parens_;
-    else if (c == '{')
-      braces_.push_back(lastSig_ == ')' ||
+    else if (c == '{') // a switch's statements hang below case labels (a style choice)
+      braces_.push_back((lastSig_ == ')' && parenOwner_ != "switch") ||
                         (lastSig_ == 'a' && (lastWord_ == "else" || lastWord_ == "do")));
     else if (c == '}' && !braces_.empty())
       braces_.pop_back();
@@ -125,6 +127,7 @@ private:
   bool inBlockComment_ = false, ppContinues_ = false;
   char lastSig_ = '\0'; ///< the last significant character ('a': a word, '#': a directive)
   std::string lastWord_;
+  std::string parenOwner_; ///< the word before the last outermost `(`, e.g. `for`, `switch`
 };
 
 } // namespace

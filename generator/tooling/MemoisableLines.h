@@ -9,7 +9,7 @@
 // is one whole statement on one line (it ends with `;`, the line before it
 // ends with `;`, `{` or `}`, no parenthesis or bracket is open across it), it
 // lies directly in a code block (the innermost `{` follows `)`, `else` or
-// `do`), it is indented by exactly its brace depth, and it has no braces,
+// `do`, and is not a `switch`'s), it is indented by exactly its brace depth, and it has no braces,
 // comments, string or character literals, preprocessor lines or line
 // continuations.
 #pragma once

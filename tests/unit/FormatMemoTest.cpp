@@ -64,6 +64,7 @@ TEST(MemoisableLines, LinesWhoseFormattingHasContextDoNotQualify) {
       "void f(void) {\n  g(1,\n  " + stmt + "\n}\n",
       "void f(void) {\n#pragma omp parallel for\n  " + stmt + "\n}\n",
       "struct s {\n  " + stmt + "\n};\n",
+      "void f(int k) {\n  switch (k) {\n  case 1:\n    k = 2;\n  " + stmt + "\n  }\n}\n",
       "#define M \\\n  " + stmt + "\n",
   };
   for (const std::string& code : codes)
@@ -92,6 +93,14 @@ TEST(FormatMemo, KnownLinesNextToShortAndBlankLines) {
   expectSameAsWholeFile("void f(int w) {\n  " + a + "\n}\nvoid g(int w) {\n  " + a + "\n\n\n\n  " +
                             a + "\n  int   q=w+1 ;\n  " + a + "\n}\n",
                         "mixed.c");
+}
+
+TEST(FormatMemo, StatementsInASwitchAreFormattedBelowTheirCaseLabel) {
+  std::string a = longStatement("k", 5, 7);
+  expectSameAsWholeFile("void f(int k) {\n  {\n    " + a + "\n  }\n}\n", "block.c");
+  expectSameAsWholeFile("void f(int k) {\n  switch (k) {\n  case 1:\n    k = 2;\n    " + a +
+                            "\n  }\n}\n",
+                        "switch.c");
 }
 
 TEST(FormatMemo, StatementsAtOtherDepthsAreFormattedForTheirDepth) {
