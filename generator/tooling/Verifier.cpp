@@ -1,5 +1,7 @@
 #include "tooling/Verifier.h"
 
+#include "tooling/PrecompiledRuntime.h"
+
 #include <mutex>
 
 #include <clang/Basic/Diagnostic.h>
@@ -165,6 +167,8 @@ VerifyResult verifySource(const std::string& code, SourceLanguage language,
     argv.push_back(std::move(f));
   for (const std::string& dir : includeDirs)
     argv.push_back("-I" + dir);
+  for (std::string& a : precompiledRuntimeArguments(code, siblings, languageFlags(language)))
+    argv.push_back(std::move(a));
   argv.push_back(path);
 
   // `risec generate --jobs N` verifies on several threads at once: each
