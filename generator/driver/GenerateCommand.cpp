@@ -107,6 +107,32 @@ struct Job {
   std::size_t kernel, variant;
 };
 
+/// The order in which the jobs start (their results stay in job order): the
+/// first variant of every kernel before any second one, so that threads
+/// rarely compile two variants of one kernel at once (the variants share the
+/// formatting of their long statements, tooling/Formatter.h), and in each
+/// round the kernels with the largest programs first, so that the longest
+/// job does not start last.
+std::vector<std::size_t> startOrder(const std::vector<KernelSpec>& specs,
+                                    const std::vector<Job>& work) {
+  std::vector<std::size_t> round(work.size()), size(specs.size(), 0);
+  for (std::size_t k = 0; k < work.size(); ++k)
+    round[k] = k > 0 && work[k - 1].kernel == work[k].kernel ? round[k - 1] + 1 : 0;
+  for (std::size_t s = 0; s < specs.size(); ++s) {
+    std::error_code ec;
+    std::uintmax_t bytes = fs::file_size(specs[s].sourcePath, ec);
+    size[s] = ec ? 0 : static_cast<std::size_t>(bytes);
+  }
+  std::vector<std::size_t> order(work.size());
+  for (std::size_t k = 0; k < work.size(); ++k)
+    order[k] = k;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return std::make_pair(round[a], size[work[b].kernel]) <
+           std::make_pair(round[b], size[work[a].kernel]);
+  });
+  return order;
+}
+
 /// Compiles every job, `jobs` at a time; the results are in job order, so
 /// they do not depend on the scheduling. The first failing job (in order)
 /// rethrows its error.
@@ -114,9 +140,11 @@ std::vector<codegen::CompileResult> compileAll(const std::vector<KernelSpec>& sp
                                                const std::vector<Job>& work, int jobs) {
   std::vector<std::optional<codegen::CompileResult>> results(work.size());
   std::vector<std::exception_ptr> errors(work.size());
+  const std::vector<std::size_t> order = startOrder(specs, work);
   std::atomic<std::size_t> next{0};
   auto worker = [&] {
-    for (std::size_t k = next++; k < work.size(); k = next++) {
+    for (std::size_t n = next++; n < work.size(); n = next++) {
+      const std::size_t k = order[n];
       const KernelSpec& spec = specs[work[k].kernel];
       const VariantSpec& v = spec.variants[work[k].variant];
       fs::path folder = fs::path(spec.path).parent_path();
@@ -324,8 +352,9 @@ int runGenerate(const GenerateOptions& opts, std::ostream& out) {
                        "no variant of the given specs has one of the targets `" + opts.targets +
                            "`; widen --targets or add such variants");
 
+  int jobs = opts.jobs > 0 ? opts.jobs : static_cast<int>(std::thread::hardware_concurrency());
   GeneratedLibrary lib =
-      assemble(specs, work, compileAll(specs, work, std::max(1, opts.jobs)), opts.name);
+      assemble(specs, work, compileAll(specs, work, std::max(1, jobs)), opts.name);
   checkFileNames(lib);
   std::vector<codegen::OutputFile> files = libraryFiles(lib, opts.part);
   if (opts.update || opts.part != "all") {

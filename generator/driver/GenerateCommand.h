@@ -14,8 +14,9 @@ struct GenerateOptions {
   std::vector<std::string> specs;
   std::string outDir;
   std::string name = "kernels"; ///< the umbrella header NAME.h and the manifest NAME.json
-  int jobs = 1;                 ///< variants compiled in parallel; the output does not depend on it
-  std::string targets;          ///< comma-separated filter, e.g. "c,openmp"; empty: all
+  int jobs = 0; ///< variants compiled in parallel (0: one per hardware thread); the output does not
+                ///< depend on it
+  std::string targets; ///< comma-separated filter, e.g. "c,openmp"; empty: all
   /// Write into the existing DIR, only the files whose contents changed
   /// (for build systems: unchanged files keep their time stamps). Without it
   /// DIR is replaced as a whole.

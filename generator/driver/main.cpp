@@ -70,7 +70,9 @@ int run(int argc, char** argv) {
   generateCmd->add_option("--name", generate.name,
                           "the library name: umbrella header NAME.h, manifest NAME.json "
                           "(default: kernels)");
-  generateCmd->add_option("--jobs,-j", generate.jobs, "variants compiled in parallel")
+  generateCmd
+      ->add_option("--jobs,-j", generate.jobs,
+                   "variants compiled in parallel (default: one per hardware thread)")
       ->check(CLI::PositiveNumber);
   generateCmd->add_option("--targets", generate.targets,
                           "keep only variants of these targets, e.g. c,openmp");

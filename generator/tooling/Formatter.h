@@ -10,9 +10,16 @@
 namespace risec::tooling {
 
 /// The formatted text. Formatting never changes what the code means; if
-/// libFormat fails (it should not), the text is returned unchanged.
+/// libFormat fails (it should not), the text is returned unchanged. Long
+/// statements seen before in this process are not formatted again: their
+/// formatting is remembered (MemoisableLines.h). Thread-safe.
 std::string formatSource(const std::string& code, SourceLanguage language,
                          const std::string& fileName);
+
+/// formatSource without the memo of long statements (MemoisableLines.h): the
+/// reference that formatSource must match byte for byte.
+std::string formatSourceUnmemoised(const std::string& code, SourceLanguage language,
+                                   const std::string& fileName);
 
 /// The embedded style (the text of the repository's .clang-format).
 const char* embeddedStyle();

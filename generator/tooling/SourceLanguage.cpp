@@ -8,6 +8,8 @@ std::string_view languageName(SourceLanguage l) {
     return "C11";
   case SourceLanguage::C11OpenMP:
     return "C11+OpenMP";
+  case SourceLanguage::C11OpenCLHost:
+    return "C11 (OpenCL host)";
   case SourceLanguage::OpenCL12:
     return "OpenCL C 1.2";
   }

@@ -20,7 +20,9 @@ struct VerifyResult {
 /// Parses `code` as the file `fileName` (its name only matters for messages
 /// and for resolving `#include "..."` against `includeDirs`). Flags: C11
 /// `-std=c11 -Wall -Wextra -Werror`, plus `-fopenmp` for OpenMP, and
-/// `-cl-std=CL1.2` with the default OpenCL header for OpenCL.
+/// `-cl-std=CL1.2` with the default OpenCL header for OpenCL. OpenCL host code
+/// is parsed without the x86 vector extensions' macros (`__SSE__` ...), which
+/// only make CL/cl_platform.h include the intrinsics headers.
 /// `siblings` are further in-memory files next to it (name -> text), e.g. the
 /// header that a generated `.c` file includes.
 VerifyResult verifySource(const std::string& code, SourceLanguage language,

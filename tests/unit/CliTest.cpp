@@ -178,7 +178,7 @@ TEST_F(Cli, TimePassesPrintsEveryStageOnStderrAndNothingElseChanges) {
     EXPECT_GE(ms, 0.0) << line;
     order += stage + " ";
   }
-  EXPECT_EQ(order, "parse infer lowerToC DPIA imperative emit verify+format write ");
+  EXPECT_EQ(order, "parse infer lowerToC DPIA imperative emit format verify write ");
   ProcessResult quiet = risec({"compile", file, "--entry", "mv", "-o", out.string()});
   EXPECT_EQ(quiet.err, "");
 }

@@ -63,6 +63,63 @@ TEST(Verifier, OpenCLWithTheDefaultHeader) {
   EXPECT_FALSE(bad.ok);
 }
 
+TEST(Verifier, OpenCLHostCodeCompilesAgainstTheOpenCLHeaders) {
+  const char* host = "#include <CL/cl.h>\n"
+                     "cl_int release(cl_mem m) { return clReleaseMemObject(m); }\n";
+  VerifyResult r = verifySource(host, SourceLanguage::C11OpenCLHost, "h_host.c");
+  EXPECT_TRUE(r.ok) << r.diagnostics;
+  VerifyResult bad =
+      verifySource("#include <CL/cl.h>\ncl_int f(cl_mem m) { cl_float4 v; return 0; }\n",
+                   SourceLanguage::C11OpenCLHost, "bad_host.c");
+  EXPECT_FALSE(bad.ok);
+  EXPECT_NE(bad.diagnostics.find("bad_host.c:2:17: error: unused parameter 'm'"), std::string::npos)
+      << bad.diagnostics;
+}
+
+// risec_cl.h is precompiled for the files that include it first; that must
+// change nothing but the time.
+const char* kRuntime = "#ifndef RISEC_CL_H\n#define RISEC_CL_H\n#include <CL/cl.h>\n"
+                       "typedef struct { cl_mem mem; } risec_buffer;\n#endif\n";
+
+TEST(Verifier, HostCodeAgainstThePrecompiledRuntimeHeader) {
+  std::map<std::string, std::string> runtime = {{"risec_cl.h", kRuntime}};
+  const char* header = "/* k */\n#ifndef K_H\n#define K_H\n#include \"risec_cl.h\"\n"
+                       "int k(risec_buffer* b);\n#endif\n";
+  EXPECT_TRUE(verifySource(header, SourceLanguage::C11OpenCLHost, "k.h", {}, runtime).ok);
+  runtime["k.h"] = header;
+  VerifyResult host = verifySource("#include \"k.h\"\nint k(risec_buffer* b) { int unused; "
+                                   "return b->mem == 0; }\n",
+                                   SourceLanguage::C11OpenCLHost, "k_host.c", {}, runtime);
+  EXPECT_FALSE(host.ok);
+  EXPECT_NE(host.diagnostics.find("k_host.c:2:30: error: unused variable 'unused'"),
+            std::string::npos)
+      << host.diagnostics;
+  // a warning in the runtime header itself, inside its guard or after it
+  std::string guarded = kRuntime;
+  guarded.insert(guarded.find("#endif"), "static int unusedInRuntime(void) { return 0; }\n");
+  for (const std::string& text :
+       {guarded, std::string(kRuntime) + "static int unusedInRuntime(void) { return 0; }\n"}) {
+    VerifyResult warning = verifySource("#include \"risec_cl.h\"\n", SourceLanguage::C11OpenCLHost,
+                                        "w.h", {}, {{"risec_cl.h", text}});
+    EXPECT_FALSE(warning.ok);
+    EXPECT_NE(warning.diagnostics.find("error: unused function 'unusedInRuntime'"),
+              std::string::npos)
+        << warning.diagnostics;
+    EXPECT_EQ(warning.diagnostics.find("redefinition"), std::string::npos) << warning.diagnostics;
+  }
+}
+
+TEST(Verifier, AHeaderThatDoesNotIncludeTheRuntimeDoesNotSeeIt) {
+  std::map<std::string, std::string> runtime = {{"risec_cl.h", kRuntime}};
+  VerifyResult missing = verifySource("#ifndef K_H\n#define K_H\nint k(risec_buffer* b);\n#endif\n",
+                                      SourceLanguage::C11OpenCLHost, "k.h", {}, runtime);
+  EXPECT_FALSE(missing.ok);
+  VerifyResult late = verifySource("#include <stddef.h>\n#include \"risec_cl.h\"\n"
+                                   "int k(risec_buffer* b);\n",
+                                   SourceLanguage::C11OpenCLHost, "late.h", {}, runtime);
+  EXPECT_TRUE(late.ok) << late.diagnostics;
+}
+
 TEST(Verifier, SiblingFilesAreVisibleToIncludes) {
   VerifyResult r =
       verifySource("#include \"k.h\"\nint k(int n) { return n + K; }\n", SourceLanguage::C11, "k.c",
