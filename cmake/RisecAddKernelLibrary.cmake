@@ -126,9 +126,10 @@ function(risec_add_regeneration target)
   foreach(spec IN LISTS ARG_SPECS)
     get_filename_component(base ${spec} NAME_WE)
     set(stamp ${ARG_STAMP_DIR}/${base}.stamp)
+    # --jobs 1: the build tool already runs one such command per core.
     add_custom_command(
       OUTPUT ${stamp}
-      COMMAND ${exe} generate ${spec} -o ${ARG_OUTPUT_DIR} --name ${ARG_NAME} --part kernels
+      COMMAND ${exe} generate ${spec} -o ${ARG_OUTPUT_DIR} --name ${ARG_NAME} --part kernels --jobs 1
               --depfile ${stamp}.d --depfile-target ${stamp}
       COMMAND ${CMAKE_COMMAND} -E touch ${stamp}
       DEPENDS ${spec} ${exe_target}
