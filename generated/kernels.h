@@ -22,6 +22,7 @@
 #include "kmeans.h"
 #include "mm.h"
 #include "mm_local.h"
+#include "mm_tiled.h"
 #include "mv.h"
 #include "nbody.h"
 #include "scal.h"
