@@ -4,9 +4,9 @@
  * Source:    mm_tiled.rise (entry `mmTiled`)
  * Strategy:  lowerToC (default)
  * Target:    c
- * RISE type: (m: Nat) -> (n: Nat) -> (k: Nat) -> m.k.f32 -> k.n.f32 -> (256*(m/8)*(n/32)/n).n.f32
+ * RISE type: (m: Nat) -> (n: Nat) -> (k: Nat) -> m.k.f32 -> k.n.f32 -> (2048*(m/64)*(n/32)/n).n.f32
  * Parameters (in ABI order):
- *   output (output): (256*(m/8)*(n/32)/n).n.f32, n*(256*(m/8)*(n/32)/n) elements
+ *   output (output): (2048*(m/64)*(n/32)/n).n.f32, n*(2048*(m/64)*(n/32)/n) elements
  *   m (size): Nat
  *   n (size): Nat
  *   k (size): Nat
@@ -15,8 +15,8 @@
  * Preconditions:
  *   n%32 == 0
  *   n >= 1
- *   m%8 == 0
- *   256*(m/8)*(n/32)%n == 0
+ *   m%64 == 0
+ *   2048*(m/64)*(n/32)%n == 0
  * Returns 0 on success; 1 if a precondition fails, 2 if a size is negative,
  * 3 if an array would have more than INT_MAX elements, 4 if a temporary cannot
  * be allocated. On a non-zero return nothing has been written to `output`.
@@ -35,7 +35,7 @@ int mm_tiled_c(float* restrict output, int m, int n, int k, const float* restric
     return 2;
   }
   if ((double)m * (double)k > INT_MAX || (double)n * (double)k > INT_MAX ||
-      (double)n * (256.0 * ((double)m / 8.0) * ((double)n / 32.0) / (double)n) > INT_MAX ||
+      (double)n * (2048.0 * ((double)m / 64.0) * ((double)n / 32.0) / (double)n) > INT_MAX ||
       32.0 * (double)k * ((double)n / 32.0) > INT_MAX) {
     return 3;
   }
@@ -47,12 +47,12 @@ int mm_tiled_c(float* restrict output, int m, int n, int k, const float* restric
   if (n < 1) {
     return 1;
   }
-  // the 1st argument of `split` needs m to be a multiple of 8
-  if (m % 8 != 0) {
+  // the 1st argument of `split` needs m to be a multiple of 64
+  if (m % 64 != 0) {
     return 1;
   }
-  // the 1st argument of `split` needs 256*(m/8)*(n/32) to be a multiple of n
-  if (256 * (m / 8) * (n / 32) % n != 0) {
+  // the 1st argument of `split` needs 2048*(m/64)*(n/32) to be a multiple of n
+  if (2048 * (m / 64) * (n / 32) % n != 0) {
     return 1;
   }
   float* restrict tmp = malloc((size_t)(32 * k * (n / 32)) * sizeof(float));
@@ -71,227 +71,268 @@ int mm_tiled_c(float* restrict output, int m, int n, int k, const float* restric
     }
   }
   // mapSeq
-  for (int i = 0; i < m / 8; i += 1) {
+  for (int i = 0; i < m / 64; i += 1) {
     // mapSeq
     for (int j = 0; j < n / 32; j += 1) {
-      float acc[256];
-      *(risec_f32x16u*)&acc[0] = (risec_f32x16){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                                                0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
-      *(risec_f32x16u*)&acc[16] = (risec_f32x16){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                                                 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
-      *(risec_f32x16u*)&acc[32] = (risec_f32x16){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                                                 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
-      *(risec_f32x16u*)&acc[48] = (risec_f32x16){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                                                 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
-      *(risec_f32x16u*)&acc[64] = (risec_f32x16){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                                                 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
-      *(risec_f32x16u*)&acc[80] = (risec_f32x16){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                                                 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
-      *(risec_f32x16u*)&acc[96] = (risec_f32x16){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                                                 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
-      *(risec_f32x16u*)&acc[112] = (risec_f32x16){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
+      // mapSeq
+      for (int l = 0; l < 8; l += 1) {
+        float acc[256];
+        *(risec_f32x16u*)&acc[0] = (risec_f32x16){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
                                                   0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
-      *(risec_f32x16u*)&acc[128] = (risec_f32x16){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                                                  0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
-      *(risec_f32x16u*)&acc[144] = (risec_f32x16){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                                                  0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
-      *(risec_f32x16u*)&acc[160] = (risec_f32x16){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                                                  0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
-      *(risec_f32x16u*)&acc[176] = (risec_f32x16){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                                                  0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
-      *(risec_f32x16u*)&acc[192] = (risec_f32x16){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                                                  0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
-      *(risec_f32x16u*)&acc[208] = (risec_f32x16){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                                                  0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
-      *(risec_f32x16u*)&acc[224] = (risec_f32x16){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                                                  0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
-      *(risec_f32x16u*)&acc[240] = (risec_f32x16){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                                                  0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
-      // reduceSeq
-      for (int l = 0; l < k; l += 1) {
-        *(risec_f32x16u*)&acc[0] =
-            *(const risec_f32x16u*)&acc[0] +
-            (risec_f32x16){a[l + 8 * k * i], a[l + 8 * k * i], a[l + 8 * k * i], a[l + 8 * k * i],
-                           a[l + 8 * k * i], a[l + 8 * k * i], a[l + 8 * k * i], a[l + 8 * k * i],
-                           a[l + 8 * k * i], a[l + 8 * k * i], a[l + 8 * k * i], a[l + 8 * k * i],
-                           a[l + 8 * k * i], a[l + 8 * k * i], a[l + 8 * k * i], a[l + 8 * k * i]} *
-                *(const risec_f32x16u*)&tmp[32 * l + 32 * k * j];
-        *(risec_f32x16u*)&acc[16] =
-            *(const risec_f32x16u*)&acc[16] +
-            (risec_f32x16){a[l + 8 * k * i], a[l + 8 * k * i], a[l + 8 * k * i], a[l + 8 * k * i],
-                           a[l + 8 * k * i], a[l + 8 * k * i], a[l + 8 * k * i], a[l + 8 * k * i],
-                           a[l + 8 * k * i], a[l + 8 * k * i], a[l + 8 * k * i], a[l + 8 * k * i],
-                           a[l + 8 * k * i], a[l + 8 * k * i], a[l + 8 * k * i], a[l + 8 * k * i]} *
-                *(const risec_f32x16u*)&tmp[32 * l + 32 * k * j + 16];
-        *(risec_f32x16u*)&acc[32] =
-            *(const risec_f32x16u*)&acc[32] +
-            (risec_f32x16){a[k + l + 8 * k * i], a[k + l + 8 * k * i], a[k + l + 8 * k * i],
-                           a[k + l + 8 * k * i], a[k + l + 8 * k * i], a[k + l + 8 * k * i],
-                           a[k + l + 8 * k * i], a[k + l + 8 * k * i], a[k + l + 8 * k * i],
-                           a[k + l + 8 * k * i], a[k + l + 8 * k * i], a[k + l + 8 * k * i],
-                           a[k + l + 8 * k * i], a[k + l + 8 * k * i], a[k + l + 8 * k * i],
-                           a[k + l + 8 * k * i]} *
-                *(const risec_f32x16u*)&tmp[32 * l + 32 * k * j];
-        *(risec_f32x16u*)&acc[48] =
-            *(const risec_f32x16u*)&acc[48] +
-            (risec_f32x16){a[k + l + 8 * k * i], a[k + l + 8 * k * i], a[k + l + 8 * k * i],
-                           a[k + l + 8 * k * i], a[k + l + 8 * k * i], a[k + l + 8 * k * i],
-                           a[k + l + 8 * k * i], a[k + l + 8 * k * i], a[k + l + 8 * k * i],
-                           a[k + l + 8 * k * i], a[k + l + 8 * k * i], a[k + l + 8 * k * i],
-                           a[k + l + 8 * k * i], a[k + l + 8 * k * i], a[k + l + 8 * k * i],
-                           a[k + l + 8 * k * i]} *
-                *(const risec_f32x16u*)&tmp[32 * l + 32 * k * j + 16];
-        *(risec_f32x16u*)&acc[64] =
-            *(const risec_f32x16u*)&acc[64] +
-            (risec_f32x16){
-                a[l + 2 * k + 8 * k * i], a[l + 2 * k + 8 * k * i], a[l + 2 * k + 8 * k * i],
-                a[l + 2 * k + 8 * k * i], a[l + 2 * k + 8 * k * i], a[l + 2 * k + 8 * k * i],
-                a[l + 2 * k + 8 * k * i], a[l + 2 * k + 8 * k * i], a[l + 2 * k + 8 * k * i],
-                a[l + 2 * k + 8 * k * i], a[l + 2 * k + 8 * k * i], a[l + 2 * k + 8 * k * i],
-                a[l + 2 * k + 8 * k * i], a[l + 2 * k + 8 * k * i], a[l + 2 * k + 8 * k * i],
-                a[l + 2 * k + 8 * k * i]} *
-                *(const risec_f32x16u*)&tmp[32 * l + 32 * k * j];
-        *(risec_f32x16u*)&acc[80] =
-            *(const risec_f32x16u*)&acc[80] +
-            (risec_f32x16){
-                a[l + 2 * k + 8 * k * i], a[l + 2 * k + 8 * k * i], a[l + 2 * k + 8 * k * i],
-                a[l + 2 * k + 8 * k * i], a[l + 2 * k + 8 * k * i], a[l + 2 * k + 8 * k * i],
-                a[l + 2 * k + 8 * k * i], a[l + 2 * k + 8 * k * i], a[l + 2 * k + 8 * k * i],
-                a[l + 2 * k + 8 * k * i], a[l + 2 * k + 8 * k * i], a[l + 2 * k + 8 * k * i],
-                a[l + 2 * k + 8 * k * i], a[l + 2 * k + 8 * k * i], a[l + 2 * k + 8 * k * i],
-                a[l + 2 * k + 8 * k * i]} *
-                *(const risec_f32x16u*)&tmp[32 * l + 32 * k * j + 16];
-        *(risec_f32x16u*)&acc[96] =
-            *(const risec_f32x16u*)&acc[96] +
-            (risec_f32x16){
-                a[l + 3 * k + 8 * k * i], a[l + 3 * k + 8 * k * i], a[l + 3 * k + 8 * k * i],
-                a[l + 3 * k + 8 * k * i], a[l + 3 * k + 8 * k * i], a[l + 3 * k + 8 * k * i],
-                a[l + 3 * k + 8 * k * i], a[l + 3 * k + 8 * k * i], a[l + 3 * k + 8 * k * i],
-                a[l + 3 * k + 8 * k * i], a[l + 3 * k + 8 * k * i], a[l + 3 * k + 8 * k * i],
-                a[l + 3 * k + 8 * k * i], a[l + 3 * k + 8 * k * i], a[l + 3 * k + 8 * k * i],
-                a[l + 3 * k + 8 * k * i]} *
-                *(const risec_f32x16u*)&tmp[32 * l + 32 * k * j];
-        *(risec_f32x16u*)&acc[112] =
-            *(const risec_f32x16u*)&acc[112] +
-            (risec_f32x16){
-                a[l + 3 * k + 8 * k * i], a[l + 3 * k + 8 * k * i], a[l + 3 * k + 8 * k * i],
-                a[l + 3 * k + 8 * k * i], a[l + 3 * k + 8 * k * i], a[l + 3 * k + 8 * k * i],
-                a[l + 3 * k + 8 * k * i], a[l + 3 * k + 8 * k * i], a[l + 3 * k + 8 * k * i],
-                a[l + 3 * k + 8 * k * i], a[l + 3 * k + 8 * k * i], a[l + 3 * k + 8 * k * i],
-                a[l + 3 * k + 8 * k * i], a[l + 3 * k + 8 * k * i], a[l + 3 * k + 8 * k * i],
-                a[l + 3 * k + 8 * k * i]} *
-                *(const risec_f32x16u*)&tmp[32 * l + 32 * k * j + 16];
-        *(risec_f32x16u*)&acc[128] =
-            *(const risec_f32x16u*)&acc[128] +
-            (risec_f32x16){
-                a[l + 4 * k + 8 * k * i], a[l + 4 * k + 8 * k * i], a[l + 4 * k + 8 * k * i],
-                a[l + 4 * k + 8 * k * i], a[l + 4 * k + 8 * k * i], a[l + 4 * k + 8 * k * i],
-                a[l + 4 * k + 8 * k * i], a[l + 4 * k + 8 * k * i], a[l + 4 * k + 8 * k * i],
-                a[l + 4 * k + 8 * k * i], a[l + 4 * k + 8 * k * i], a[l + 4 * k + 8 * k * i],
-                a[l + 4 * k + 8 * k * i], a[l + 4 * k + 8 * k * i], a[l + 4 * k + 8 * k * i],
-                a[l + 4 * k + 8 * k * i]} *
-                *(const risec_f32x16u*)&tmp[32 * l + 32 * k * j];
-        *(risec_f32x16u*)&acc[144] =
-            *(const risec_f32x16u*)&acc[144] +
-            (risec_f32x16){
-                a[l + 4 * k + 8 * k * i], a[l + 4 * k + 8 * k * i], a[l + 4 * k + 8 * k * i],
-                a[l + 4 * k + 8 * k * i], a[l + 4 * k + 8 * k * i], a[l + 4 * k + 8 * k * i],
-                a[l + 4 * k + 8 * k * i], a[l + 4 * k + 8 * k * i], a[l + 4 * k + 8 * k * i],
-                a[l + 4 * k + 8 * k * i], a[l + 4 * k + 8 * k * i], a[l + 4 * k + 8 * k * i],
-                a[l + 4 * k + 8 * k * i], a[l + 4 * k + 8 * k * i], a[l + 4 * k + 8 * k * i],
-                a[l + 4 * k + 8 * k * i]} *
-                *(const risec_f32x16u*)&tmp[32 * l + 32 * k * j + 16];
-        *(risec_f32x16u*)&acc[160] =
-            *(const risec_f32x16u*)&acc[160] +
-            (risec_f32x16){
-                a[l + 5 * k + 8 * k * i], a[l + 5 * k + 8 * k * i], a[l + 5 * k + 8 * k * i],
-                a[l + 5 * k + 8 * k * i], a[l + 5 * k + 8 * k * i], a[l + 5 * k + 8 * k * i],
-                a[l + 5 * k + 8 * k * i], a[l + 5 * k + 8 * k * i], a[l + 5 * k + 8 * k * i],
-                a[l + 5 * k + 8 * k * i], a[l + 5 * k + 8 * k * i], a[l + 5 * k + 8 * k * i],
-                a[l + 5 * k + 8 * k * i], a[l + 5 * k + 8 * k * i], a[l + 5 * k + 8 * k * i],
-                a[l + 5 * k + 8 * k * i]} *
-                *(const risec_f32x16u*)&tmp[32 * l + 32 * k * j];
-        *(risec_f32x16u*)&acc[176] =
-            *(const risec_f32x16u*)&acc[176] +
-            (risec_f32x16){
-                a[l + 5 * k + 8 * k * i], a[l + 5 * k + 8 * k * i], a[l + 5 * k + 8 * k * i],
-                a[l + 5 * k + 8 * k * i], a[l + 5 * k + 8 * k * i], a[l + 5 * k + 8 * k * i],
-                a[l + 5 * k + 8 * k * i], a[l + 5 * k + 8 * k * i], a[l + 5 * k + 8 * k * i],
-                a[l + 5 * k + 8 * k * i], a[l + 5 * k + 8 * k * i], a[l + 5 * k + 8 * k * i],
-                a[l + 5 * k + 8 * k * i], a[l + 5 * k + 8 * k * i], a[l + 5 * k + 8 * k * i],
-                a[l + 5 * k + 8 * k * i]} *
-                *(const risec_f32x16u*)&tmp[32 * l + 32 * k * j + 16];
-        *(risec_f32x16u*)&acc[192] =
-            *(const risec_f32x16u*)&acc[192] +
-            (risec_f32x16){
-                a[l + 6 * k + 8 * k * i], a[l + 6 * k + 8 * k * i], a[l + 6 * k + 8 * k * i],
-                a[l + 6 * k + 8 * k * i], a[l + 6 * k + 8 * k * i], a[l + 6 * k + 8 * k * i],
-                a[l + 6 * k + 8 * k * i], a[l + 6 * k + 8 * k * i], a[l + 6 * k + 8 * k * i],
-                a[l + 6 * k + 8 * k * i], a[l + 6 * k + 8 * k * i], a[l + 6 * k + 8 * k * i],
-                a[l + 6 * k + 8 * k * i], a[l + 6 * k + 8 * k * i], a[l + 6 * k + 8 * k * i],
-                a[l + 6 * k + 8 * k * i]} *
-                *(const risec_f32x16u*)&tmp[32 * l + 32 * k * j];
-        *(risec_f32x16u*)&acc[208] =
-            *(const risec_f32x16u*)&acc[208] +
-            (risec_f32x16){
-                a[l + 6 * k + 8 * k * i], a[l + 6 * k + 8 * k * i], a[l + 6 * k + 8 * k * i],
-                a[l + 6 * k + 8 * k * i], a[l + 6 * k + 8 * k * i], a[l + 6 * k + 8 * k * i],
-                a[l + 6 * k + 8 * k * i], a[l + 6 * k + 8 * k * i], a[l + 6 * k + 8 * k * i],
-                a[l + 6 * k + 8 * k * i], a[l + 6 * k + 8 * k * i], a[l + 6 * k + 8 * k * i],
-                a[l + 6 * k + 8 * k * i], a[l + 6 * k + 8 * k * i], a[l + 6 * k + 8 * k * i],
-                a[l + 6 * k + 8 * k * i]} *
-                *(const risec_f32x16u*)&tmp[32 * l + 32 * k * j + 16];
-        *(risec_f32x16u*)&acc[224] =
-            *(const risec_f32x16u*)&acc[224] +
-            (risec_f32x16){
-                a[l + 7 * k + 8 * k * i], a[l + 7 * k + 8 * k * i], a[l + 7 * k + 8 * k * i],
-                a[l + 7 * k + 8 * k * i], a[l + 7 * k + 8 * k * i], a[l + 7 * k + 8 * k * i],
-                a[l + 7 * k + 8 * k * i], a[l + 7 * k + 8 * k * i], a[l + 7 * k + 8 * k * i],
-                a[l + 7 * k + 8 * k * i], a[l + 7 * k + 8 * k * i], a[l + 7 * k + 8 * k * i],
-                a[l + 7 * k + 8 * k * i], a[l + 7 * k + 8 * k * i], a[l + 7 * k + 8 * k * i],
-                a[l + 7 * k + 8 * k * i]} *
-                *(const risec_f32x16u*)&tmp[32 * l + 32 * k * j];
-        *(risec_f32x16u*)&acc[240] =
-            *(const risec_f32x16u*)&acc[240] +
-            (risec_f32x16){
-                a[l + 7 * k + 8 * k * i], a[l + 7 * k + 8 * k * i], a[l + 7 * k + 8 * k * i],
-                a[l + 7 * k + 8 * k * i], a[l + 7 * k + 8 * k * i], a[l + 7 * k + 8 * k * i],
-                a[l + 7 * k + 8 * k * i], a[l + 7 * k + 8 * k * i], a[l + 7 * k + 8 * k * i],
-                a[l + 7 * k + 8 * k * i], a[l + 7 * k + 8 * k * i], a[l + 7 * k + 8 * k * i],
-                a[l + 7 * k + 8 * k * i], a[l + 7 * k + 8 * k * i], a[l + 7 * k + 8 * k * i],
-                a[l + 7 * k + 8 * k * i]} *
-                *(const risec_f32x16u*)&tmp[32 * l + 32 * k * j + 16];
+        *(risec_f32x16u*)&acc[16] = (risec_f32x16){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
+                                                   0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+        *(risec_f32x16u*)&acc[32] = (risec_f32x16){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
+                                                   0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+        *(risec_f32x16u*)&acc[48] = (risec_f32x16){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
+                                                   0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+        *(risec_f32x16u*)&acc[64] = (risec_f32x16){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
+                                                   0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+        *(risec_f32x16u*)&acc[80] = (risec_f32x16){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
+                                                   0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+        *(risec_f32x16u*)&acc[96] = (risec_f32x16){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
+                                                   0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+        *(risec_f32x16u*)&acc[112] = (risec_f32x16){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
+                                                    0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+        *(risec_f32x16u*)&acc[128] = (risec_f32x16){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
+                                                    0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+        *(risec_f32x16u*)&acc[144] = (risec_f32x16){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
+                                                    0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+        *(risec_f32x16u*)&acc[160] = (risec_f32x16){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
+                                                    0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+        *(risec_f32x16u*)&acc[176] = (risec_f32x16){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
+                                                    0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+        *(risec_f32x16u*)&acc[192] = (risec_f32x16){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
+                                                    0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+        *(risec_f32x16u*)&acc[208] = (risec_f32x16){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
+                                                    0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+        *(risec_f32x16u*)&acc[224] = (risec_f32x16){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
+                                                    0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+        *(risec_f32x16u*)&acc[240] = (risec_f32x16){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
+                                                    0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+        // reduceSeq
+        for (int p = 0; p < k; p += 1) {
+          *(risec_f32x16u*)&acc[0] =
+              *(const risec_f32x16u*)&acc[0] +
+              (risec_f32x16){a[p + 64 * k * i + 8 * k * l], a[p + 64 * k * i + 8 * k * l],
+                             a[p + 64 * k * i + 8 * k * l], a[p + 64 * k * i + 8 * k * l],
+                             a[p + 64 * k * i + 8 * k * l], a[p + 64 * k * i + 8 * k * l],
+                             a[p + 64 * k * i + 8 * k * l], a[p + 64 * k * i + 8 * k * l],
+                             a[p + 64 * k * i + 8 * k * l], a[p + 64 * k * i + 8 * k * l],
+                             a[p + 64 * k * i + 8 * k * l], a[p + 64 * k * i + 8 * k * l],
+                             a[p + 64 * k * i + 8 * k * l], a[p + 64 * k * i + 8 * k * l],
+                             a[p + 64 * k * i + 8 * k * l], a[p + 64 * k * i + 8 * k * l]} *
+                  *(const risec_f32x16u*)&tmp[32 * p + 32 * k * j];
+          *(risec_f32x16u*)&acc[16] =
+              *(const risec_f32x16u*)&acc[16] +
+              (risec_f32x16){a[p + 64 * k * i + 8 * k * l], a[p + 64 * k * i + 8 * k * l],
+                             a[p + 64 * k * i + 8 * k * l], a[p + 64 * k * i + 8 * k * l],
+                             a[p + 64 * k * i + 8 * k * l], a[p + 64 * k * i + 8 * k * l],
+                             a[p + 64 * k * i + 8 * k * l], a[p + 64 * k * i + 8 * k * l],
+                             a[p + 64 * k * i + 8 * k * l], a[p + 64 * k * i + 8 * k * l],
+                             a[p + 64 * k * i + 8 * k * l], a[p + 64 * k * i + 8 * k * l],
+                             a[p + 64 * k * i + 8 * k * l], a[p + 64 * k * i + 8 * k * l],
+                             a[p + 64 * k * i + 8 * k * l], a[p + 64 * k * i + 8 * k * l]} *
+                  *(const risec_f32x16u*)&tmp[32 * p + 32 * k * j + 16];
+          *(risec_f32x16u*)&acc[32] =
+              *(const risec_f32x16u*)&acc[32] +
+              (risec_f32x16){a[k + p + 64 * k * i + 8 * k * l], a[k + p + 64 * k * i + 8 * k * l],
+                             a[k + p + 64 * k * i + 8 * k * l], a[k + p + 64 * k * i + 8 * k * l],
+                             a[k + p + 64 * k * i + 8 * k * l], a[k + p + 64 * k * i + 8 * k * l],
+                             a[k + p + 64 * k * i + 8 * k * l], a[k + p + 64 * k * i + 8 * k * l],
+                             a[k + p + 64 * k * i + 8 * k * l], a[k + p + 64 * k * i + 8 * k * l],
+                             a[k + p + 64 * k * i + 8 * k * l], a[k + p + 64 * k * i + 8 * k * l],
+                             a[k + p + 64 * k * i + 8 * k * l], a[k + p + 64 * k * i + 8 * k * l],
+                             a[k + p + 64 * k * i + 8 * k * l], a[k + p + 64 * k * i + 8 * k * l]} *
+                  *(const risec_f32x16u*)&tmp[32 * p + 32 * k * j];
+          *(risec_f32x16u*)&acc[48] =
+              *(const risec_f32x16u*)&acc[48] +
+              (risec_f32x16){a[k + p + 64 * k * i + 8 * k * l], a[k + p + 64 * k * i + 8 * k * l],
+                             a[k + p + 64 * k * i + 8 * k * l], a[k + p + 64 * k * i + 8 * k * l],
+                             a[k + p + 64 * k * i + 8 * k * l], a[k + p + 64 * k * i + 8 * k * l],
+                             a[k + p + 64 * k * i + 8 * k * l], a[k + p + 64 * k * i + 8 * k * l],
+                             a[k + p + 64 * k * i + 8 * k * l], a[k + p + 64 * k * i + 8 * k * l],
+                             a[k + p + 64 * k * i + 8 * k * l], a[k + p + 64 * k * i + 8 * k * l],
+                             a[k + p + 64 * k * i + 8 * k * l], a[k + p + 64 * k * i + 8 * k * l],
+                             a[k + p + 64 * k * i + 8 * k * l], a[k + p + 64 * k * i + 8 * k * l]} *
+                  *(const risec_f32x16u*)&tmp[32 * p + 32 * k * j + 16];
+          *(risec_f32x16u*)&acc[64] =
+              *(const risec_f32x16u*)&acc[64] +
+              (risec_f32x16){
+                  a[p + 2 * k + 64 * k * i + 8 * k * l], a[p + 2 * k + 64 * k * i + 8 * k * l],
+                  a[p + 2 * k + 64 * k * i + 8 * k * l], a[p + 2 * k + 64 * k * i + 8 * k * l],
+                  a[p + 2 * k + 64 * k * i + 8 * k * l], a[p + 2 * k + 64 * k * i + 8 * k * l],
+                  a[p + 2 * k + 64 * k * i + 8 * k * l], a[p + 2 * k + 64 * k * i + 8 * k * l],
+                  a[p + 2 * k + 64 * k * i + 8 * k * l], a[p + 2 * k + 64 * k * i + 8 * k * l],
+                  a[p + 2 * k + 64 * k * i + 8 * k * l], a[p + 2 * k + 64 * k * i + 8 * k * l],
+                  a[p + 2 * k + 64 * k * i + 8 * k * l], a[p + 2 * k + 64 * k * i + 8 * k * l],
+                  a[p + 2 * k + 64 * k * i + 8 * k * l], a[p + 2 * k + 64 * k * i + 8 * k * l]} *
+                  *(const risec_f32x16u*)&tmp[32 * p + 32 * k * j];
+          *(risec_f32x16u*)&acc[80] =
+              *(const risec_f32x16u*)&acc[80] +
+              (risec_f32x16){
+                  a[p + 2 * k + 64 * k * i + 8 * k * l], a[p + 2 * k + 64 * k * i + 8 * k * l],
+                  a[p + 2 * k + 64 * k * i + 8 * k * l], a[p + 2 * k + 64 * k * i + 8 * k * l],
+                  a[p + 2 * k + 64 * k * i + 8 * k * l], a[p + 2 * k + 64 * k * i + 8 * k * l],
+                  a[p + 2 * k + 64 * k * i + 8 * k * l], a[p + 2 * k + 64 * k * i + 8 * k * l],
+                  a[p + 2 * k + 64 * k * i + 8 * k * l], a[p + 2 * k + 64 * k * i + 8 * k * l],
+                  a[p + 2 * k + 64 * k * i + 8 * k * l], a[p + 2 * k + 64 * k * i + 8 * k * l],
+                  a[p + 2 * k + 64 * k * i + 8 * k * l], a[p + 2 * k + 64 * k * i + 8 * k * l],
+                  a[p + 2 * k + 64 * k * i + 8 * k * l], a[p + 2 * k + 64 * k * i + 8 * k * l]} *
+                  *(const risec_f32x16u*)&tmp[32 * p + 32 * k * j + 16];
+          *(risec_f32x16u*)&acc[96] =
+              *(const risec_f32x16u*)&acc[96] +
+              (risec_f32x16){
+                  a[p + 3 * k + 64 * k * i + 8 * k * l], a[p + 3 * k + 64 * k * i + 8 * k * l],
+                  a[p + 3 * k + 64 * k * i + 8 * k * l], a[p + 3 * k + 64 * k * i + 8 * k * l],
+                  a[p + 3 * k + 64 * k * i + 8 * k * l], a[p + 3 * k + 64 * k * i + 8 * k * l],
+                  a[p + 3 * k + 64 * k * i + 8 * k * l], a[p + 3 * k + 64 * k * i + 8 * k * l],
+                  a[p + 3 * k + 64 * k * i + 8 * k * l], a[p + 3 * k + 64 * k * i + 8 * k * l],
+                  a[p + 3 * k + 64 * k * i + 8 * k * l], a[p + 3 * k + 64 * k * i + 8 * k * l],
+                  a[p + 3 * k + 64 * k * i + 8 * k * l], a[p + 3 * k + 64 * k * i + 8 * k * l],
+                  a[p + 3 * k + 64 * k * i + 8 * k * l], a[p + 3 * k + 64 * k * i + 8 * k * l]} *
+                  *(const risec_f32x16u*)&tmp[32 * p + 32 * k * j];
+          *(risec_f32x16u*)&acc[112] =
+              *(const risec_f32x16u*)&acc[112] +
+              (risec_f32x16){
+                  a[p + 3 * k + 64 * k * i + 8 * k * l], a[p + 3 * k + 64 * k * i + 8 * k * l],
+                  a[p + 3 * k + 64 * k * i + 8 * k * l], a[p + 3 * k + 64 * k * i + 8 * k * l],
+                  a[p + 3 * k + 64 * k * i + 8 * k * l], a[p + 3 * k + 64 * k * i + 8 * k * l],
+                  a[p + 3 * k + 64 * k * i + 8 * k * l], a[p + 3 * k + 64 * k * i + 8 * k * l],
+                  a[p + 3 * k + 64 * k * i + 8 * k * l], a[p + 3 * k + 64 * k * i + 8 * k * l],
+                  a[p + 3 * k + 64 * k * i + 8 * k * l], a[p + 3 * k + 64 * k * i + 8 * k * l],
+                  a[p + 3 * k + 64 * k * i + 8 * k * l], a[p + 3 * k + 64 * k * i + 8 * k * l],
+                  a[p + 3 * k + 64 * k * i + 8 * k * l], a[p + 3 * k + 64 * k * i + 8 * k * l]} *
+                  *(const risec_f32x16u*)&tmp[32 * p + 32 * k * j + 16];
+          *(risec_f32x16u*)&acc[128] =
+              *(const risec_f32x16u*)&acc[128] +
+              (risec_f32x16){
+                  a[p + 4 * k + 64 * k * i + 8 * k * l], a[p + 4 * k + 64 * k * i + 8 * k * l],
+                  a[p + 4 * k + 64 * k * i + 8 * k * l], a[p + 4 * k + 64 * k * i + 8 * k * l],
+                  a[p + 4 * k + 64 * k * i + 8 * k * l], a[p + 4 * k + 64 * k * i + 8 * k * l],
+                  a[p + 4 * k + 64 * k * i + 8 * k * l], a[p + 4 * k + 64 * k * i + 8 * k * l],
+                  a[p + 4 * k + 64 * k * i + 8 * k * l], a[p + 4 * k + 64 * k * i + 8 * k * l],
+                  a[p + 4 * k + 64 * k * i + 8 * k * l], a[p + 4 * k + 64 * k * i + 8 * k * l],
+                  a[p + 4 * k + 64 * k * i + 8 * k * l], a[p + 4 * k + 64 * k * i + 8 * k * l],
+                  a[p + 4 * k + 64 * k * i + 8 * k * l], a[p + 4 * k + 64 * k * i + 8 * k * l]} *
+                  *(const risec_f32x16u*)&tmp[32 * p + 32 * k * j];
+          *(risec_f32x16u*)&acc[144] =
+              *(const risec_f32x16u*)&acc[144] +
+              (risec_f32x16){
+                  a[p + 4 * k + 64 * k * i + 8 * k * l], a[p + 4 * k + 64 * k * i + 8 * k * l],
+                  a[p + 4 * k + 64 * k * i + 8 * k * l], a[p + 4 * k + 64 * k * i + 8 * k * l],
+                  a[p + 4 * k + 64 * k * i + 8 * k * l], a[p + 4 * k + 64 * k * i + 8 * k * l],
+                  a[p + 4 * k + 64 * k * i + 8 * k * l], a[p + 4 * k + 64 * k * i + 8 * k * l],
+                  a[p + 4 * k + 64 * k * i + 8 * k * l], a[p + 4 * k + 64 * k * i + 8 * k * l],
+                  a[p + 4 * k + 64 * k * i + 8 * k * l], a[p + 4 * k + 64 * k * i + 8 * k * l],
+                  a[p + 4 * k + 64 * k * i + 8 * k * l], a[p + 4 * k + 64 * k * i + 8 * k * l],
+                  a[p + 4 * k + 64 * k * i + 8 * k * l], a[p + 4 * k + 64 * k * i + 8 * k * l]} *
+                  *(const risec_f32x16u*)&tmp[32 * p + 32 * k * j + 16];
+          *(risec_f32x16u*)&acc[160] =
+              *(const risec_f32x16u*)&acc[160] +
+              (risec_f32x16){
+                  a[p + 5 * k + 64 * k * i + 8 * k * l], a[p + 5 * k + 64 * k * i + 8 * k * l],
+                  a[p + 5 * k + 64 * k * i + 8 * k * l], a[p + 5 * k + 64 * k * i + 8 * k * l],
+                  a[p + 5 * k + 64 * k * i + 8 * k * l], a[p + 5 * k + 64 * k * i + 8 * k * l],
+                  a[p + 5 * k + 64 * k * i + 8 * k * l], a[p + 5 * k + 64 * k * i + 8 * k * l],
+                  a[p + 5 * k + 64 * k * i + 8 * k * l], a[p + 5 * k + 64 * k * i + 8 * k * l],
+                  a[p + 5 * k + 64 * k * i + 8 * k * l], a[p + 5 * k + 64 * k * i + 8 * k * l],
+                  a[p + 5 * k + 64 * k * i + 8 * k * l], a[p + 5 * k + 64 * k * i + 8 * k * l],
+                  a[p + 5 * k + 64 * k * i + 8 * k * l], a[p + 5 * k + 64 * k * i + 8 * k * l]} *
+                  *(const risec_f32x16u*)&tmp[32 * p + 32 * k * j];
+          *(risec_f32x16u*)&acc[176] =
+              *(const risec_f32x16u*)&acc[176] +
+              (risec_f32x16){
+                  a[p + 5 * k + 64 * k * i + 8 * k * l], a[p + 5 * k + 64 * k * i + 8 * k * l],
+                  a[p + 5 * k + 64 * k * i + 8 * k * l], a[p + 5 * k + 64 * k * i + 8 * k * l],
+                  a[p + 5 * k + 64 * k * i + 8 * k * l], a[p + 5 * k + 64 * k * i + 8 * k * l],
+                  a[p + 5 * k + 64 * k * i + 8 * k * l], a[p + 5 * k + 64 * k * i + 8 * k * l],
+                  a[p + 5 * k + 64 * k * i + 8 * k * l], a[p + 5 * k + 64 * k * i + 8 * k * l],
+                  a[p + 5 * k + 64 * k * i + 8 * k * l], a[p + 5 * k + 64 * k * i + 8 * k * l],
+                  a[p + 5 * k + 64 * k * i + 8 * k * l], a[p + 5 * k + 64 * k * i + 8 * k * l],
+                  a[p + 5 * k + 64 * k * i + 8 * k * l], a[p + 5 * k + 64 * k * i + 8 * k * l]} *
+                  *(const risec_f32x16u*)&tmp[32 * p + 32 * k * j + 16];
+          *(risec_f32x16u*)&acc[192] =
+              *(const risec_f32x16u*)&acc[192] +
+              (risec_f32x16){
+                  a[p + 6 * k + 64 * k * i + 8 * k * l], a[p + 6 * k + 64 * k * i + 8 * k * l],
+                  a[p + 6 * k + 64 * k * i + 8 * k * l], a[p + 6 * k + 64 * k * i + 8 * k * l],
+                  a[p + 6 * k + 64 * k * i + 8 * k * l], a[p + 6 * k + 64 * k * i + 8 * k * l],
+                  a[p + 6 * k + 64 * k * i + 8 * k * l], a[p + 6 * k + 64 * k * i + 8 * k * l],
+                  a[p + 6 * k + 64 * k * i + 8 * k * l], a[p + 6 * k + 64 * k * i + 8 * k * l],
+                  a[p + 6 * k + 64 * k * i + 8 * k * l], a[p + 6 * k + 64 * k * i + 8 * k * l],
+                  a[p + 6 * k + 64 * k * i + 8 * k * l], a[p + 6 * k + 64 * k * i + 8 * k * l],
+                  a[p + 6 * k + 64 * k * i + 8 * k * l], a[p + 6 * k + 64 * k * i + 8 * k * l]} *
+                  *(const risec_f32x16u*)&tmp[32 * p + 32 * k * j];
+          *(risec_f32x16u*)&acc[208] =
+              *(const risec_f32x16u*)&acc[208] +
+              (risec_f32x16){
+                  a[p + 6 * k + 64 * k * i + 8 * k * l], a[p + 6 * k + 64 * k * i + 8 * k * l],
+                  a[p + 6 * k + 64 * k * i + 8 * k * l], a[p + 6 * k + 64 * k * i + 8 * k * l],
+                  a[p + 6 * k + 64 * k * i + 8 * k * l], a[p + 6 * k + 64 * k * i + 8 * k * l],
+                  a[p + 6 * k + 64 * k * i + 8 * k * l], a[p + 6 * k + 64 * k * i + 8 * k * l],
+                  a[p + 6 * k + 64 * k * i + 8 * k * l], a[p + 6 * k + 64 * k * i + 8 * k * l],
+                  a[p + 6 * k + 64 * k * i + 8 * k * l], a[p + 6 * k + 64 * k * i + 8 * k * l],
+                  a[p + 6 * k + 64 * k * i + 8 * k * l], a[p + 6 * k + 64 * k * i + 8 * k * l],
+                  a[p + 6 * k + 64 * k * i + 8 * k * l], a[p + 6 * k + 64 * k * i + 8 * k * l]} *
+                  *(const risec_f32x16u*)&tmp[32 * p + 32 * k * j + 16];
+          *(risec_f32x16u*)&acc[224] =
+              *(const risec_f32x16u*)&acc[224] +
+              (risec_f32x16){
+                  a[p + 7 * k + 64 * k * i + 8 * k * l], a[p + 7 * k + 64 * k * i + 8 * k * l],
+                  a[p + 7 * k + 64 * k * i + 8 * k * l], a[p + 7 * k + 64 * k * i + 8 * k * l],
+                  a[p + 7 * k + 64 * k * i + 8 * k * l], a[p + 7 * k + 64 * k * i + 8 * k * l],
+                  a[p + 7 * k + 64 * k * i + 8 * k * l], a[p + 7 * k + 64 * k * i + 8 * k * l],
+                  a[p + 7 * k + 64 * k * i + 8 * k * l], a[p + 7 * k + 64 * k * i + 8 * k * l],
+                  a[p + 7 * k + 64 * k * i + 8 * k * l], a[p + 7 * k + 64 * k * i + 8 * k * l],
+                  a[p + 7 * k + 64 * k * i + 8 * k * l], a[p + 7 * k + 64 * k * i + 8 * k * l],
+                  a[p + 7 * k + 64 * k * i + 8 * k * l], a[p + 7 * k + 64 * k * i + 8 * k * l]} *
+                  *(const risec_f32x16u*)&tmp[32 * p + 32 * k * j];
+          *(risec_f32x16u*)&acc[240] =
+              *(const risec_f32x16u*)&acc[240] +
+              (risec_f32x16){
+                  a[p + 7 * k + 64 * k * i + 8 * k * l], a[p + 7 * k + 64 * k * i + 8 * k * l],
+                  a[p + 7 * k + 64 * k * i + 8 * k * l], a[p + 7 * k + 64 * k * i + 8 * k * l],
+                  a[p + 7 * k + 64 * k * i + 8 * k * l], a[p + 7 * k + 64 * k * i + 8 * k * l],
+                  a[p + 7 * k + 64 * k * i + 8 * k * l], a[p + 7 * k + 64 * k * i + 8 * k * l],
+                  a[p + 7 * k + 64 * k * i + 8 * k * l], a[p + 7 * k + 64 * k * i + 8 * k * l],
+                  a[p + 7 * k + 64 * k * i + 8 * k * l], a[p + 7 * k + 64 * k * i + 8 * k * l],
+                  a[p + 7 * k + 64 * k * i + 8 * k * l], a[p + 7 * k + 64 * k * i + 8 * k * l],
+                  a[p + 7 * k + 64 * k * i + 8 * k * l], a[p + 7 * k + 64 * k * i + 8 * k * l]} *
+                  *(const risec_f32x16u*)&tmp[32 * p + 32 * k * j + 16];
+        }
+        *(risec_f32x16u*)&output[32 * j + 2048 * i * (n / 32) + 256 * l * (n / 32)] =
+            *(const risec_f32x16u*)&acc[0];
+        *(risec_f32x16u*)&output[32 * j + 2048 * i * (n / 32) + 256 * l * (n / 32) + 16] =
+            *(const risec_f32x16u*)&acc[16];
+        *(risec_f32x16u*)&output[32 * j + 32 * (n / 32) + 2048 * i * (n / 32) +
+                                 256 * l * (n / 32)] = *(const risec_f32x16u*)&acc[32];
+        *(risec_f32x16u*)&output[32 * j + 32 * (n / 32) + 2048 * i * (n / 32) + 256 * l * (n / 32) +
+                                 16] = *(const risec_f32x16u*)&acc[48];
+        *(risec_f32x16u*)&output[32 * j + 64 * (n / 32) + 2048 * i * (n / 32) +
+                                 256 * l * (n / 32)] = *(const risec_f32x16u*)&acc[64];
+        *(risec_f32x16u*)&output[32 * j + 64 * (n / 32) + 2048 * i * (n / 32) + 256 * l * (n / 32) +
+                                 16] = *(const risec_f32x16u*)&acc[80];
+        *(risec_f32x16u*)&output[32 * j + 96 * (n / 32) + 2048 * i * (n / 32) +
+                                 256 * l * (n / 32)] = *(const risec_f32x16u*)&acc[96];
+        *(risec_f32x16u*)&output[32 * j + 96 * (n / 32) + 2048 * i * (n / 32) + 256 * l * (n / 32) +
+                                 16] = *(const risec_f32x16u*)&acc[112];
+        *(risec_f32x16u*)&output[32 * j + 128 * (n / 32) + 2048 * i * (n / 32) +
+                                 256 * l * (n / 32)] = *(const risec_f32x16u*)&acc[128];
+        *(risec_f32x16u*)&output[32 * j + 128 * (n / 32) + 2048 * i * (n / 32) +
+                                 256 * l * (n / 32) + 16] = *(const risec_f32x16u*)&acc[144];
+        *(risec_f32x16u*)&output[32 * j + 160 * (n / 32) + 2048 * i * (n / 32) +
+                                 256 * l * (n / 32)] = *(const risec_f32x16u*)&acc[160];
+        *(risec_f32x16u*)&output[32 * j + 160 * (n / 32) + 2048 * i * (n / 32) +
+                                 256 * l * (n / 32) + 16] = *(const risec_f32x16u*)&acc[176];
+        *(risec_f32x16u*)&output[32 * j + 192 * (n / 32) + 2048 * i * (n / 32) +
+                                 256 * l * (n / 32)] = *(const risec_f32x16u*)&acc[192];
+        *(risec_f32x16u*)&output[32 * j + 192 * (n / 32) + 2048 * i * (n / 32) +
+                                 256 * l * (n / 32) + 16] = *(const risec_f32x16u*)&acc[208];
+        *(risec_f32x16u*)&output[32 * j + 224 * (n / 32) + 2048 * i * (n / 32) +
+                                 256 * l * (n / 32)] = *(const risec_f32x16u*)&acc[224];
+        *(risec_f32x16u*)&output[32 * j + 224 * (n / 32) + 2048 * i * (n / 32) +
+                                 256 * l * (n / 32) + 16] = *(const risec_f32x16u*)&acc[240];
       }
-      *(risec_f32x16u*)&output[32 * j + 256 * i * (n / 32)] = *(const risec_f32x16u*)&acc[0];
-      *(risec_f32x16u*)&output[32 * j + 256 * i * (n / 32) + 16] = *(const risec_f32x16u*)&acc[16];
-      *(risec_f32x16u*)&output[32 * j + 32 * (n / 32) + 256 * i * (n / 32)] =
-          *(const risec_f32x16u*)&acc[32];
-      *(risec_f32x16u*)&output[32 * j + 32 * (n / 32) + 256 * i * (n / 32) + 16] =
-          *(const risec_f32x16u*)&acc[48];
-      *(risec_f32x16u*)&output[32 * j + 64 * (n / 32) + 256 * i * (n / 32)] =
-          *(const risec_f32x16u*)&acc[64];
-      *(risec_f32x16u*)&output[32 * j + 64 * (n / 32) + 256 * i * (n / 32) + 16] =
-          *(const risec_f32x16u*)&acc[80];
-      *(risec_f32x16u*)&output[32 * j + 96 * (n / 32) + 256 * i * (n / 32)] =
-          *(const risec_f32x16u*)&acc[96];
-      *(risec_f32x16u*)&output[32 * j + 96 * (n / 32) + 256 * i * (n / 32) + 16] =
-          *(const risec_f32x16u*)&acc[112];
-      *(risec_f32x16u*)&output[32 * j + 128 * (n / 32) + 256 * i * (n / 32)] =
-          *(const risec_f32x16u*)&acc[128];
-      *(risec_f32x16u*)&output[32 * j + 128 * (n / 32) + 256 * i * (n / 32) + 16] =
-          *(const risec_f32x16u*)&acc[144];
-      *(risec_f32x16u*)&output[32 * j + 160 * (n / 32) + 256 * i * (n / 32)] =
-          *(const risec_f32x16u*)&acc[160];
-      *(risec_f32x16u*)&output[32 * j + 160 * (n / 32) + 256 * i * (n / 32) + 16] =
-          *(const risec_f32x16u*)&acc[176];
-      *(risec_f32x16u*)&output[32 * j + 192 * (n / 32) + 256 * i * (n / 32)] =
-          *(const risec_f32x16u*)&acc[192];
-      *(risec_f32x16u*)&output[32 * j + 192 * (n / 32) + 256 * i * (n / 32) + 16] =
-          *(const risec_f32x16u*)&acc[208];
-      *(risec_f32x16u*)&output[32 * j + 224 * (n / 32) + 256 * i * (n / 32)] =
-          *(const risec_f32x16u*)&acc[224];
-      *(risec_f32x16u*)&output[32 * j + 224 * (n / 32) + 256 * i * (n / 32) + 16] =
-          *(const risec_f32x16u*)&acc[240];
     }
   }
   free(tmp);

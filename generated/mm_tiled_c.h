@@ -4,9 +4,9 @@
  * Source:    mm_tiled.rise (entry `mmTiled`)
  * Strategy:  lowerToC (default)
  * Target:    c
- * RISE type: (m: Nat) -> (n: Nat) -> (k: Nat) -> m.k.f32 -> k.n.f32 -> (256*(m/8)*(n/32)/n).n.f32
+ * RISE type: (m: Nat) -> (n: Nat) -> (k: Nat) -> m.k.f32 -> k.n.f32 -> (2048*(m/64)*(n/32)/n).n.f32
  * Parameters (in ABI order):
- *   output (output): (256*(m/8)*(n/32)/n).n.f32, n*(256*(m/8)*(n/32)/n) elements
+ *   output (output): (2048*(m/64)*(n/32)/n).n.f32, n*(2048*(m/64)*(n/32)/n) elements
  *   m (size): Nat
  *   n (size): Nat
  *   k (size): Nat
@@ -15,8 +15,8 @@
  * Preconditions:
  *   n%32 == 0
  *   n >= 1
- *   m%8 == 0
- *   256*(m/8)*(n/32)%n == 0
+ *   m%64 == 0
+ *   2048*(m/64)*(n/32)%n == 0
  * Returns 0 on success; 1 if a precondition fails, 2 if a size is negative,
  * 3 if an array would have more than INT_MAX elements, 4 if a temporary cannot
  * be allocated. On a non-zero return nothing has been written to `output`.
