@@ -28,6 +28,7 @@ const RuleRegistry& RuleRegistry::instance() {
     registerLoweringRules(r);
     registerVectoriseRules(r);
     registerTilingRules(r);
+    registerLiftReduceRules(r);
     return r;
   }();
   return registry;

@@ -28,6 +28,8 @@ const RuleCase kCases[] = {
   {"etaReduction", "etaReduction @ topDown", "ys |> map(fun(y => neg(y)))", "ys |> map(neg)", "ys |> map(neg)"},
   {"etaAbstraction", "etaAbstraction @ outermost(isMap)", "ys |> map(neg)", "fun(e => map(neg)(e))(ys)", "ys"},
   {"splitJoin", "splitJoin(4) @ outermost(isMap)", "ys |> map(neg)", "ys |> split(4) |> map(map(neg)) |> join", "xs"},
+  {"liftReduce", "liftReduce @ outermost(isMap)", "xs |> map(fun(r => reduce(add)(0.0f)(r)))", "transpose(xs) |> reduce(fun(acc, y => zip(acc)(y) |> map(fun(p => add(fst(p))(snd(p))))))(xs |> map(fun(x => 0.0f)))", "xs |> map(fun(r => reduce(add)(0.0f)(map(neg)(r))))"},
+  {"liftReduceSeq", "liftReduce @ outermost(isMap)", "xs |> map(reduceSeq(fun(a, v => a * 0.5f + v))(1.0f))", "transpose(xs) |> reduceSeq(fun(acc, y => zip(acc)(y) |> map(fun(p => fun(a, v => a * 0.5f + v)(fst(p))(snd(p))))))(xs |> map(fun(x => 1.0f)))", "xs |> map(fun(r => reduceSeq(fun(a, v => a + v))(0.0f)(ys)))"},
   {"mapFusion", "mapFusion @ topDown", "ys |> map(neg) |> map(fabs)", "ys |> map(fun(y => fabs(neg(y))))", "ys |> map(neg)"},
   {"mapFission", "mapFission @ topDown", "ys |> map(fun(y => fabs(neg(y))))", "ys |> map(fun(y => neg(y))) |> map(fabs)", "ys |> map(neg)"},
   {"fuseReduceMap", "fuseReduceMap @ topDown", "ys |> map(neg) |> reduce(add)(0.0f)", "ys |> reduceSeq(fun(a, y => a + neg(y)))(0.0f)", "ys |> reduce(add)(0.0f)"},

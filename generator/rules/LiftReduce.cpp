@@ -1,0 +1,75 @@
+// liftReduce: a map of reductions (one per row of a matrix) becomes one
+// reduction over the columns whose accumulator is an array, combined
+// element by element. The first step from the dot products of mm towards a
+// register-tiled micro-kernel (docs/strategies.md, "The mm ladder"): the
+// accumulator of a tile of C becomes one value that the tile's loop over k
+// updates.
+#include "rules/Rule.h"
+
+namespace risec::rules {
+
+using namespace risec::rise;
+
+namespace {
+
+/// `f` as a function of `x` that is exactly `reduce(op)(init)(x)` (or
+/// `reduceSeq`), written `fun(x => reduce(op)(init)(x))` or
+/// `reduce(op)(init)`, with `op` and `init` independent of `x`.
+struct RowReduce {
+  Expr head; ///< the reduce primitive (`reduce` or `reduceSeq`)
+  Expr op;
+  Expr init;
+};
+
+std::optional<RowReduce> rowReduce(const Expr& f) {
+  Expr body = f;
+  std::optional<std::string> x;
+  if (f->kind() == ExprKind::Lambda) {
+    x = f->name();
+    body = f->body();
+  }
+  Spine r = spineOf(body);
+  if (!(isPrim(r.head, Prim::Reduce) || isPrim(r.head, Prim::ReduceSeq)) || !r.depArgs.empty())
+    return std::nullopt;
+  if (x) {
+    if (r.args.size() != 3 || r.args[2]->kind() != ExprKind::Var || r.args[2]->name() != *x ||
+        occursFree(*x, r.args[0]) || occursFree(*x, r.args[1]))
+      return std::nullopt;
+  } else if (r.args.size() != 2) {
+    return std::nullopt;
+  }
+  return RowReduce{r.head, r.args[0], r.args[1]};
+}
+
+/// map(fun(x => reduce(op)(init)(x)))(xs)  (xs: n.k.s)
+///   -> transpose(xs) |> reduce(fun(acc, y => zip(acc)(y) |>
+///        map(fun(p => op(fst(p))(snd(p))))))(xs |> map(fun(x => init)))
+/// Row i of the result is op folded over xs[i][0], ..., xs[i][k-1] from init
+/// on both sides, in the same order: no associativity is needed, and the
+/// primitive (`reduce` or `reduceSeq`) is kept.
+std::optional<Expr> liftReduce(const Expr& e, RuleContext& ctx) {
+  Spine m = spineOf(e);
+  if (!isPrim(m.head, Prim::Map) || !m.depArgs.empty() || m.args.size() != 2)
+    return std::nullopt;
+  auto r = rowReduce(m.args[0]);
+  if (!r)
+    return std::nullopt;
+  const Expr& xs = m.args[1];
+  std::string acc = ctx.names.fresh("acc"), y = ctx.names.fresh("y"), p = ctx.names.fresh("p"),
+              x = ctx.names.fresh("x");
+  Expr combine = lam(p, app(r->op, app(prim(Prim::Fst), var(p)), app(prim(Prim::Snd), var(p))));
+  Expr op = lam(acc, lam(y, app(prim(Prim::Map), combine, app(prim(Prim::Zip), var(acc), var(y)))));
+  Expr init = app(prim(Prim::Map), lam(x, r->init), xs);
+  return app(r->head, op, init, app(prim(Prim::Transpose), xs));
+}
+
+} // namespace
+
+void registerLiftReduceRules(RuleRegistry& r) {
+  r.add(simpleRule("liftReduce", "algorithmic", "map(fun(x => reduce(op)(init)(x)))(xs)",
+                   "transpose(xs) |> reduce(fun(acc, y => zip(acc)(y) |> map(fun(p => "
+                   "op(fst(p))(snd(p))))))(xs |> map(fun(x => init)))   (also reduceSeq)",
+                   liftReduce));
+}
+
+} // namespace risec::rules
