@@ -43,7 +43,7 @@ std::optional<RowReduce> rowReduce(const Expr& f) {
 
 /// map(fun(x => reduce(op)(init)(x)))(xs)  (xs: n.k.s)
 ///   -> transpose(xs) |> reduce(fun(acc, y => zip(acc)(y) |>
-///        map(fun(p => op(fst(p))(snd(p))))))(xs |> map(fun(x => init)))
+///        map(fun(p => op(fst(p))(snd(p))))))(generate(fun(i => init)))
 /// Row i of the result is op folded over xs[i][0], ..., xs[i][k-1] from init
 /// on both sides, in the same order: no associativity is needed, and the
 /// primitive (`reduce` or `reduceSeq`) is kept.
@@ -56,10 +56,10 @@ std::optional<Expr> liftReduce(const Expr& e, RuleContext& ctx) {
     return std::nullopt;
   const Expr& xs = m.args[1];
   std::string acc = ctx.names.fresh("acc"), y = ctx.names.fresh("y"), p = ctx.names.fresh("p"),
-              x = ctx.names.fresh("x");
+              i = ctx.names.fresh("i");
   Expr combine = lam(p, app(r->op, app(prim(Prim::Fst), var(p)), app(prim(Prim::Snd), var(p))));
   Expr op = lam(acc, lam(y, app(prim(Prim::Map), combine, app(prim(Prim::Zip), var(acc), var(y)))));
-  Expr init = app(prim(Prim::Map), lam(x, r->init), xs);
+  Expr init = app(prim(Prim::Generate), lam(i, r->init));
   return app(r->head, op, init, app(prim(Prim::Transpose), xs));
 }
 
@@ -68,7 +68,7 @@ std::optional<Expr> liftReduce(const Expr& e, RuleContext& ctx) {
 void registerLiftReduceRules(RuleRegistry& r) {
   r.add(simpleRule("liftReduce", "algorithmic", "map(fun(x => reduce(op)(init)(x)))(xs)",
                    "transpose(xs) |> reduce(fun(acc, y => zip(acc)(y) |> map(fun(p => "
-                   "op(fst(p))(snd(p))))))(xs |> map(fun(x => init)))   (also reduceSeq)",
+                   "op(fst(p))(snd(p))))))(generate(fun(i => init)))   (also reduceSeq)",
                    liftReduce));
 }
 
