@@ -24,6 +24,9 @@
 #include <limits.h>
 #include <stdlib.h>
 
+typedef float risec_f32x16 __attribute__((vector_size(64)));
+typedef float risec_f32x16u __attribute__((vector_size(64), aligned(4), may_alias));
+
 int mm_register_tiles_c(float* restrict output, int m, int n, int k, const float* restrict A,
                         const float* restrict B) {
   if (m < 0 || n < 0 || k < 0) {
@@ -61,38 +64,158 @@ int mm_register_tiles_c(float* restrict output, int m, int n, int k, const float
       }
       // reduceSeq
       for (int l = 0; l < k; l += 1) {
-        // mapSeq
-        for (int p = 0; p < 32; p += 1) {
-          acc[p] = acc[p] + A[l + 8 * k * i] * B[p + n * l + 32 * j];
-        }
-        // mapSeq
-        for (int p = 0; p < 32; p += 1) {
-          acc[p + 32] = acc[p + 32] + A[k + l + 8 * k * i] * B[p + n * l + 32 * j];
-        }
-        // mapSeq
-        for (int p = 0; p < 32; p += 1) {
-          acc[p + 64] = acc[p + 64] + A[l + 2 * k + 8 * k * i] * B[p + n * l + 32 * j];
-        }
-        // mapSeq
-        for (int p = 0; p < 32; p += 1) {
-          acc[p + 96] = acc[p + 96] + A[l + 3 * k + 8 * k * i] * B[p + n * l + 32 * j];
-        }
-        // mapSeq
-        for (int p = 0; p < 32; p += 1) {
-          acc[p + 128] = acc[p + 128] + A[l + 4 * k + 8 * k * i] * B[p + n * l + 32 * j];
-        }
-        // mapSeq
-        for (int p = 0; p < 32; p += 1) {
-          acc[p + 160] = acc[p + 160] + A[l + 5 * k + 8 * k * i] * B[p + n * l + 32 * j];
-        }
-        // mapSeq
-        for (int p = 0; p < 32; p += 1) {
-          acc[p + 192] = acc[p + 192] + A[l + 6 * k + 8 * k * i] * B[p + n * l + 32 * j];
-        }
-        // mapSeq
-        for (int p = 0; p < 32; p += 1) {
-          acc[p + 224] = acc[p + 224] + A[l + 7 * k + 8 * k * i] * B[p + n * l + 32 * j];
-        }
+        *(risec_f32x16u*)&acc[0] =
+            *(const risec_f32x16u*)&acc[0] +
+            (risec_f32x16){A[l + 8 * k * i], A[l + 8 * k * i], A[l + 8 * k * i], A[l + 8 * k * i],
+                           A[l + 8 * k * i], A[l + 8 * k * i], A[l + 8 * k * i], A[l + 8 * k * i],
+                           A[l + 8 * k * i], A[l + 8 * k * i], A[l + 8 * k * i], A[l + 8 * k * i],
+                           A[l + 8 * k * i], A[l + 8 * k * i], A[l + 8 * k * i], A[l + 8 * k * i]} *
+                *(const risec_f32x16u*)&B[n * l + 32 * j];
+        *(risec_f32x16u*)&acc[16] =
+            *(const risec_f32x16u*)&acc[16] +
+            (risec_f32x16){A[l + 8 * k * i], A[l + 8 * k * i], A[l + 8 * k * i], A[l + 8 * k * i],
+                           A[l + 8 * k * i], A[l + 8 * k * i], A[l + 8 * k * i], A[l + 8 * k * i],
+                           A[l + 8 * k * i], A[l + 8 * k * i], A[l + 8 * k * i], A[l + 8 * k * i],
+                           A[l + 8 * k * i], A[l + 8 * k * i], A[l + 8 * k * i], A[l + 8 * k * i]} *
+                *(const risec_f32x16u*)&B[n * l + 32 * j + 16];
+        *(risec_f32x16u*)&acc[32] =
+            *(const risec_f32x16u*)&acc[32] +
+            (risec_f32x16){A[k + l + 8 * k * i], A[k + l + 8 * k * i], A[k + l + 8 * k * i],
+                           A[k + l + 8 * k * i], A[k + l + 8 * k * i], A[k + l + 8 * k * i],
+                           A[k + l + 8 * k * i], A[k + l + 8 * k * i], A[k + l + 8 * k * i],
+                           A[k + l + 8 * k * i], A[k + l + 8 * k * i], A[k + l + 8 * k * i],
+                           A[k + l + 8 * k * i], A[k + l + 8 * k * i], A[k + l + 8 * k * i],
+                           A[k + l + 8 * k * i]} *
+                *(const risec_f32x16u*)&B[n * l + 32 * j];
+        *(risec_f32x16u*)&acc[48] =
+            *(const risec_f32x16u*)&acc[48] +
+            (risec_f32x16){A[k + l + 8 * k * i], A[k + l + 8 * k * i], A[k + l + 8 * k * i],
+                           A[k + l + 8 * k * i], A[k + l + 8 * k * i], A[k + l + 8 * k * i],
+                           A[k + l + 8 * k * i], A[k + l + 8 * k * i], A[k + l + 8 * k * i],
+                           A[k + l + 8 * k * i], A[k + l + 8 * k * i], A[k + l + 8 * k * i],
+                           A[k + l + 8 * k * i], A[k + l + 8 * k * i], A[k + l + 8 * k * i],
+                           A[k + l + 8 * k * i]} *
+                *(const risec_f32x16u*)&B[n * l + 32 * j + 16];
+        *(risec_f32x16u*)&acc[64] =
+            *(const risec_f32x16u*)&acc[64] +
+            (risec_f32x16){
+                A[l + 2 * k + 8 * k * i], A[l + 2 * k + 8 * k * i], A[l + 2 * k + 8 * k * i],
+                A[l + 2 * k + 8 * k * i], A[l + 2 * k + 8 * k * i], A[l + 2 * k + 8 * k * i],
+                A[l + 2 * k + 8 * k * i], A[l + 2 * k + 8 * k * i], A[l + 2 * k + 8 * k * i],
+                A[l + 2 * k + 8 * k * i], A[l + 2 * k + 8 * k * i], A[l + 2 * k + 8 * k * i],
+                A[l + 2 * k + 8 * k * i], A[l + 2 * k + 8 * k * i], A[l + 2 * k + 8 * k * i],
+                A[l + 2 * k + 8 * k * i]} *
+                *(const risec_f32x16u*)&B[n * l + 32 * j];
+        *(risec_f32x16u*)&acc[80] =
+            *(const risec_f32x16u*)&acc[80] +
+            (risec_f32x16){
+                A[l + 2 * k + 8 * k * i], A[l + 2 * k + 8 * k * i], A[l + 2 * k + 8 * k * i],
+                A[l + 2 * k + 8 * k * i], A[l + 2 * k + 8 * k * i], A[l + 2 * k + 8 * k * i],
+                A[l + 2 * k + 8 * k * i], A[l + 2 * k + 8 * k * i], A[l + 2 * k + 8 * k * i],
+                A[l + 2 * k + 8 * k * i], A[l + 2 * k + 8 * k * i], A[l + 2 * k + 8 * k * i],
+                A[l + 2 * k + 8 * k * i], A[l + 2 * k + 8 * k * i], A[l + 2 * k + 8 * k * i],
+                A[l + 2 * k + 8 * k * i]} *
+                *(const risec_f32x16u*)&B[n * l + 32 * j + 16];
+        *(risec_f32x16u*)&acc[96] =
+            *(const risec_f32x16u*)&acc[96] +
+            (risec_f32x16){
+                A[l + 3 * k + 8 * k * i], A[l + 3 * k + 8 * k * i], A[l + 3 * k + 8 * k * i],
+                A[l + 3 * k + 8 * k * i], A[l + 3 * k + 8 * k * i], A[l + 3 * k + 8 * k * i],
+                A[l + 3 * k + 8 * k * i], A[l + 3 * k + 8 * k * i], A[l + 3 * k + 8 * k * i],
+                A[l + 3 * k + 8 * k * i], A[l + 3 * k + 8 * k * i], A[l + 3 * k + 8 * k * i],
+                A[l + 3 * k + 8 * k * i], A[l + 3 * k + 8 * k * i], A[l + 3 * k + 8 * k * i],
+                A[l + 3 * k + 8 * k * i]} *
+                *(const risec_f32x16u*)&B[n * l + 32 * j];
+        *(risec_f32x16u*)&acc[112] =
+            *(const risec_f32x16u*)&acc[112] +
+            (risec_f32x16){
+                A[l + 3 * k + 8 * k * i], A[l + 3 * k + 8 * k * i], A[l + 3 * k + 8 * k * i],
+                A[l + 3 * k + 8 * k * i], A[l + 3 * k + 8 * k * i], A[l + 3 * k + 8 * k * i],
+                A[l + 3 * k + 8 * k * i], A[l + 3 * k + 8 * k * i], A[l + 3 * k + 8 * k * i],
+                A[l + 3 * k + 8 * k * i], A[l + 3 * k + 8 * k * i], A[l + 3 * k + 8 * k * i],
+                A[l + 3 * k + 8 * k * i], A[l + 3 * k + 8 * k * i], A[l + 3 * k + 8 * k * i],
+                A[l + 3 * k + 8 * k * i]} *
+                *(const risec_f32x16u*)&B[n * l + 32 * j + 16];
+        *(risec_f32x16u*)&acc[128] =
+            *(const risec_f32x16u*)&acc[128] +
+            (risec_f32x16){
+                A[l + 4 * k + 8 * k * i], A[l + 4 * k + 8 * k * i], A[l + 4 * k + 8 * k * i],
+                A[l + 4 * k + 8 * k * i], A[l + 4 * k + 8 * k * i], A[l + 4 * k + 8 * k * i],
+                A[l + 4 * k + 8 * k * i], A[l + 4 * k + 8 * k * i], A[l + 4 * k + 8 * k * i],
+                A[l + 4 * k + 8 * k * i], A[l + 4 * k + 8 * k * i], A[l + 4 * k + 8 * k * i],
+                A[l + 4 * k + 8 * k * i], A[l + 4 * k + 8 * k * i], A[l + 4 * k + 8 * k * i],
+                A[l + 4 * k + 8 * k * i]} *
+                *(const risec_f32x16u*)&B[n * l + 32 * j];
+        *(risec_f32x16u*)&acc[144] =
+            *(const risec_f32x16u*)&acc[144] +
+            (risec_f32x16){
+                A[l + 4 * k + 8 * k * i], A[l + 4 * k + 8 * k * i], A[l + 4 * k + 8 * k * i],
+                A[l + 4 * k + 8 * k * i], A[l + 4 * k + 8 * k * i], A[l + 4 * k + 8 * k * i],
+                A[l + 4 * k + 8 * k * i], A[l + 4 * k + 8 * k * i], A[l + 4 * k + 8 * k * i],
+                A[l + 4 * k + 8 * k * i], A[l + 4 * k + 8 * k * i], A[l + 4 * k + 8 * k * i],
+                A[l + 4 * k + 8 * k * i], A[l + 4 * k + 8 * k * i], A[l + 4 * k + 8 * k * i],
+                A[l + 4 * k + 8 * k * i]} *
+                *(const risec_f32x16u*)&B[n * l + 32 * j + 16];
+        *(risec_f32x16u*)&acc[160] =
+            *(const risec_f32x16u*)&acc[160] +
+            (risec_f32x16){
+                A[l + 5 * k + 8 * k * i], A[l + 5 * k + 8 * k * i], A[l + 5 * k + 8 * k * i],
+                A[l + 5 * k + 8 * k * i], A[l + 5 * k + 8 * k * i], A[l + 5 * k + 8 * k * i],
+                A[l + 5 * k + 8 * k * i], A[l + 5 * k + 8 * k * i], A[l + 5 * k + 8 * k * i],
+                A[l + 5 * k + 8 * k * i], A[l + 5 * k + 8 * k * i], A[l + 5 * k + 8 * k * i],
+                A[l + 5 * k + 8 * k * i], A[l + 5 * k + 8 * k * i], A[l + 5 * k + 8 * k * i],
+                A[l + 5 * k + 8 * k * i]} *
+                *(const risec_f32x16u*)&B[n * l + 32 * j];
+        *(risec_f32x16u*)&acc[176] =
+            *(const risec_f32x16u*)&acc[176] +
+            (risec_f32x16){
+                A[l + 5 * k + 8 * k * i], A[l + 5 * k + 8 * k * i], A[l + 5 * k + 8 * k * i],
+                A[l + 5 * k + 8 * k * i], A[l + 5 * k + 8 * k * i], A[l + 5 * k + 8 * k * i],
+                A[l + 5 * k + 8 * k * i], A[l + 5 * k + 8 * k * i], A[l + 5 * k + 8 * k * i],
+                A[l + 5 * k + 8 * k * i], A[l + 5 * k + 8 * k * i], A[l + 5 * k + 8 * k * i],
+                A[l + 5 * k + 8 * k * i], A[l + 5 * k + 8 * k * i], A[l + 5 * k + 8 * k * i],
+                A[l + 5 * k + 8 * k * i]} *
+                *(const risec_f32x16u*)&B[n * l + 32 * j + 16];
+        *(risec_f32x16u*)&acc[192] =
+            *(const risec_f32x16u*)&acc[192] +
+            (risec_f32x16){
+                A[l + 6 * k + 8 * k * i], A[l + 6 * k + 8 * k * i], A[l + 6 * k + 8 * k * i],
+                A[l + 6 * k + 8 * k * i], A[l + 6 * k + 8 * k * i], A[l + 6 * k + 8 * k * i],
+                A[l + 6 * k + 8 * k * i], A[l + 6 * k + 8 * k * i], A[l + 6 * k + 8 * k * i],
+                A[l + 6 * k + 8 * k * i], A[l + 6 * k + 8 * k * i], A[l + 6 * k + 8 * k * i],
+                A[l + 6 * k + 8 * k * i], A[l + 6 * k + 8 * k * i], A[l + 6 * k + 8 * k * i],
+                A[l + 6 * k + 8 * k * i]} *
+                *(const risec_f32x16u*)&B[n * l + 32 * j];
+        *(risec_f32x16u*)&acc[208] =
+            *(const risec_f32x16u*)&acc[208] +
+            (risec_f32x16){
+                A[l + 6 * k + 8 * k * i], A[l + 6 * k + 8 * k * i], A[l + 6 * k + 8 * k * i],
+                A[l + 6 * k + 8 * k * i], A[l + 6 * k + 8 * k * i], A[l + 6 * k + 8 * k * i],
+                A[l + 6 * k + 8 * k * i], A[l + 6 * k + 8 * k * i], A[l + 6 * k + 8 * k * i],
+                A[l + 6 * k + 8 * k * i], A[l + 6 * k + 8 * k * i], A[l + 6 * k + 8 * k * i],
+                A[l + 6 * k + 8 * k * i], A[l + 6 * k + 8 * k * i], A[l + 6 * k + 8 * k * i],
+                A[l + 6 * k + 8 * k * i]} *
+                *(const risec_f32x16u*)&B[n * l + 32 * j + 16];
+        *(risec_f32x16u*)&acc[224] =
+            *(const risec_f32x16u*)&acc[224] +
+            (risec_f32x16){
+                A[l + 7 * k + 8 * k * i], A[l + 7 * k + 8 * k * i], A[l + 7 * k + 8 * k * i],
+                A[l + 7 * k + 8 * k * i], A[l + 7 * k + 8 * k * i], A[l + 7 * k + 8 * k * i],
+                A[l + 7 * k + 8 * k * i], A[l + 7 * k + 8 * k * i], A[l + 7 * k + 8 * k * i],
+                A[l + 7 * k + 8 * k * i], A[l + 7 * k + 8 * k * i], A[l + 7 * k + 8 * k * i],
+                A[l + 7 * k + 8 * k * i], A[l + 7 * k + 8 * k * i], A[l + 7 * k + 8 * k * i],
+                A[l + 7 * k + 8 * k * i]} *
+                *(const risec_f32x16u*)&B[n * l + 32 * j];
+        *(risec_f32x16u*)&acc[240] =
+            *(const risec_f32x16u*)&acc[240] +
+            (risec_f32x16){
+                A[l + 7 * k + 8 * k * i], A[l + 7 * k + 8 * k * i], A[l + 7 * k + 8 * k * i],
+                A[l + 7 * k + 8 * k * i], A[l + 7 * k + 8 * k * i], A[l + 7 * k + 8 * k * i],
+                A[l + 7 * k + 8 * k * i], A[l + 7 * k + 8 * k * i], A[l + 7 * k + 8 * k * i],
+                A[l + 7 * k + 8 * k * i], A[l + 7 * k + 8 * k * i], A[l + 7 * k + 8 * k * i],
+                A[l + 7 * k + 8 * k * i], A[l + 7 * k + 8 * k * i], A[l + 7 * k + 8 * k * i],
+                A[l + 7 * k + 8 * k * i]} *
+                *(const risec_f32x16u*)&B[n * l + 32 * j + 16];
       }
       // mapSeq
       for (int l = 0; l < 8; l += 1) {

@@ -32,6 +32,45 @@ bool scalarTyped(const Expr& e) {
   return e->type() && e->type()->kind() == TypeKind::Scalar;
 }
 
+/// `e` is fst/snd applied (one or more times) to the variable `x`.
+bool isProjectionOf(const Expr& e, const std::string& x) {
+  if (!isCall(e, Prim::Fst, 1) && !isCall(e, Prim::Snd, 1))
+    return false;
+  const Expr& a = e->arg();
+  return (a->kind() == ExprKind::Var && a->name() == x) || isProjectionOf(a, x);
+}
+
+bool scalarArray(const Type& t) {
+  return t && t->kind() == TypeKind::Array && t->elem()->kind() == TypeKind::Scalar &&
+         t->elem()->scalar() != ScalarKind::Bool;
+}
+
+/// `xs` as an array of (nested pairs of) vectors of `n` lanes: `asVector(n)`
+/// of an array of scalars; a `zip` or an array of pairs (through `unzip`)
+/// component by component. Nothing for other element types.
+std::optional<Expr> vectorInput(const Expr& xs, std::int64_t n) {
+  const Type& t = xs->type();
+  if (scalarArray(t))
+    return app(depNat(prim(Prim::AsVector), n), xs);
+  if (!t || t->kind() != TypeKind::Array || t->elem()->kind() != TypeKind::Pair)
+    return std::nullopt;
+  std::optional<Expr> a, b;
+  if (isCall(xs, Prim::Zip, 2)) {
+    Spine z = spineOf(xs);
+    a = vectorInput(z.args[0], n);
+    b = vectorInput(z.args[1], n);
+  } else {
+    const Type& e = t->elem();
+    Expr u = makeApp(prim(Prim::Unzip), xs, {},
+                     pairType(arrayType(t->size(), e->first()), arrayType(t->size(), e->second())));
+    a = vectorInput(makeApp(prim(Prim::Fst), u, {}, u->type()->first()), n);
+    b = vectorInput(makeApp(prim(Prim::Snd), u, {}, u->type()->second()), n);
+  }
+  if (!a || !b)
+    return std::nullopt;
+  return app(prim(Prim::Zip), *a, *b);
+}
+
 /// The body `e` of a scalar function of `x`, lifted to vectors.
 std::optional<Expr> lift(const Expr& e, const std::string& x) {
   switch (e->kind()) {
@@ -44,9 +83,8 @@ std::optional<Expr> lift(const Expr& e, const std::string& x) {
   case ExprKind::Literal:
     return app(prim(Prim::VectorFromScalar), e);
   case ExprKind::App: {
-    // fst(x) / snd(x) of a pair of vectors (a map over zip(a)(b))
-    if ((isCall(e, Prim::Fst, 1) || isCall(e, Prim::Snd, 1)) && e->arg()->kind() == ExprKind::Var &&
-        e->arg()->name() == x)
+    // fst(x), snd(fst(x)), ... of (nested) pairs of vectors (a map over zips)
+    if (isProjectionOf(e, x))
       return e;
     if (!occursFree(x, e))
       return scalarTyped(e) ? std::optional<Expr>(app(prim(Prim::VectorFromScalar), e))
@@ -75,24 +113,11 @@ RuleFn vectorize(std::int64_t n) {
       return std::nullopt;
     const Type& in = s.args[1]->type();
     const Type& out = e->type();
-    auto scalarArray = [](const Type& t) {
-      return t && t->kind() == TypeKind::Array && t->elem()->kind() == TypeKind::Scalar &&
-             t->elem()->scalar() != ScalarKind::Bool;
-    };
     if (!scalarArray(out))
       return std::nullopt;
-    auto asVec = [n](const Expr& a) { return app(depNat(prim(Prim::AsVector), n), a); };
-    Expr vecInput;
-    if (scalarArray(in)) {
-      vecInput = asVec(s.args[1]);
-    } else if (isCall(s.args[1], Prim::Zip, 2)) {
-      Spine z = spineOf(s.args[1]);
-      if (!scalarArray(z.args[0]->type()) || !scalarArray(z.args[1]->type()))
-        return std::nullopt;
-      vecInput = app(prim(Prim::Zip), asVec(z.args[0]), asVec(z.args[1]));
-    } else {
+    auto vecInput = vectorInput(s.args[1], n);
+    if (!vecInput)
       return std::nullopt;
-    }
     Expr f = s.args[0];
     std::string x;
     Expr body;
@@ -114,7 +139,7 @@ RuleFn vectorize(std::int64_t n) {
     auto lifted = lift(body, x);
     if (!lifted || (*lifted)->kind() != ExprKind::App)
       return std::nullopt;
-    return app(prim(Prim::AsScalar), app(prim(Prim::Map), lam(x, *lifted), vecInput));
+    return app(prim(Prim::AsScalar), app(prim(Prim::Map), lam(x, *lifted), *vecInput));
   };
 }
 

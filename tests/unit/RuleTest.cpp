@@ -60,6 +60,7 @@ const RuleCase kCases[] = {
   {"reduceToPar", "reduceToPar @ topDown", "ys |> reduce(add)(0.0f)", "ys |> reducePar(add)(0.0f)", "ys |> map(neg)"},
   {"reduceToOclSeq", "reduceToOclSeq(Private) @ topDown", "ys |> reduce(add)(0.0f)", "ys |> oclReduceSeq(Private)(add)(0.0f)", "ys |> map(neg)"},
   {"vectorize", "vectorize(4) @ outermost(isMap)", "ys |> map(fun(y => y * 2.0f))", "ys |> asVector(4) |> map(fun(y => y * vectorFromScalar(2.0f))) |> asScalar", "xs |> map(fun(r => r |> reduce(add)(0.0f)))"},
+  {"vectorizePairs", "vectorize(4) @ outermost(isMap)", "zip(ys)(ys |> map(fun(y => makePair(y)(neg(y))))) |> map(fun(p => fst(p) + fst(snd(p)) * snd(snd(p))))", "zip(asVector(4)(ys))(zip(asVector(4)(fst(unzip(ys |> map(fun(y => makePair(y)(neg(y))))))))(asVector(4)(snd(unzip(ys |> map(fun(y => makePair(y)(neg(y))))))))) |> map(fun(p => fst(p) + fst(snd(p)) * snd(snd(p)))) |> asScalar", "zip(ys)(transpose(xs)) |> map(fun(p => fst(p)))"},
   {"unroll", "unroll @ topDown", "ys |> mapSeq(neg)", "ys |> mapSeqUnroll(neg)", "ys |> map(neg)"},
   {"parallel", "parallel @ topDown", "ys |> mapSeq(neg)", "ys |> mapPar(neg)", "ys |> reduce(add)(0.0f)"},
   {"toMemAfterMapSeq", "toMemAfterMapSeq @ topDown", "ys |> mapSeq(neg)", "toMem(ys |> mapSeq(neg))", "ys |> map(neg)"},
