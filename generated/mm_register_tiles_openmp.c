@@ -35,10 +35,10 @@ int mm_register_tiles_openmp(float* restrict output, int m, int n, int k, const 
   }
   if ((double)m * (double)k > INT_MAX || (double)n * (double)k > INT_MAX ||
       256.0 * ((double)m / 8.0) * ((double)n / 32.0) > INT_MAX ||
-      256.0 * ((double)n / 32.0) > INT_MAX) {
+      32.0 * (double)k * ((double)n / 32.0) > INT_MAX || 256.0 * ((double)n / 32.0) > INT_MAX) {
     return 3;
   }
-  // the 1st argument of `split` needs n to be a multiple of 32
+  // the 2nd argument of `map` needs n to be a multiple of 32
   if (n % 32 != 0) {
     return 1;
   }
@@ -46,16 +46,28 @@ int mm_register_tiles_openmp(float* restrict output, int m, int n, int k, const 
   if (m % 8 != 0) {
     return 1;
   }
+  float* restrict tmp = malloc((size_t)(32 * k * (n / 32)) * sizeof(float));
   int nthreads = omp_get_max_threads();
-  float* restrict tmp = malloc((size_t)nthreads * ((size_t)(256 * (n / 32)) * sizeof(float)));
-  if (tmp == NULL && 256 * (n / 32) != 0) {
+  float* restrict tmp_2 = malloc((size_t)nthreads * ((size_t)(256 * (n / 32)) * sizeof(float)));
+  if ((tmp == NULL && 32 * k * (n / 32) != 0) || (tmp_2 == NULL && 256 * (n / 32) != 0)) {
     free(tmp);
+    free(tmp_2);
     return 4;
+  }
+  // mapSeq
+  for (int i = 0; i < n / 32; i += 1) {
+    // mapSeq
+    for (int j = 0; j < k; j += 1) {
+      // mapSeq
+      for (int l = 0; l < 32; l += 1) {
+        tmp[l + 32 * j + 32 * k * i] = B[l + n * j + 32 * i];
+      }
+    }
   }
 #pragma omp parallel for
   // mapPar
   for (int i = 0; i < m / 8; i += 1) {
-    float* restrict tmp_own = tmp + (size_t)omp_get_thread_num() * (size_t)(256 * (n / 32));
+    float* restrict tmp_2_own = tmp_2 + (size_t)omp_get_thread_num() * (size_t)(256 * (n / 32));
     // mapSeq
     for (int j = 0; j < n / 32; j += 1) {
       float acc[256];
@@ -74,14 +86,14 @@ int mm_register_tiles_openmp(float* restrict output, int m, int n, int k, const 
                            A[l + 8 * k * i], A[l + 8 * k * i], A[l + 8 * k * i], A[l + 8 * k * i],
                            A[l + 8 * k * i], A[l + 8 * k * i], A[l + 8 * k * i], A[l + 8 * k * i],
                            A[l + 8 * k * i], A[l + 8 * k * i], A[l + 8 * k * i], A[l + 8 * k * i]} *
-                *(const risec_f32x16u*)&B[n * l + 32 * j];
+                *(const risec_f32x16u*)&tmp[32 * l + 32 * k * j];
         *(risec_f32x16u*)&acc[16] =
             *(const risec_f32x16u*)&acc[16] +
             (risec_f32x16){A[l + 8 * k * i], A[l + 8 * k * i], A[l + 8 * k * i], A[l + 8 * k * i],
                            A[l + 8 * k * i], A[l + 8 * k * i], A[l + 8 * k * i], A[l + 8 * k * i],
                            A[l + 8 * k * i], A[l + 8 * k * i], A[l + 8 * k * i], A[l + 8 * k * i],
                            A[l + 8 * k * i], A[l + 8 * k * i], A[l + 8 * k * i], A[l + 8 * k * i]} *
-                *(const risec_f32x16u*)&B[n * l + 32 * j + 16];
+                *(const risec_f32x16u*)&tmp[32 * l + 32 * k * j + 16];
         *(risec_f32x16u*)&acc[32] =
             *(const risec_f32x16u*)&acc[32] +
             (risec_f32x16){A[k + l + 8 * k * i], A[k + l + 8 * k * i], A[k + l + 8 * k * i],
@@ -90,7 +102,7 @@ int mm_register_tiles_openmp(float* restrict output, int m, int n, int k, const 
                            A[k + l + 8 * k * i], A[k + l + 8 * k * i], A[k + l + 8 * k * i],
                            A[k + l + 8 * k * i], A[k + l + 8 * k * i], A[k + l + 8 * k * i],
                            A[k + l + 8 * k * i]} *
-                *(const risec_f32x16u*)&B[n * l + 32 * j];
+                *(const risec_f32x16u*)&tmp[32 * l + 32 * k * j];
         *(risec_f32x16u*)&acc[48] =
             *(const risec_f32x16u*)&acc[48] +
             (risec_f32x16){A[k + l + 8 * k * i], A[k + l + 8 * k * i], A[k + l + 8 * k * i],
@@ -99,7 +111,7 @@ int mm_register_tiles_openmp(float* restrict output, int m, int n, int k, const 
                            A[k + l + 8 * k * i], A[k + l + 8 * k * i], A[k + l + 8 * k * i],
                            A[k + l + 8 * k * i], A[k + l + 8 * k * i], A[k + l + 8 * k * i],
                            A[k + l + 8 * k * i]} *
-                *(const risec_f32x16u*)&B[n * l + 32 * j + 16];
+                *(const risec_f32x16u*)&tmp[32 * l + 32 * k * j + 16];
         *(risec_f32x16u*)&acc[64] =
             *(const risec_f32x16u*)&acc[64] +
             (risec_f32x16){
@@ -109,7 +121,7 @@ int mm_register_tiles_openmp(float* restrict output, int m, int n, int k, const 
                 A[l + 2 * k + 8 * k * i], A[l + 2 * k + 8 * k * i], A[l + 2 * k + 8 * k * i],
                 A[l + 2 * k + 8 * k * i], A[l + 2 * k + 8 * k * i], A[l + 2 * k + 8 * k * i],
                 A[l + 2 * k + 8 * k * i]} *
-                *(const risec_f32x16u*)&B[n * l + 32 * j];
+                *(const risec_f32x16u*)&tmp[32 * l + 32 * k * j];
         *(risec_f32x16u*)&acc[80] =
             *(const risec_f32x16u*)&acc[80] +
             (risec_f32x16){
@@ -119,7 +131,7 @@ int mm_register_tiles_openmp(float* restrict output, int m, int n, int k, const 
                 A[l + 2 * k + 8 * k * i], A[l + 2 * k + 8 * k * i], A[l + 2 * k + 8 * k * i],
                 A[l + 2 * k + 8 * k * i], A[l + 2 * k + 8 * k * i], A[l + 2 * k + 8 * k * i],
                 A[l + 2 * k + 8 * k * i]} *
-                *(const risec_f32x16u*)&B[n * l + 32 * j + 16];
+                *(const risec_f32x16u*)&tmp[32 * l + 32 * k * j + 16];
         *(risec_f32x16u*)&acc[96] =
             *(const risec_f32x16u*)&acc[96] +
             (risec_f32x16){
@@ -129,7 +141,7 @@ int mm_register_tiles_openmp(float* restrict output, int m, int n, int k, const 
                 A[l + 3 * k + 8 * k * i], A[l + 3 * k + 8 * k * i], A[l + 3 * k + 8 * k * i],
                 A[l + 3 * k + 8 * k * i], A[l + 3 * k + 8 * k * i], A[l + 3 * k + 8 * k * i],
                 A[l + 3 * k + 8 * k * i]} *
-                *(const risec_f32x16u*)&B[n * l + 32 * j];
+                *(const risec_f32x16u*)&tmp[32 * l + 32 * k * j];
         *(risec_f32x16u*)&acc[112] =
             *(const risec_f32x16u*)&acc[112] +
             (risec_f32x16){
@@ -139,7 +151,7 @@ int mm_register_tiles_openmp(float* restrict output, int m, int n, int k, const 
                 A[l + 3 * k + 8 * k * i], A[l + 3 * k + 8 * k * i], A[l + 3 * k + 8 * k * i],
                 A[l + 3 * k + 8 * k * i], A[l + 3 * k + 8 * k * i], A[l + 3 * k + 8 * k * i],
                 A[l + 3 * k + 8 * k * i]} *
-                *(const risec_f32x16u*)&B[n * l + 32 * j + 16];
+                *(const risec_f32x16u*)&tmp[32 * l + 32 * k * j + 16];
         *(risec_f32x16u*)&acc[128] =
             *(const risec_f32x16u*)&acc[128] +
             (risec_f32x16){
@@ -149,7 +161,7 @@ int mm_register_tiles_openmp(float* restrict output, int m, int n, int k, const 
                 A[l + 4 * k + 8 * k * i], A[l + 4 * k + 8 * k * i], A[l + 4 * k + 8 * k * i],
                 A[l + 4 * k + 8 * k * i], A[l + 4 * k + 8 * k * i], A[l + 4 * k + 8 * k * i],
                 A[l + 4 * k + 8 * k * i]} *
-                *(const risec_f32x16u*)&B[n * l + 32 * j];
+                *(const risec_f32x16u*)&tmp[32 * l + 32 * k * j];
         *(risec_f32x16u*)&acc[144] =
             *(const risec_f32x16u*)&acc[144] +
             (risec_f32x16){
@@ -159,7 +171,7 @@ int mm_register_tiles_openmp(float* restrict output, int m, int n, int k, const 
                 A[l + 4 * k + 8 * k * i], A[l + 4 * k + 8 * k * i], A[l + 4 * k + 8 * k * i],
                 A[l + 4 * k + 8 * k * i], A[l + 4 * k + 8 * k * i], A[l + 4 * k + 8 * k * i],
                 A[l + 4 * k + 8 * k * i]} *
-                *(const risec_f32x16u*)&B[n * l + 32 * j + 16];
+                *(const risec_f32x16u*)&tmp[32 * l + 32 * k * j + 16];
         *(risec_f32x16u*)&acc[160] =
             *(const risec_f32x16u*)&acc[160] +
             (risec_f32x16){
@@ -169,7 +181,7 @@ int mm_register_tiles_openmp(float* restrict output, int m, int n, int k, const 
                 A[l + 5 * k + 8 * k * i], A[l + 5 * k + 8 * k * i], A[l + 5 * k + 8 * k * i],
                 A[l + 5 * k + 8 * k * i], A[l + 5 * k + 8 * k * i], A[l + 5 * k + 8 * k * i],
                 A[l + 5 * k + 8 * k * i]} *
-                *(const risec_f32x16u*)&B[n * l + 32 * j];
+                *(const risec_f32x16u*)&tmp[32 * l + 32 * k * j];
         *(risec_f32x16u*)&acc[176] =
             *(const risec_f32x16u*)&acc[176] +
             (risec_f32x16){
@@ -179,7 +191,7 @@ int mm_register_tiles_openmp(float* restrict output, int m, int n, int k, const 
                 A[l + 5 * k + 8 * k * i], A[l + 5 * k + 8 * k * i], A[l + 5 * k + 8 * k * i],
                 A[l + 5 * k + 8 * k * i], A[l + 5 * k + 8 * k * i], A[l + 5 * k + 8 * k * i],
                 A[l + 5 * k + 8 * k * i]} *
-                *(const risec_f32x16u*)&B[n * l + 32 * j + 16];
+                *(const risec_f32x16u*)&tmp[32 * l + 32 * k * j + 16];
         *(risec_f32x16u*)&acc[192] =
             *(const risec_f32x16u*)&acc[192] +
             (risec_f32x16){
@@ -189,7 +201,7 @@ int mm_register_tiles_openmp(float* restrict output, int m, int n, int k, const 
                 A[l + 6 * k + 8 * k * i], A[l + 6 * k + 8 * k * i], A[l + 6 * k + 8 * k * i],
                 A[l + 6 * k + 8 * k * i], A[l + 6 * k + 8 * k * i], A[l + 6 * k + 8 * k * i],
                 A[l + 6 * k + 8 * k * i]} *
-                *(const risec_f32x16u*)&B[n * l + 32 * j];
+                *(const risec_f32x16u*)&tmp[32 * l + 32 * k * j];
         *(risec_f32x16u*)&acc[208] =
             *(const risec_f32x16u*)&acc[208] +
             (risec_f32x16){
@@ -199,7 +211,7 @@ int mm_register_tiles_openmp(float* restrict output, int m, int n, int k, const 
                 A[l + 6 * k + 8 * k * i], A[l + 6 * k + 8 * k * i], A[l + 6 * k + 8 * k * i],
                 A[l + 6 * k + 8 * k * i], A[l + 6 * k + 8 * k * i], A[l + 6 * k + 8 * k * i],
                 A[l + 6 * k + 8 * k * i]} *
-                *(const risec_f32x16u*)&B[n * l + 32 * j + 16];
+                *(const risec_f32x16u*)&tmp[32 * l + 32 * k * j + 16];
         *(risec_f32x16u*)&acc[224] =
             *(const risec_f32x16u*)&acc[224] +
             (risec_f32x16){
@@ -209,7 +221,7 @@ int mm_register_tiles_openmp(float* restrict output, int m, int n, int k, const 
                 A[l + 7 * k + 8 * k * i], A[l + 7 * k + 8 * k * i], A[l + 7 * k + 8 * k * i],
                 A[l + 7 * k + 8 * k * i], A[l + 7 * k + 8 * k * i], A[l + 7 * k + 8 * k * i],
                 A[l + 7 * k + 8 * k * i]} *
-                *(const risec_f32x16u*)&B[n * l + 32 * j];
+                *(const risec_f32x16u*)&tmp[32 * l + 32 * k * j];
         *(risec_f32x16u*)&acc[240] =
             *(const risec_f32x16u*)&acc[240] +
             (risec_f32x16){
@@ -219,13 +231,13 @@ int mm_register_tiles_openmp(float* restrict output, int m, int n, int k, const 
                 A[l + 7 * k + 8 * k * i], A[l + 7 * k + 8 * k * i], A[l + 7 * k + 8 * k * i],
                 A[l + 7 * k + 8 * k * i], A[l + 7 * k + 8 * k * i], A[l + 7 * k + 8 * k * i],
                 A[l + 7 * k + 8 * k * i]} *
-                *(const risec_f32x16u*)&B[n * l + 32 * j + 16];
+                *(const risec_f32x16u*)&tmp[32 * l + 32 * k * j + 16];
       }
       // mapSeq
       for (int l = 0; l < 8; l += 1) {
         // mapSeq
         for (int p = 0; p < 32; p += 1) {
-          tmp_own[p + 32 * j + 32 * l * (n / 32)] = acc[p + 32 * l];
+          tmp_2_own[p + 32 * j + 32 * l * (n / 32)] = acc[p + 32 * l];
         }
       }
     }
@@ -233,10 +245,11 @@ int mm_register_tiles_openmp(float* restrict output, int m, int n, int k, const 
     for (int j = 0; j < 8; j += 1) {
       // mapSeq
       for (int l = 0; l < 32 * (n / 32); l += 1) {
-        output[l + 256 * i * (n / 32) + 32 * j * (n / 32)] = tmp_own[l + 32 * j * (n / 32)];
+        output[l + 256 * i * (n / 32) + 32 * j * (n / 32)] = tmp_2_own[l + 32 * j * (n / 32)];
       }
     }
   }
+  free(tmp_2);
   free(tmp);
   return 0;
 }

@@ -65,6 +65,7 @@ void registerLoweringRules(RuleRegistry& r);
 void registerVectoriseRules(RuleRegistry& r);
 void registerTilingRules(RuleRegistry& r);
 void registerLiftReduceRules(RuleRegistry& r);
+void registerPackingRules(RuleRegistry& r);
 
 /// Helpers for registering rules without parameters / with integer ones.
 RuleInfo simpleRule(std::string name, std::string family, std::string before, std::string after,

@@ -29,6 +29,7 @@ const RuleRegistry& RuleRegistry::instance() {
     registerVectoriseRules(r);
     registerTilingRules(r);
     registerLiftReduceRules(r);
+    registerPackingRules(r);
     return r;
   }();
   return registry;

@@ -28,6 +28,8 @@ const RuleCase kCases[] = {
   {"etaReduction", "etaReduction @ topDown", "ys |> map(fun(y => neg(y)))", "ys |> map(neg)", "ys |> map(neg)"},
   {"etaAbstraction", "etaAbstraction @ outermost(isMap)", "ys |> map(neg)", "fun(e => map(neg)(e))(ys)", "ys"},
   {"splitJoin", "splitJoin(4) @ outermost(isMap)", "ys |> map(neg)", "ys |> split(4) |> map(map(neg)) |> join", "xs"},
+  {"splitTranspose", "topDown(splitTranspose)", "xs |> transpose |> split(2)", "xs |> map(split(2)) |> transpose |> map(transpose)", "xs |> split(2)"},
+  {"hoistToMem", "hoistToMem @ outermost(isMap)", "xs |> map(fun(r => zip(r)(toMem(map(neg)(ys))) |> map(fun(p => fst(p) + snd(p)))))", "let(toMem(map(neg)(ys)))(fun(v => xs |> map(fun(r => zip(r)(v) |> map(fun(p => fst(p) + snd(p)))))))", "xs |> map(fun(r => toMem(map(neg)(r))))"},
   {"liftReduce", "liftReduce @ outermost(isMap)", "xs |> map(fun(r => reduce(add)(0.0f)(r)))", "transpose(xs) |> reduce(fun(acc, y => zip(acc)(y) |> map(fun(p => add(fst(p))(snd(p))))))(generate(fun(i => 0.0f)))", "ys |> map(fun(y => reduce(add)(y)(ys)))"},
   {"liftReduceBody", "liftReduce @ outermost(isMap)", "xs |> map(fun(r => reduce(add)(0.0f)(map(neg)(r))))", "transpose(xs |> map(fun(r => map(neg)(r)))) |> reduce(fun(acc, y => zip(acc)(y) |> map(fun(p => add(fst(p))(snd(p))))))(generate(fun(i => 0.0f)))", "xs |> map(fun(r => reduce(add)(0.0f)(r) + 1.0f))"},
   {"liftReduceSeq", "liftReduce @ outermost(isMap)", "xs |> map(reduceSeq(fun(a, v => a * 0.5f + v))(1.0f))", "transpose(xs) |> reduceSeq(fun(acc, y => zip(acc)(y) |> map(fun(p => fun(a, v => a * 0.5f + v)(fst(p))(snd(p))))))(generate(fun(i => 1.0f)))", "xs |> map(fun(r => reduceSeq(fun(a, v => a + v * reduce(add)(0.0f)(r)))(0.0f)(r)))"},
