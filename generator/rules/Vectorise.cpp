@@ -32,23 +32,63 @@ bool scalarTyped(const Expr& e) {
   return e->type() && e->type()->kind() == TypeKind::Scalar;
 }
 
-/// `e` is fst/snd applied (one or more times) to the variable `x`.
-bool isProjectionOf(const Expr& e, const std::string& x) {
-  if (!isCall(e, Prim::Fst, 1) && !isCall(e, Prim::Snd, 1))
-    return false;
-  const Expr& a = e->arg();
-  return (a->kind() == ExprKind::Var && a->name() == x) || isProjectionOf(a, x);
-}
-
 bool scalarArray(const Type& t) {
   return t && t->kind() == TypeKind::Array && t->elem()->kind() == TypeKind::Scalar &&
          t->elem()->scalar() != ScalarKind::Bool;
 }
 
+/// The projection path of `e` from `x` ("" for x, "sf" for fst(snd(x))), if
+/// `e` is x or fst/snd applied to it.
+std::optional<std::string> projectionPath(const Expr& e, const std::string& x) {
+  if (e->kind() == ExprKind::Var)
+    return e->name() == x ? std::optional<std::string>("") : std::nullopt;
+  bool fst = isCall(e, Prim::Fst, 1);
+  if (!fst && !isCall(e, Prim::Snd, 1))
+    return std::nullopt;
+  auto inner = projectionPath(e->arg(), x);
+  if (!inner)
+    return std::nullopt;
+  return *inner + (fst ? "f" : "s");
+}
+
+/// The projection paths of `x` that `e` reads.
+void usedPaths(const Expr& e, const std::string& x, std::set<std::string>& out) {
+  if (auto p = projectionPath(e, x)) {
+    out.insert(*p);
+    return;
+  }
+  switch (e->kind()) {
+  case ExprKind::App:
+    usedPaths(e->fn(), x, out);
+    usedPaths(e->arg(), x, out);
+    break;
+  case ExprKind::DepApp:
+    usedPaths(e->fn(), x, out);
+    break;
+  case ExprKind::Lambda:
+    if (e->name() != x)
+      usedPaths(e->body(), x, out);
+    break;
+  default:
+    break;
+  }
+}
+
+bool readsBelow(const std::set<std::string>& used, const std::string& prefix) {
+  for (const std::string& p : used)
+    if (p.rfind(prefix, 0) == 0)
+      return true;
+  return false;
+}
+
 /// `xs` as an array of (nested pairs of) vectors of `n` lanes: `asVector(n)`
-/// of an array of scalars; a `zip` or an array of pairs (through `unzip`)
-/// component by component. Nothing for other element types.
-std::optional<Expr> vectorInput(const Expr& xs, std::int64_t n) {
+/// of an array of scalars; a `zip` component by component; an array of pairs
+/// through `unzip`, when the body reads both components (`used`, the
+/// projection paths it reads; `at`, the path of `xs`): an unread half of an
+/// unzipped array would still be computed into a temporary. Nothing for other
+/// element types.
+std::optional<Expr> vectorInput(const Expr& xs, std::int64_t n, const std::set<std::string>& used,
+                                const std::string& at) {
   const Type& t = xs->type();
   if (scalarArray(t))
     return app(depNat(prim(Prim::AsVector), n), xs);
@@ -57,14 +97,16 @@ std::optional<Expr> vectorInput(const Expr& xs, std::int64_t n) {
   std::optional<Expr> a, b;
   if (isCall(xs, Prim::Zip, 2)) {
     Spine z = spineOf(xs);
-    a = vectorInput(z.args[0], n);
-    b = vectorInput(z.args[1], n);
+    a = vectorInput(z.args[0], n, used, at + "f");
+    b = vectorInput(z.args[1], n, used, at + "s");
   } else {
+    if (!readsBelow(used, at + "f") || !readsBelow(used, at + "s"))
+      return std::nullopt;
     const Type& e = t->elem();
     Expr u = makeApp(prim(Prim::Unzip), xs, {},
                      pairType(arrayType(t->size(), e->first()), arrayType(t->size(), e->second())));
-    a = vectorInput(makeApp(prim(Prim::Fst), u, {}, u->type()->first()), n);
-    b = vectorInput(makeApp(prim(Prim::Snd), u, {}, u->type()->second()), n);
+    a = vectorInput(makeApp(prim(Prim::Fst), u, {}, u->type()->first()), n, used, at + "f");
+    b = vectorInput(makeApp(prim(Prim::Snd), u, {}, u->type()->second()), n, used, at + "s");
   }
   if (!a || !b)
     return std::nullopt;
@@ -84,7 +126,7 @@ std::optional<Expr> lift(const Expr& e, const std::string& x) {
     return app(prim(Prim::VectorFromScalar), e);
   case ExprKind::App: {
     // fst(x), snd(fst(x)), ... of (nested) pairs of vectors (a map over zips)
-    if (isProjectionOf(e, x))
+    if (auto path = projectionPath(e, x); path && !path->empty())
       return e;
     if (!occursFree(x, e))
       return scalarTyped(e) ? std::optional<Expr>(app(prim(Prim::VectorFromScalar), e))
@@ -115,9 +157,6 @@ RuleFn vectorize(std::int64_t n) {
     const Type& out = e->type();
     if (!scalarArray(out))
       return std::nullopt;
-    auto vecInput = vectorInput(s.args[1], n);
-    if (!vecInput)
-      return std::nullopt;
     Expr f = s.args[0];
     std::string x;
     Expr body;
@@ -135,6 +174,11 @@ RuleFn vectorize(std::int64_t n) {
     // A body that ignores its parameter would leave the vector width of the
     // lifted constant undetermined (and gains nothing from vectorising).
     if (!occursFree(x, body))
+      return std::nullopt;
+    std::set<std::string> used;
+    usedPaths(body, x, used);
+    auto vecInput = vectorInput(s.args[1], n, used, "");
+    if (!vecInput)
       return std::nullopt;
     auto lifted = lift(body, x);
     if (!lifted || (*lifted)->kind() != ExprKind::App)
