@@ -18,14 +18,86 @@
 #include <limits.h>
 #include <math.h>
 
+typedef float risec_f32x8 __attribute__((vector_size(32)));
+typedef float risec_f32x8u __attribute__((vector_size(32), aligned(4), may_alias));
+
 int asum_c(float* restrict output, int n, const float* restrict xs) {
   if (n < 0) {
     return 2;
   }
-  float acc = 0.0f;
+  float acc;
+  float tmp[8];
+  float acc_2[64];
+  // mapSeq
+  for (int i = 0; i < 8; i += 1) {
+    *(risec_f32x8u*)&acc_2[8 * i] = (risec_f32x8){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+  }
   // reduceSeq
-  for (int i = 0; i < n; i += 1) {
-    acc = acc + fabsf(xs[i]);
+  for (int i = 0; i < n / 64; i += 1) {
+    *(risec_f32x8u*)&acc_2[0] =
+        *(const risec_f32x8u*)&acc_2[0] +
+        (risec_f32x8){fabsf(xs[64 * i]),     fabsf(xs[64 * i + 1]), fabsf(xs[64 * i + 2]),
+                      fabsf(xs[64 * i + 3]), fabsf(xs[64 * i + 4]), fabsf(xs[64 * i + 5]),
+                      fabsf(xs[64 * i + 6]), fabsf(xs[64 * i + 7])};
+    *(risec_f32x8u*)&acc_2[8] =
+        *(const risec_f32x8u*)&acc_2[8] +
+        (risec_f32x8){fabsf(xs[64 * i + 8]),  fabsf(xs[64 * i + 9]),  fabsf(xs[64 * i + 10]),
+                      fabsf(xs[64 * i + 11]), fabsf(xs[64 * i + 12]), fabsf(xs[64 * i + 13]),
+                      fabsf(xs[64 * i + 14]), fabsf(xs[64 * i + 15])};
+    *(risec_f32x8u*)&acc_2[16] =
+        *(const risec_f32x8u*)&acc_2[16] +
+        (risec_f32x8){fabsf(xs[64 * i + 16]), fabsf(xs[64 * i + 17]), fabsf(xs[64 * i + 18]),
+                      fabsf(xs[64 * i + 19]), fabsf(xs[64 * i + 20]), fabsf(xs[64 * i + 21]),
+                      fabsf(xs[64 * i + 22]), fabsf(xs[64 * i + 23])};
+    *(risec_f32x8u*)&acc_2[24] =
+        *(const risec_f32x8u*)&acc_2[24] +
+        (risec_f32x8){fabsf(xs[64 * i + 24]), fabsf(xs[64 * i + 25]), fabsf(xs[64 * i + 26]),
+                      fabsf(xs[64 * i + 27]), fabsf(xs[64 * i + 28]), fabsf(xs[64 * i + 29]),
+                      fabsf(xs[64 * i + 30]), fabsf(xs[64 * i + 31])};
+    *(risec_f32x8u*)&acc_2[32] =
+        *(const risec_f32x8u*)&acc_2[32] +
+        (risec_f32x8){fabsf(xs[64 * i + 32]), fabsf(xs[64 * i + 33]), fabsf(xs[64 * i + 34]),
+                      fabsf(xs[64 * i + 35]), fabsf(xs[64 * i + 36]), fabsf(xs[64 * i + 37]),
+                      fabsf(xs[64 * i + 38]), fabsf(xs[64 * i + 39])};
+    *(risec_f32x8u*)&acc_2[40] =
+        *(const risec_f32x8u*)&acc_2[40] +
+        (risec_f32x8){fabsf(xs[64 * i + 40]), fabsf(xs[64 * i + 41]), fabsf(xs[64 * i + 42]),
+                      fabsf(xs[64 * i + 43]), fabsf(xs[64 * i + 44]), fabsf(xs[64 * i + 45]),
+                      fabsf(xs[64 * i + 46]), fabsf(xs[64 * i + 47])};
+    *(risec_f32x8u*)&acc_2[48] =
+        *(const risec_f32x8u*)&acc_2[48] +
+        (risec_f32x8){fabsf(xs[64 * i + 48]), fabsf(xs[64 * i + 49]), fabsf(xs[64 * i + 50]),
+                      fabsf(xs[64 * i + 51]), fabsf(xs[64 * i + 52]), fabsf(xs[64 * i + 53]),
+                      fabsf(xs[64 * i + 54]), fabsf(xs[64 * i + 55])};
+    *(risec_f32x8u*)&acc_2[56] =
+        *(const risec_f32x8u*)&acc_2[56] +
+        (risec_f32x8){fabsf(xs[64 * i + 56]), fabsf(xs[64 * i + 57]), fabsf(xs[64 * i + 58]),
+                      fabsf(xs[64 * i + 59]), fabsf(xs[64 * i + 60]), fabsf(xs[64 * i + 61]),
+                      fabsf(xs[64 * i + 62]), fabsf(xs[64 * i + 63])};
+  }
+  risec_f32x8 acc_3 = (risec_f32x8){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+  acc_3 = acc_3 + *(const risec_f32x8u*)&acc_2[0];
+  acc_3 = acc_3 + *(const risec_f32x8u*)&acc_2[8];
+  acc_3 = acc_3 + *(const risec_f32x8u*)&acc_2[16];
+  acc_3 = acc_3 + *(const risec_f32x8u*)&acc_2[24];
+  acc_3 = acc_3 + *(const risec_f32x8u*)&acc_2[32];
+  acc_3 = acc_3 + *(const risec_f32x8u*)&acc_2[40];
+  acc_3 = acc_3 + *(const risec_f32x8u*)&acc_2[48];
+  acc_3 = acc_3 + *(const risec_f32x8u*)&acc_2[56];
+  *(risec_f32x8u*)&tmp[0] = acc_3;
+  float acc_4 = 0.0f;
+  acc_4 = acc_4 + tmp[0];
+  acc_4 = acc_4 + tmp[1];
+  acc_4 = acc_4 + tmp[2];
+  acc_4 = acc_4 + tmp[3];
+  acc_4 = acc_4 + tmp[4];
+  acc_4 = acc_4 + tmp[5];
+  acc_4 = acc_4 + tmp[6];
+  acc_4 = acc_4 + tmp[7];
+  acc = acc_4;
+  // reduceSeq
+  for (int i = 0; i < n % 64; i += 1) {
+    acc = acc + fabsf(xs[i + 64 * (n / 64)]);
   }
   output[0] = acc;
   return 0;

@@ -20,27 +20,198 @@
 #include <omp.h>
 #include <stdlib.h>
 
+typedef float risec_f32x8 __attribute__((vector_size(32)));
+typedef float risec_f32x8u __attribute__((vector_size(32), aligned(4), may_alias));
+
 int asum_openmp(float* restrict output, int n, const float* restrict xs) {
   if (n < 0) {
     return 2;
   }
-  float* restrict tmp = malloc((size_t)n * sizeof(float));
-  if (tmp == NULL && n != 0) {
+  if ((double)n / 4096.0 > INT_MAX) {
+    return 3;
+  }
+  float* restrict tmp = malloc((size_t)(n / 4096) * sizeof(float));
+  if (tmp == NULL && n / 4096 != 0) {
     free(tmp);
     return 4;
   }
 #pragma omp parallel for
   // mapPar
-  for (int i = 0; i < n; i += 1) {
-    tmp[i] = fabsf(xs[i]);
+  for (int i = 0; i < n / 4096; i += 1) {
+    float tmp_2[8];
+    float acc[64];
+    // mapSeq
+    for (int j = 0; j < 8; j += 1) {
+      *(risec_f32x8u*)&acc[8 * j] = (risec_f32x8){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+    }
+    // reduceSeq
+    for (int j = 0; j < 64; j += 1) {
+      *(risec_f32x8u*)&acc[0] =
+          *(const risec_f32x8u*)&acc[0] +
+          (risec_f32x8){fabsf(xs[4096 * i + 64 * j]),     fabsf(xs[4096 * i + 64 * j + 1]),
+                        fabsf(xs[4096 * i + 64 * j + 2]), fabsf(xs[4096 * i + 64 * j + 3]),
+                        fabsf(xs[4096 * i + 64 * j + 4]), fabsf(xs[4096 * i + 64 * j + 5]),
+                        fabsf(xs[4096 * i + 64 * j + 6]), fabsf(xs[4096 * i + 64 * j + 7])};
+      *(risec_f32x8u*)&acc[8] =
+          *(const risec_f32x8u*)&acc[8] +
+          (risec_f32x8){fabsf(xs[4096 * i + 64 * j + 8]),  fabsf(xs[4096 * i + 64 * j + 9]),
+                        fabsf(xs[4096 * i + 64 * j + 10]), fabsf(xs[4096 * i + 64 * j + 11]),
+                        fabsf(xs[4096 * i + 64 * j + 12]), fabsf(xs[4096 * i + 64 * j + 13]),
+                        fabsf(xs[4096 * i + 64 * j + 14]), fabsf(xs[4096 * i + 64 * j + 15])};
+      *(risec_f32x8u*)&acc[16] =
+          *(const risec_f32x8u*)&acc[16] +
+          (risec_f32x8){fabsf(xs[4096 * i + 64 * j + 16]), fabsf(xs[4096 * i + 64 * j + 17]),
+                        fabsf(xs[4096 * i + 64 * j + 18]), fabsf(xs[4096 * i + 64 * j + 19]),
+                        fabsf(xs[4096 * i + 64 * j + 20]), fabsf(xs[4096 * i + 64 * j + 21]),
+                        fabsf(xs[4096 * i + 64 * j + 22]), fabsf(xs[4096 * i + 64 * j + 23])};
+      *(risec_f32x8u*)&acc[24] =
+          *(const risec_f32x8u*)&acc[24] +
+          (risec_f32x8){fabsf(xs[4096 * i + 64 * j + 24]), fabsf(xs[4096 * i + 64 * j + 25]),
+                        fabsf(xs[4096 * i + 64 * j + 26]), fabsf(xs[4096 * i + 64 * j + 27]),
+                        fabsf(xs[4096 * i + 64 * j + 28]), fabsf(xs[4096 * i + 64 * j + 29]),
+                        fabsf(xs[4096 * i + 64 * j + 30]), fabsf(xs[4096 * i + 64 * j + 31])};
+      *(risec_f32x8u*)&acc[32] =
+          *(const risec_f32x8u*)&acc[32] +
+          (risec_f32x8){fabsf(xs[4096 * i + 64 * j + 32]), fabsf(xs[4096 * i + 64 * j + 33]),
+                        fabsf(xs[4096 * i + 64 * j + 34]), fabsf(xs[4096 * i + 64 * j + 35]),
+                        fabsf(xs[4096 * i + 64 * j + 36]), fabsf(xs[4096 * i + 64 * j + 37]),
+                        fabsf(xs[4096 * i + 64 * j + 38]), fabsf(xs[4096 * i + 64 * j + 39])};
+      *(risec_f32x8u*)&acc[40] =
+          *(const risec_f32x8u*)&acc[40] +
+          (risec_f32x8){fabsf(xs[4096 * i + 64 * j + 40]), fabsf(xs[4096 * i + 64 * j + 41]),
+                        fabsf(xs[4096 * i + 64 * j + 42]), fabsf(xs[4096 * i + 64 * j + 43]),
+                        fabsf(xs[4096 * i + 64 * j + 44]), fabsf(xs[4096 * i + 64 * j + 45]),
+                        fabsf(xs[4096 * i + 64 * j + 46]), fabsf(xs[4096 * i + 64 * j + 47])};
+      *(risec_f32x8u*)&acc[48] =
+          *(const risec_f32x8u*)&acc[48] +
+          (risec_f32x8){fabsf(xs[4096 * i + 64 * j + 48]), fabsf(xs[4096 * i + 64 * j + 49]),
+                        fabsf(xs[4096 * i + 64 * j + 50]), fabsf(xs[4096 * i + 64 * j + 51]),
+                        fabsf(xs[4096 * i + 64 * j + 52]), fabsf(xs[4096 * i + 64 * j + 53]),
+                        fabsf(xs[4096 * i + 64 * j + 54]), fabsf(xs[4096 * i + 64 * j + 55])};
+      *(risec_f32x8u*)&acc[56] =
+          *(const risec_f32x8u*)&acc[56] +
+          (risec_f32x8){fabsf(xs[4096 * i + 64 * j + 56]), fabsf(xs[4096 * i + 64 * j + 57]),
+                        fabsf(xs[4096 * i + 64 * j + 58]), fabsf(xs[4096 * i + 64 * j + 59]),
+                        fabsf(xs[4096 * i + 64 * j + 60]), fabsf(xs[4096 * i + 64 * j + 61]),
+                        fabsf(xs[4096 * i + 64 * j + 62]), fabsf(xs[4096 * i + 64 * j + 63])};
+    }
+    risec_f32x8 acc_2 = (risec_f32x8){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+    acc_2 = acc_2 + *(const risec_f32x8u*)&acc[0];
+    acc_2 = acc_2 + *(const risec_f32x8u*)&acc[8];
+    acc_2 = acc_2 + *(const risec_f32x8u*)&acc[16];
+    acc_2 = acc_2 + *(const risec_f32x8u*)&acc[24];
+    acc_2 = acc_2 + *(const risec_f32x8u*)&acc[32];
+    acc_2 = acc_2 + *(const risec_f32x8u*)&acc[40];
+    acc_2 = acc_2 + *(const risec_f32x8u*)&acc[48];
+    acc_2 = acc_2 + *(const risec_f32x8u*)&acc[56];
+    *(risec_f32x8u*)&tmp_2[0] = acc_2;
+    float acc_3 = 0.0f;
+    acc_3 = acc_3 + tmp_2[0];
+    acc_3 = acc_3 + tmp_2[1];
+    acc_3 = acc_3 + tmp_2[2];
+    acc_3 = acc_3 + tmp_2[3];
+    acc_3 = acc_3 + tmp_2[4];
+    acc_3 = acc_3 + tmp_2[5];
+    acc_3 = acc_3 + tmp_2[6];
+    acc_3 = acc_3 + tmp_2[7];
+    tmp[i] = acc_3;
   }
-  float acc = 0.0f;
-#pragma omp parallel for reduction(+ : acc)
-  // reducePar
-  for (int i = 0; i < n; i += 1) {
-    acc = acc + tmp[i];
+  float acc_4 = 0.0f;
+  // reduceSeq
+  for (int i = 0; i < n / 4096; i += 1) {
+    acc_4 = acc_4 + tmp[i];
   }
-  output[0] = acc;
+  float acc_5;
+  float tmp_3[8];
+  float acc_6[64];
+  // mapSeq
+  for (int i = 0; i < 8; i += 1) {
+    *(risec_f32x8u*)&acc_6[8 * i] = (risec_f32x8){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+  }
+  // reduceSeq
+  for (int i = 0; i < n % 4096 / 64; i += 1) {
+    *(risec_f32x8u*)&acc_6[0] =
+        *(const risec_f32x8u*)&acc_6[0] +
+        (risec_f32x8){
+            fabsf(xs[64 * i + 4096 * (n / 4096)]),     fabsf(xs[64 * i + 4096 * (n / 4096) + 1]),
+            fabsf(xs[64 * i + 4096 * (n / 4096) + 2]), fabsf(xs[64 * i + 4096 * (n / 4096) + 3]),
+            fabsf(xs[64 * i + 4096 * (n / 4096) + 4]), fabsf(xs[64 * i + 4096 * (n / 4096) + 5]),
+            fabsf(xs[64 * i + 4096 * (n / 4096) + 6]), fabsf(xs[64 * i + 4096 * (n / 4096) + 7])};
+    *(risec_f32x8u*)&acc_6[8] =
+        *(const risec_f32x8u*)&acc_6[8] +
+        (risec_f32x8){
+            fabsf(xs[64 * i + 4096 * (n / 4096) + 8]),  fabsf(xs[64 * i + 4096 * (n / 4096) + 9]),
+            fabsf(xs[64 * i + 4096 * (n / 4096) + 10]), fabsf(xs[64 * i + 4096 * (n / 4096) + 11]),
+            fabsf(xs[64 * i + 4096 * (n / 4096) + 12]), fabsf(xs[64 * i + 4096 * (n / 4096) + 13]),
+            fabsf(xs[64 * i + 4096 * (n / 4096) + 14]), fabsf(xs[64 * i + 4096 * (n / 4096) + 15])};
+    *(risec_f32x8u*)&acc_6[16] =
+        *(const risec_f32x8u*)&acc_6[16] +
+        (risec_f32x8){
+            fabsf(xs[64 * i + 4096 * (n / 4096) + 16]), fabsf(xs[64 * i + 4096 * (n / 4096) + 17]),
+            fabsf(xs[64 * i + 4096 * (n / 4096) + 18]), fabsf(xs[64 * i + 4096 * (n / 4096) + 19]),
+            fabsf(xs[64 * i + 4096 * (n / 4096) + 20]), fabsf(xs[64 * i + 4096 * (n / 4096) + 21]),
+            fabsf(xs[64 * i + 4096 * (n / 4096) + 22]), fabsf(xs[64 * i + 4096 * (n / 4096) + 23])};
+    *(risec_f32x8u*)&acc_6[24] =
+        *(const risec_f32x8u*)&acc_6[24] +
+        (risec_f32x8){
+            fabsf(xs[64 * i + 4096 * (n / 4096) + 24]), fabsf(xs[64 * i + 4096 * (n / 4096) + 25]),
+            fabsf(xs[64 * i + 4096 * (n / 4096) + 26]), fabsf(xs[64 * i + 4096 * (n / 4096) + 27]),
+            fabsf(xs[64 * i + 4096 * (n / 4096) + 28]), fabsf(xs[64 * i + 4096 * (n / 4096) + 29]),
+            fabsf(xs[64 * i + 4096 * (n / 4096) + 30]), fabsf(xs[64 * i + 4096 * (n / 4096) + 31])};
+    *(risec_f32x8u*)&acc_6[32] =
+        *(const risec_f32x8u*)&acc_6[32] +
+        (risec_f32x8){
+            fabsf(xs[64 * i + 4096 * (n / 4096) + 32]), fabsf(xs[64 * i + 4096 * (n / 4096) + 33]),
+            fabsf(xs[64 * i + 4096 * (n / 4096) + 34]), fabsf(xs[64 * i + 4096 * (n / 4096) + 35]),
+            fabsf(xs[64 * i + 4096 * (n / 4096) + 36]), fabsf(xs[64 * i + 4096 * (n / 4096) + 37]),
+            fabsf(xs[64 * i + 4096 * (n / 4096) + 38]), fabsf(xs[64 * i + 4096 * (n / 4096) + 39])};
+    *(risec_f32x8u*)&acc_6[40] =
+        *(const risec_f32x8u*)&acc_6[40] +
+        (risec_f32x8){
+            fabsf(xs[64 * i + 4096 * (n / 4096) + 40]), fabsf(xs[64 * i + 4096 * (n / 4096) + 41]),
+            fabsf(xs[64 * i + 4096 * (n / 4096) + 42]), fabsf(xs[64 * i + 4096 * (n / 4096) + 43]),
+            fabsf(xs[64 * i + 4096 * (n / 4096) + 44]), fabsf(xs[64 * i + 4096 * (n / 4096) + 45]),
+            fabsf(xs[64 * i + 4096 * (n / 4096) + 46]), fabsf(xs[64 * i + 4096 * (n / 4096) + 47])};
+    *(risec_f32x8u*)&acc_6[48] =
+        *(const risec_f32x8u*)&acc_6[48] +
+        (risec_f32x8){
+            fabsf(xs[64 * i + 4096 * (n / 4096) + 48]), fabsf(xs[64 * i + 4096 * (n / 4096) + 49]),
+            fabsf(xs[64 * i + 4096 * (n / 4096) + 50]), fabsf(xs[64 * i + 4096 * (n / 4096) + 51]),
+            fabsf(xs[64 * i + 4096 * (n / 4096) + 52]), fabsf(xs[64 * i + 4096 * (n / 4096) + 53]),
+            fabsf(xs[64 * i + 4096 * (n / 4096) + 54]), fabsf(xs[64 * i + 4096 * (n / 4096) + 55])};
+    *(risec_f32x8u*)&acc_6[56] =
+        *(const risec_f32x8u*)&acc_6[56] +
+        (risec_f32x8){
+            fabsf(xs[64 * i + 4096 * (n / 4096) + 56]), fabsf(xs[64 * i + 4096 * (n / 4096) + 57]),
+            fabsf(xs[64 * i + 4096 * (n / 4096) + 58]), fabsf(xs[64 * i + 4096 * (n / 4096) + 59]),
+            fabsf(xs[64 * i + 4096 * (n / 4096) + 60]), fabsf(xs[64 * i + 4096 * (n / 4096) + 61]),
+            fabsf(xs[64 * i + 4096 * (n / 4096) + 62]), fabsf(xs[64 * i + 4096 * (n / 4096) + 63])};
+  }
+  risec_f32x8 acc_7 = (risec_f32x8){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+  acc_7 = acc_7 + *(const risec_f32x8u*)&acc_6[0];
+  acc_7 = acc_7 + *(const risec_f32x8u*)&acc_6[8];
+  acc_7 = acc_7 + *(const risec_f32x8u*)&acc_6[16];
+  acc_7 = acc_7 + *(const risec_f32x8u*)&acc_6[24];
+  acc_7 = acc_7 + *(const risec_f32x8u*)&acc_6[32];
+  acc_7 = acc_7 + *(const risec_f32x8u*)&acc_6[40];
+  acc_7 = acc_7 + *(const risec_f32x8u*)&acc_6[48];
+  acc_7 = acc_7 + *(const risec_f32x8u*)&acc_6[56];
+  *(risec_f32x8u*)&tmp_3[0] = acc_7;
+  float acc_8 = 0.0f;
+  acc_8 = acc_8 + tmp_3[0];
+  acc_8 = acc_8 + tmp_3[1];
+  acc_8 = acc_8 + tmp_3[2];
+  acc_8 = acc_8 + tmp_3[3];
+  acc_8 = acc_8 + tmp_3[4];
+  acc_8 = acc_8 + tmp_3[5];
+  acc_8 = acc_8 + tmp_3[6];
+  acc_8 = acc_8 + tmp_3[7];
+  acc_5 = acc_8;
+  // reduceSeq
+  for (int i = 0; i < n % 64; i += 1) {
+    acc_5 = acc_5 + fabsf(xs[i + 64 * (n % 4096 / 64) + 4096 * (n / 4096)]);
+  }
+  output[0] = acc_4 + acc_5;
   free(tmp);
   return 0;
 }

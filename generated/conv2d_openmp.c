@@ -42,6 +42,7 @@ int conv2d_openmp(float* restrict output, int h, int w, const float* restrict im
 #pragma omp parallel for
   // mapPar
   for (int i = 0; i < h; i += 1) {
+#pragma omp simd
     // mapSeq
     for (int j = 0; j < w; j += 1) {
       float acc = 0.0f;

@@ -18,14 +18,65 @@
 
 #include <limits.h>
 
+typedef float risec_f32x16 __attribute__((vector_size(64)));
+typedef float risec_f32x16u __attribute__((vector_size(64), aligned(4), may_alias));
+
 int dot_c(float* restrict output, int n, const float* restrict a, const float* restrict b) {
   if (n < 0) {
     return 2;
   }
-  float acc = 0.0f;
+  float acc;
+  float tmp[16];
+  float acc_2[64];
+  // mapSeq
+  for (int i = 0; i < 4; i += 1) {
+    *(risec_f32x16u*)&acc_2[16 * i] =
+        (risec_f32x16){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
+                       0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+  }
   // reduceSeq
-  for (int i = 0; i < n; i += 1) {
-    acc = acc + a[i] * b[i];
+  for (int i = 0; i < n / 64; i += 1) {
+    *(risec_f32x16u*)&acc_2[0] =
+        *(const risec_f32x16u*)&acc_2[0] +
+        *(const risec_f32x16u*)&a[64 * i] * *(const risec_f32x16u*)&b[64 * i];
+    *(risec_f32x16u*)&acc_2[16] =
+        *(const risec_f32x16u*)&acc_2[16] +
+        *(const risec_f32x16u*)&a[64 * i + 16] * *(const risec_f32x16u*)&b[64 * i + 16];
+    *(risec_f32x16u*)&acc_2[32] =
+        *(const risec_f32x16u*)&acc_2[32] +
+        *(const risec_f32x16u*)&a[64 * i + 32] * *(const risec_f32x16u*)&b[64 * i + 32];
+    *(risec_f32x16u*)&acc_2[48] =
+        *(const risec_f32x16u*)&acc_2[48] +
+        *(const risec_f32x16u*)&a[64 * i + 48] * *(const risec_f32x16u*)&b[64 * i + 48];
+  }
+  risec_f32x16 acc_3 = (risec_f32x16){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
+                                      0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+  acc_3 = acc_3 + *(const risec_f32x16u*)&acc_2[0];
+  acc_3 = acc_3 + *(const risec_f32x16u*)&acc_2[16];
+  acc_3 = acc_3 + *(const risec_f32x16u*)&acc_2[32];
+  acc_3 = acc_3 + *(const risec_f32x16u*)&acc_2[48];
+  *(risec_f32x16u*)&tmp[0] = acc_3;
+  float acc_4 = 0.0f;
+  acc_4 = acc_4 + tmp[0];
+  acc_4 = acc_4 + tmp[1];
+  acc_4 = acc_4 + tmp[2];
+  acc_4 = acc_4 + tmp[3];
+  acc_4 = acc_4 + tmp[4];
+  acc_4 = acc_4 + tmp[5];
+  acc_4 = acc_4 + tmp[6];
+  acc_4 = acc_4 + tmp[7];
+  acc_4 = acc_4 + tmp[8];
+  acc_4 = acc_4 + tmp[9];
+  acc_4 = acc_4 + tmp[10];
+  acc_4 = acc_4 + tmp[11];
+  acc_4 = acc_4 + tmp[12];
+  acc_4 = acc_4 + tmp[13];
+  acc_4 = acc_4 + tmp[14];
+  acc_4 = acc_4 + tmp[15];
+  acc = acc_4;
+  // reduceSeq
+  for (int i = 0; i < n % 64; i += 1) {
+    acc = acc + a[i + 64 * (n / 64)] * b[i + 64 * (n / 64)];
   }
   output[0] = acc;
   return 0;

@@ -20,27 +20,133 @@
 #include <omp.h>
 #include <stdlib.h>
 
+typedef float risec_f32x16 __attribute__((vector_size(64)));
+typedef float risec_f32x16u __attribute__((vector_size(64), aligned(4), may_alias));
+
 int dot_openmp(float* restrict output, int n, const float* restrict a, const float* restrict b) {
   if (n < 0) {
     return 2;
   }
-  float* restrict tmp = malloc((size_t)n * sizeof(float));
-  if (tmp == NULL && n != 0) {
+  if ((double)n / 4096.0 > INT_MAX) {
+    return 3;
+  }
+  float* restrict tmp = malloc((size_t)(n / 4096) * sizeof(float));
+  if (tmp == NULL && n / 4096 != 0) {
     free(tmp);
     return 4;
   }
 #pragma omp parallel for
   // mapPar
-  for (int i = 0; i < n; i += 1) {
-    tmp[i] = a[i] * b[i];
+  for (int i = 0; i < n / 4096; i += 1) {
+    float tmp_2[16];
+    float acc[64];
+    // mapSeq
+    for (int j = 0; j < 4; j += 1) {
+      *(risec_f32x16u*)&acc[16 * j] =
+          (risec_f32x16){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
+                         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+    }
+    // reduceSeq
+    for (int j = 0; j < 64; j += 1) {
+      *(risec_f32x16u*)&acc[0] =
+          *(const risec_f32x16u*)&acc[0] + *(const risec_f32x16u*)&a[4096 * i + 64 * j] *
+                                               *(const risec_f32x16u*)&b[4096 * i + 64 * j];
+      *(risec_f32x16u*)&acc[16] =
+          *(const risec_f32x16u*)&acc[16] + *(const risec_f32x16u*)&a[4096 * i + 64 * j + 16] *
+                                                *(const risec_f32x16u*)&b[4096 * i + 64 * j + 16];
+      *(risec_f32x16u*)&acc[32] =
+          *(const risec_f32x16u*)&acc[32] + *(const risec_f32x16u*)&a[4096 * i + 64 * j + 32] *
+                                                *(const risec_f32x16u*)&b[4096 * i + 64 * j + 32];
+      *(risec_f32x16u*)&acc[48] =
+          *(const risec_f32x16u*)&acc[48] + *(const risec_f32x16u*)&a[4096 * i + 64 * j + 48] *
+                                                *(const risec_f32x16u*)&b[4096 * i + 64 * j + 48];
+    }
+    risec_f32x16 acc_2 = (risec_f32x16){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
+                                        0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+    acc_2 = acc_2 + *(const risec_f32x16u*)&acc[0];
+    acc_2 = acc_2 + *(const risec_f32x16u*)&acc[16];
+    acc_2 = acc_2 + *(const risec_f32x16u*)&acc[32];
+    acc_2 = acc_2 + *(const risec_f32x16u*)&acc[48];
+    *(risec_f32x16u*)&tmp_2[0] = acc_2;
+    float acc_3 = 0.0f;
+    acc_3 = acc_3 + tmp_2[0];
+    acc_3 = acc_3 + tmp_2[1];
+    acc_3 = acc_3 + tmp_2[2];
+    acc_3 = acc_3 + tmp_2[3];
+    acc_3 = acc_3 + tmp_2[4];
+    acc_3 = acc_3 + tmp_2[5];
+    acc_3 = acc_3 + tmp_2[6];
+    acc_3 = acc_3 + tmp_2[7];
+    acc_3 = acc_3 + tmp_2[8];
+    acc_3 = acc_3 + tmp_2[9];
+    acc_3 = acc_3 + tmp_2[10];
+    acc_3 = acc_3 + tmp_2[11];
+    acc_3 = acc_3 + tmp_2[12];
+    acc_3 = acc_3 + tmp_2[13];
+    acc_3 = acc_3 + tmp_2[14];
+    acc_3 = acc_3 + tmp_2[15];
+    tmp[i] = acc_3;
   }
-  float acc = 0.0f;
-#pragma omp parallel for reduction(+ : acc)
-  // reducePar
-  for (int i = 0; i < n; i += 1) {
-    acc = acc + tmp[i];
+  float acc_4 = 0.0f;
+  // reduceSeq
+  for (int i = 0; i < n / 4096; i += 1) {
+    acc_4 = acc_4 + tmp[i];
   }
-  output[0] = acc;
+  float acc_5;
+  float tmp_3[16];
+  float acc_6[64];
+  // mapSeq
+  for (int i = 0; i < 4; i += 1) {
+    *(risec_f32x16u*)&acc_6[16 * i] =
+        (risec_f32x16){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
+                       0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+  }
+  // reduceSeq
+  for (int i = 0; i < n % 4096 / 64; i += 1) {
+    *(risec_f32x16u*)&acc_6[0] = *(const risec_f32x16u*)&acc_6[0] +
+                                 *(const risec_f32x16u*)&a[64 * i + 4096 * (n / 4096)] *
+                                     *(const risec_f32x16u*)&b[64 * i + 4096 * (n / 4096)];
+    *(risec_f32x16u*)&acc_6[16] = *(const risec_f32x16u*)&acc_6[16] +
+                                  *(const risec_f32x16u*)&a[64 * i + 4096 * (n / 4096) + 16] *
+                                      *(const risec_f32x16u*)&b[64 * i + 4096 * (n / 4096) + 16];
+    *(risec_f32x16u*)&acc_6[32] = *(const risec_f32x16u*)&acc_6[32] +
+                                  *(const risec_f32x16u*)&a[64 * i + 4096 * (n / 4096) + 32] *
+                                      *(const risec_f32x16u*)&b[64 * i + 4096 * (n / 4096) + 32];
+    *(risec_f32x16u*)&acc_6[48] = *(const risec_f32x16u*)&acc_6[48] +
+                                  *(const risec_f32x16u*)&a[64 * i + 4096 * (n / 4096) + 48] *
+                                      *(const risec_f32x16u*)&b[64 * i + 4096 * (n / 4096) + 48];
+  }
+  risec_f32x16 acc_7 = (risec_f32x16){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
+                                      0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+  acc_7 = acc_7 + *(const risec_f32x16u*)&acc_6[0];
+  acc_7 = acc_7 + *(const risec_f32x16u*)&acc_6[16];
+  acc_7 = acc_7 + *(const risec_f32x16u*)&acc_6[32];
+  acc_7 = acc_7 + *(const risec_f32x16u*)&acc_6[48];
+  *(risec_f32x16u*)&tmp_3[0] = acc_7;
+  float acc_8 = 0.0f;
+  acc_8 = acc_8 + tmp_3[0];
+  acc_8 = acc_8 + tmp_3[1];
+  acc_8 = acc_8 + tmp_3[2];
+  acc_8 = acc_8 + tmp_3[3];
+  acc_8 = acc_8 + tmp_3[4];
+  acc_8 = acc_8 + tmp_3[5];
+  acc_8 = acc_8 + tmp_3[6];
+  acc_8 = acc_8 + tmp_3[7];
+  acc_8 = acc_8 + tmp_3[8];
+  acc_8 = acc_8 + tmp_3[9];
+  acc_8 = acc_8 + tmp_3[10];
+  acc_8 = acc_8 + tmp_3[11];
+  acc_8 = acc_8 + tmp_3[12];
+  acc_8 = acc_8 + tmp_3[13];
+  acc_8 = acc_8 + tmp_3[14];
+  acc_8 = acc_8 + tmp_3[15];
+  acc_5 = acc_8;
+  // reduceSeq
+  for (int i = 0; i < n % 64; i += 1) {
+    acc_5 = acc_5 + a[i + 64 * (n % 4096 / 64) + 4096 * (n / 4096)] *
+                        b[i + 64 * (n % 4096 / 64) + 4096 * (n / 4096)];
+  }
+  output[0] = acc_4 + acc_5;
   free(tmp);
   return 0;
 }

@@ -34,7 +34,7 @@ int gaussian_openmp(float* restrict output, int h, int w, const float* restrict 
   if (h < 0 || w < 0) {
     return 2;
   }
-  if ((double)h * (double)w > INT_MAX) {
+  if ((double)h * (double)w > INT_MAX || 4.0 + (double)w > INT_MAX) {
     return 3;
   }
   // padClamp needs a non-empty input array
@@ -46,38 +46,45 @@ int gaussian_openmp(float* restrict output, int h, int w, const float* restrict 
     return 1;
   }
   float* restrict tmp = malloc((size_t)(h * w) * sizeof(float));
-  if (tmp == NULL && h * w != 0) {
+  int nthreads = omp_get_max_threads();
+  float* restrict tmp_2 = malloc((size_t)nthreads * ((size_t)(w + 4) * sizeof(float)));
+  if ((tmp == NULL && h * w != 0) || (tmp_2 == NULL && w + 4 != 0)) {
     free(tmp);
+    free(tmp_2);
     return 4;
   }
 #pragma omp parallel for
   // mapPar
   for (int i = 0; i < h; i += 1) {
+    float* restrict tmp_2_own = tmp_2 + (size_t)omp_get_thread_num() * (size_t)(w + 4);
+#pragma omp simd
+    // mapSeq
+    for (int j = 0; j < w + 4; j += 1) {
+      tmp_2_own[j] = image[(w * i) + risec_min(w - 1, risec_max(0, j - 2))];
+    }
+#pragma omp simd
     // mapSeq
     for (int j = 0; j < w; j += 1) {
-      tmp[j + w * i] = (image[(w * i) + risec_min(w - 1, risec_max(0, j - 2))] +
-                        image[(w * i) + risec_min(w - 1, j + 2)]) *
-                           0.0625f +
-                       (image[(w * i) + risec_min(w - 1, risec_max(0, j - 1))] +
-                        image[(w * i) + risec_min(w - 1, j + 1)]) *
-                           0.25f +
-                       image[j + w * i] * 0.375f;
+      tmp[j + w * i] = (tmp_2_own[j] + tmp_2_own[j + 4]) * 0.0625f +
+                       (tmp_2_own[j + 1] + tmp_2_own[j + 3]) * 0.25f + tmp_2_own[j + 2] * 0.375f;
     }
   }
 #pragma omp parallel for
   // mapPar
-  for (int i = 0; i < w; i += 1) {
+  for (int i = 0; i < h; i += 1) {
+#pragma omp simd
     // mapSeq
-    for (int j = 0; j < h; j += 1) {
-      output[i + w * j] = (tmp[i + w * risec_min(h - 1, risec_max(0, j - 2))] +
-                           tmp[i + w * risec_min(h - 1, j + 2)]) *
+    for (int j = 0; j < w; j += 1) {
+      output[j + w * i] = (tmp[j + w * risec_min(h - 1, risec_max(0, i - 2))] +
+                           tmp[j + w * risec_min(h - 1, i + 2)]) *
                               0.0625f +
-                          (tmp[i + w * risec_min(h - 1, risec_max(0, j - 1))] +
-                           tmp[i + w * risec_min(h - 1, j + 1)]) *
+                          (tmp[j + w * risec_min(h - 1, risec_max(0, i - 1))] +
+                           tmp[j + w * risec_min(h - 1, i + 1)]) *
                               0.25f +
-                          tmp[i + w * j] * 0.375f;
+                          tmp[j + w * i] * 0.375f;
     }
   }
+  free(tmp_2);
   free(tmp);
   return 0;
 }

@@ -40,6 +40,7 @@ int harris_fused_openmp(float* restrict output, int h, int w, const float* restr
 #pragma omp parallel for
   // mapPar
   for (int i = 0; i < h; i += 1) {
+#pragma omp simd
     // mapSeq
     for (int j = 0; j < w; j += 1) {
       struct pair_f32_pair_f32_f32 tmp;

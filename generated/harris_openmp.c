@@ -27,7 +27,8 @@ int harris_openmp(float* restrict output, int h, int w, const float* restrict im
   if (h < 0 || w < 0) {
     return 2;
   }
-  if ((double)h * (double)w > INT_MAX) {
+  if ((double)h * (double)w > INT_MAX ||
+      4.0 + 2.0 * (double)h + 2.0 * (double)w + (double)h * (double)w > INT_MAX) {
     return 3;
   }
   // the 2nd argument of `map` needs w + 2 to be at least 3
@@ -40,59 +41,44 @@ int harris_openmp(float* restrict output, int h, int w, const float* restrict im
   }
   struct pair_f32_pair_f32_f32* restrict tmp =
       malloc((size_t)(h * w) * sizeof(struct pair_f32_pair_f32_f32));
-  if (tmp == NULL && h * w != 0) {
+  float* restrict tmp_2 = malloc((size_t)(h * w + 2 * h + 2 * w + 4) * sizeof(float));
+  if ((tmp == NULL && h * w != 0) || (tmp_2 == NULL && h * w + 2 * h + 2 * w + 4 != 0)) {
     free(tmp);
+    free(tmp_2);
     return 4;
   }
-#pragma omp parallel for
-  // mapPar
-  for (int i = 0; i < h; i += 1) {
+  // mapSeq
+  for (int i = 0; i < h + 2; i += 1) {
     // mapSeq
-    for (int j = 0; j < w; j += 1) {
-      tmp[j + w * i].fst =
-          ((1 <= i ? (j + 2 < w + 1 ? image[j + w * i - w + 1] : 0.0f) : 0.0f) +
-           2.0f * (j + 2 < w + 1 ? image[j + w * i + 1] : 0.0f) +
-           (i + 2 < h + 1 ? (j + 2 < w + 1 ? image[j + w + w * i + 1] : 0.0f) : 0.0f) -
-           ((1 <= i ? (1 <= j ? image[j + w * i - w - 1] : 0.0f) : 0.0f) +
-            2.0f * (1 <= j ? image[j + w * i - 1] : 0.0f) +
-            (i + 2 < h + 1 ? (1 <= j ? image[j + w + w * i - 1] : 0.0f) : 0.0f))) *
-          ((1 <= i ? (j + 2 < w + 1 ? image[j + w * i - w + 1] : 0.0f) : 0.0f) +
-           2.0f * (j + 2 < w + 1 ? image[j + w * i + 1] : 0.0f) +
-           (i + 2 < h + 1 ? (j + 2 < w + 1 ? image[j + w + w * i + 1] : 0.0f) : 0.0f) -
-           ((1 <= i ? (1 <= j ? image[j + w * i - w - 1] : 0.0f) : 0.0f) +
-            2.0f * (1 <= j ? image[j + w * i - 1] : 0.0f) +
-            (i + 2 < h + 1 ? (1 <= j ? image[j + w + w * i - 1] : 0.0f) : 0.0f)));
-      tmp[j + w * i].snd.fst =
-          ((1 <= i ? (j + 2 < w + 1 ? image[j + w * i - w + 1] : 0.0f) : 0.0f) +
-           2.0f * (j + 2 < w + 1 ? image[j + w * i + 1] : 0.0f) +
-           (i + 2 < h + 1 ? (j + 2 < w + 1 ? image[j + w + w * i + 1] : 0.0f) : 0.0f) -
-           ((1 <= i ? (1 <= j ? image[j + w * i - w - 1] : 0.0f) : 0.0f) +
-            2.0f * (1 <= j ? image[j + w * i - 1] : 0.0f) +
-            (i + 2 < h + 1 ? (1 <= j ? image[j + w + w * i - 1] : 0.0f) : 0.0f))) *
-          ((i + 2 < h + 1 ? (1 <= j ? image[j + w + w * i - 1] : 0.0f) : 0.0f) +
-           2.0f * (i + 2 < h + 1 ? image[j + w + w * i] : 0.0f) +
-           (i + 2 < h + 1 ? (j + 2 < w + 1 ? image[j + w + w * i + 1] : 0.0f) : 0.0f) -
-           ((1 <= i ? (1 <= j ? image[j + w * i - w - 1] : 0.0f) : 0.0f) +
-            2.0f * (1 <= i ? image[j + w * i - w] : 0.0f) +
-            (1 <= i ? (j + 2 < w + 1 ? image[j + w * i - w + 1] : 0.0f) : 0.0f)));
-      tmp[j + w * i].snd.snd =
-          ((i + 2 < h + 1 ? (1 <= j ? image[j + w + w * i - 1] : 0.0f) : 0.0f) +
-           2.0f * (i + 2 < h + 1 ? image[j + w + w * i] : 0.0f) +
-           (i + 2 < h + 1 ? (j + 2 < w + 1 ? image[j + w + w * i + 1] : 0.0f) : 0.0f) -
-           ((1 <= i ? (1 <= j ? image[j + w * i - w - 1] : 0.0f) : 0.0f) +
-            2.0f * (1 <= i ? image[j + w * i - w] : 0.0f) +
-            (1 <= i ? (j + 2 < w + 1 ? image[j + w * i - w + 1] : 0.0f) : 0.0f))) *
-          ((i + 2 < h + 1 ? (1 <= j ? image[j + w + w * i - 1] : 0.0f) : 0.0f) +
-           2.0f * (i + 2 < h + 1 ? image[j + w + w * i] : 0.0f) +
-           (i + 2 < h + 1 ? (j + 2 < w + 1 ? image[j + w + w * i + 1] : 0.0f) : 0.0f) -
-           ((1 <= i ? (1 <= j ? image[j + w * i - w - 1] : 0.0f) : 0.0f) +
-            2.0f * (1 <= i ? image[j + w * i - w] : 0.0f) +
-            (1 <= i ? (j + 2 < w + 1 ? image[j + w * i - w + 1] : 0.0f) : 0.0f)));
+    for (int j = 0; j < w + 2; j += 1) {
+      tmp_2[j + w * i + 2 * i] =
+          1 <= i && i < h + 1 ? (1 <= j && j < w + 1 ? image[j + w * i - w - 1] : 0.0f) : 0.0f;
     }
   }
 #pragma omp parallel for
   // mapPar
   for (int i = 0; i < h; i += 1) {
+#pragma omp simd
+    // mapSeq
+    for (int j = 0; j < w; j += 1) {
+      float tmp_3 = tmp_2[j + w * i + 2 * i + 2] + 2.0f * tmp_2[j + w + w * i + 2 * i + 4] +
+                    tmp_2[j + w * i + 2 * i + 2 * w + 6] -
+                    (tmp_2[j + w * i + 2 * i] + 2.0f * tmp_2[j + w + w * i + 2 * i + 2] +
+                     tmp_2[j + w * i + 2 * i + 2 * w + 4]);
+      float tmp_4 = tmp_2[j + w * i + 2 * i + 2 * w + 4] +
+                    2.0f * tmp_2[j + w * i + 2 * i + 2 * w + 5] +
+                    tmp_2[j + w * i + 2 * i + 2 * w + 6] -
+                    (tmp_2[j + w * i + 2 * i] + 2.0f * tmp_2[j + w * i + 2 * i + 1] +
+                     tmp_2[j + w * i + 2 * i + 2]);
+      tmp[j + w * i].fst = tmp_3 * tmp_3;
+      tmp[j + w * i].snd.fst = tmp_3 * tmp_4;
+      tmp[j + w * i].snd.snd = tmp_4 * tmp_4;
+    }
+  }
+#pragma omp parallel for
+  // mapPar
+  for (int i = 0; i < h; i += 1) {
+#pragma omp simd
     // mapSeq
     for (int j = 0; j < w; j += 1) {
       float acc = 0.0f;
@@ -130,6 +116,7 @@ int harris_openmp(float* restrict output, int h, int w, const float* restrict im
       output[j + w * i] = acc * acc_3 - acc_2 * acc_2 - 0.04f * (acc + acc_3) * (acc + acc_3);
     }
   }
+  free(tmp_2);
   free(tmp);
   return 0;
 }

@@ -48,6 +48,7 @@ int heat3d_openmp(float* restrict output, int d, int h, int w, const float* rest
   for (int i = 0; i < d; i += 1) {
     // mapSeq
     for (int j = 0; j < h; j += 1) {
+#pragma omp simd
       // mapSeq
       for (int k = 0; k < w; k += 1) {
         output[k + w * j + h * w * i] =

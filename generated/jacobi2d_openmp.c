@@ -40,6 +40,7 @@ int jacobi2d_openmp(float* restrict output, int h, int w, const float* restrict 
 #pragma omp parallel for
   // mapPar
   for (int i = 0; i < h; i += 1) {
+#pragma omp simd
     // mapSeq
     for (int j = 0; j < w; j += 1) {
       output[j + w * i] =

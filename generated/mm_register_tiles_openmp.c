@@ -73,6 +73,7 @@ int mm_register_tiles_openmp(float* restrict output, int m, int n, int k, const 
       float acc[256];
       // mapSeq
       for (int l = 0; l < 8; l += 1) {
+#pragma omp simd
         // mapSeq
         for (int p = 0; p < 32; p += 1) {
           acc[p + 32 * l] = 0.0f;
@@ -235,6 +236,7 @@ int mm_register_tiles_openmp(float* restrict output, int m, int n, int k, const 
       }
       // mapSeq
       for (int l = 0; l < 8; l += 1) {
+#pragma omp simd
         // mapSeq
         for (int p = 0; p < 32; p += 1) {
           tmp_2_own[p + 32 * j + 32 * l * (n / 32)] = acc[p + 32 * l];
@@ -243,6 +245,7 @@ int mm_register_tiles_openmp(float* restrict output, int m, int n, int k, const 
     }
     // mapSeq
     for (int j = 0; j < 8; j += 1) {
+#pragma omp simd
       // mapSeq
       for (int l = 0; l < 32 * (n / 32); l += 1) {
         output[l + 256 * i * (n / 32) + 32 * j * (n / 32)] = tmp_2_own[l + 32 * j * (n / 32)];

@@ -66,6 +66,7 @@ int mm_tiled_openmp(float* restrict output, int m, int n, int k, const float* re
   for (int i = 0; i < n / 32; i += 1) {
     // mapSeq
     for (int j = 0; j < k; j += 1) {
+#pragma omp simd
       // mapSeq
       for (int l = 0; l < 32; l += 1) {
         tmp[l + 32 * j + 32 * k * i] = b[l + n * j + 32 * i];

@@ -19,6 +19,9 @@
 
 #include <limits.h>
 
+typedef float risec_f32x16 __attribute__((vector_size(64)));
+typedef float risec_f32x16u __attribute__((vector_size(64), aligned(4), may_alias));
+
 int mv_c(float* restrict output, int n, int m, const float* restrict M, const float* restrict x) {
   if (n < 0 || m < 0) {
     return 2;
@@ -27,13 +30,257 @@ int mv_c(float* restrict output, int n, int m, const float* restrict M, const fl
     return 3;
   }
   // mapSeq
-  for (int i = 0; i < n; i += 1) {
-    float acc = 0.0f;
-    // reduceSeq
-    for (int j = 0; j < m; j += 1) {
-      acc = acc + M[j + m * i] * x[j];
+  for (int i = 0; i < n / 4; i += 1) {
+    float tmp[4];
+    float acc[256];
+    // mapSeq
+    for (int j = 0; j < 4; j += 1) {
+      // mapSeq
+      for (int k = 0; k < 4; k += 1) {
+        *(risec_f32x16u*)&acc[64 * j + 16 * k] =
+            (risec_f32x16){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
+                           0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+      }
     }
-    output[i] = acc;
+    // reduceSeq
+    for (int j = 0; j < m / 64; j += 1) {
+      *(risec_f32x16u*)&acc[0] =
+          *(const risec_f32x16u*)&acc[0] +
+          *(const risec_f32x16u*)&M[64 * j + 4 * m * i] * *(const risec_f32x16u*)&x[64 * j];
+      *(risec_f32x16u*)&acc[16] =
+          *(const risec_f32x16u*)&acc[16] + *(const risec_f32x16u*)&M[64 * j + 4 * m * i + 16] *
+                                                *(const risec_f32x16u*)&x[64 * j + 16];
+      *(risec_f32x16u*)&acc[32] =
+          *(const risec_f32x16u*)&acc[32] + *(const risec_f32x16u*)&M[64 * j + 4 * m * i + 32] *
+                                                *(const risec_f32x16u*)&x[64 * j + 32];
+      *(risec_f32x16u*)&acc[48] =
+          *(const risec_f32x16u*)&acc[48] + *(const risec_f32x16u*)&M[64 * j + 4 * m * i + 48] *
+                                                *(const risec_f32x16u*)&x[64 * j + 48];
+      *(risec_f32x16u*)&acc[64] =
+          *(const risec_f32x16u*)&acc[64] +
+          *(const risec_f32x16u*)&M[m + 64 * j + 4 * m * i] * *(const risec_f32x16u*)&x[64 * j];
+      *(risec_f32x16u*)&acc[80] =
+          *(const risec_f32x16u*)&acc[80] + *(const risec_f32x16u*)&M[m + 64 * j + 4 * m * i + 16] *
+                                                *(const risec_f32x16u*)&x[64 * j + 16];
+      *(risec_f32x16u*)&acc[96] =
+          *(const risec_f32x16u*)&acc[96] + *(const risec_f32x16u*)&M[m + 64 * j + 4 * m * i + 32] *
+                                                *(const risec_f32x16u*)&x[64 * j + 32];
+      *(risec_f32x16u*)&acc[112] = *(const risec_f32x16u*)&acc[112] +
+                                   *(const risec_f32x16u*)&M[m + 64 * j + 4 * m * i + 48] *
+                                       *(const risec_f32x16u*)&x[64 * j + 48];
+      *(risec_f32x16u*)&acc[128] =
+          *(const risec_f32x16u*)&acc[128] +
+          *(const risec_f32x16u*)&M[64 * j + 2 * m + 4 * m * i] * *(const risec_f32x16u*)&x[64 * j];
+      *(risec_f32x16u*)&acc[144] = *(const risec_f32x16u*)&acc[144] +
+                                   *(const risec_f32x16u*)&M[64 * j + 2 * m + 4 * m * i + 16] *
+                                       *(const risec_f32x16u*)&x[64 * j + 16];
+      *(risec_f32x16u*)&acc[160] = *(const risec_f32x16u*)&acc[160] +
+                                   *(const risec_f32x16u*)&M[64 * j + 2 * m + 4 * m * i + 32] *
+                                       *(const risec_f32x16u*)&x[64 * j + 32];
+      *(risec_f32x16u*)&acc[176] = *(const risec_f32x16u*)&acc[176] +
+                                   *(const risec_f32x16u*)&M[64 * j + 2 * m + 4 * m * i + 48] *
+                                       *(const risec_f32x16u*)&x[64 * j + 48];
+      *(risec_f32x16u*)&acc[192] =
+          *(const risec_f32x16u*)&acc[192] +
+          *(const risec_f32x16u*)&M[64 * j + 3 * m + 4 * m * i] * *(const risec_f32x16u*)&x[64 * j];
+      *(risec_f32x16u*)&acc[208] = *(const risec_f32x16u*)&acc[208] +
+                                   *(const risec_f32x16u*)&M[64 * j + 3 * m + 4 * m * i + 16] *
+                                       *(const risec_f32x16u*)&x[64 * j + 16];
+      *(risec_f32x16u*)&acc[224] = *(const risec_f32x16u*)&acc[224] +
+                                   *(const risec_f32x16u*)&M[64 * j + 3 * m + 4 * m * i + 32] *
+                                       *(const risec_f32x16u*)&x[64 * j + 32];
+      *(risec_f32x16u*)&acc[240] = *(const risec_f32x16u*)&acc[240] +
+                                   *(const risec_f32x16u*)&M[64 * j + 3 * m + 4 * m * i + 48] *
+                                       *(const risec_f32x16u*)&x[64 * j + 48];
+    }
+    float tmp_2[16];
+    risec_f32x16 acc_2 = (risec_f32x16){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
+                                        0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+    acc_2 = acc_2 + *(const risec_f32x16u*)&acc[0];
+    acc_2 = acc_2 + *(const risec_f32x16u*)&acc[16];
+    acc_2 = acc_2 + *(const risec_f32x16u*)&acc[32];
+    acc_2 = acc_2 + *(const risec_f32x16u*)&acc[48];
+    *(risec_f32x16u*)&tmp_2[0] = acc_2;
+    float acc_3 = 0.0f;
+    acc_3 = acc_3 + tmp_2[0];
+    acc_3 = acc_3 + tmp_2[1];
+    acc_3 = acc_3 + tmp_2[2];
+    acc_3 = acc_3 + tmp_2[3];
+    acc_3 = acc_3 + tmp_2[4];
+    acc_3 = acc_3 + tmp_2[5];
+    acc_3 = acc_3 + tmp_2[6];
+    acc_3 = acc_3 + tmp_2[7];
+    acc_3 = acc_3 + tmp_2[8];
+    acc_3 = acc_3 + tmp_2[9];
+    acc_3 = acc_3 + tmp_2[10];
+    acc_3 = acc_3 + tmp_2[11];
+    acc_3 = acc_3 + tmp_2[12];
+    acc_3 = acc_3 + tmp_2[13];
+    acc_3 = acc_3 + tmp_2[14];
+    acc_3 = acc_3 + tmp_2[15];
+    tmp[0] = acc_3;
+    float tmp_3[16];
+    risec_f32x16 acc_4 = (risec_f32x16){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
+                                        0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+    acc_4 = acc_4 + *(const risec_f32x16u*)&acc[64];
+    acc_4 = acc_4 + *(const risec_f32x16u*)&acc[80];
+    acc_4 = acc_4 + *(const risec_f32x16u*)&acc[96];
+    acc_4 = acc_4 + *(const risec_f32x16u*)&acc[112];
+    *(risec_f32x16u*)&tmp_3[0] = acc_4;
+    float acc_5 = 0.0f;
+    acc_5 = acc_5 + tmp_3[0];
+    acc_5 = acc_5 + tmp_3[1];
+    acc_5 = acc_5 + tmp_3[2];
+    acc_5 = acc_5 + tmp_3[3];
+    acc_5 = acc_5 + tmp_3[4];
+    acc_5 = acc_5 + tmp_3[5];
+    acc_5 = acc_5 + tmp_3[6];
+    acc_5 = acc_5 + tmp_3[7];
+    acc_5 = acc_5 + tmp_3[8];
+    acc_5 = acc_5 + tmp_3[9];
+    acc_5 = acc_5 + tmp_3[10];
+    acc_5 = acc_5 + tmp_3[11];
+    acc_5 = acc_5 + tmp_3[12];
+    acc_5 = acc_5 + tmp_3[13];
+    acc_5 = acc_5 + tmp_3[14];
+    acc_5 = acc_5 + tmp_3[15];
+    tmp[1] = acc_5;
+    float tmp_4[16];
+    risec_f32x16 acc_6 = (risec_f32x16){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
+                                        0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+    acc_6 = acc_6 + *(const risec_f32x16u*)&acc[128];
+    acc_6 = acc_6 + *(const risec_f32x16u*)&acc[144];
+    acc_6 = acc_6 + *(const risec_f32x16u*)&acc[160];
+    acc_6 = acc_6 + *(const risec_f32x16u*)&acc[176];
+    *(risec_f32x16u*)&tmp_4[0] = acc_6;
+    float acc_7 = 0.0f;
+    acc_7 = acc_7 + tmp_4[0];
+    acc_7 = acc_7 + tmp_4[1];
+    acc_7 = acc_7 + tmp_4[2];
+    acc_7 = acc_7 + tmp_4[3];
+    acc_7 = acc_7 + tmp_4[4];
+    acc_7 = acc_7 + tmp_4[5];
+    acc_7 = acc_7 + tmp_4[6];
+    acc_7 = acc_7 + tmp_4[7];
+    acc_7 = acc_7 + tmp_4[8];
+    acc_7 = acc_7 + tmp_4[9];
+    acc_7 = acc_7 + tmp_4[10];
+    acc_7 = acc_7 + tmp_4[11];
+    acc_7 = acc_7 + tmp_4[12];
+    acc_7 = acc_7 + tmp_4[13];
+    acc_7 = acc_7 + tmp_4[14];
+    acc_7 = acc_7 + tmp_4[15];
+    tmp[2] = acc_7;
+    float tmp_5[16];
+    risec_f32x16 acc_8 = (risec_f32x16){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
+                                        0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+    acc_8 = acc_8 + *(const risec_f32x16u*)&acc[192];
+    acc_8 = acc_8 + *(const risec_f32x16u*)&acc[208];
+    acc_8 = acc_8 + *(const risec_f32x16u*)&acc[224];
+    acc_8 = acc_8 + *(const risec_f32x16u*)&acc[240];
+    *(risec_f32x16u*)&tmp_5[0] = acc_8;
+    float acc_9 = 0.0f;
+    acc_9 = acc_9 + tmp_5[0];
+    acc_9 = acc_9 + tmp_5[1];
+    acc_9 = acc_9 + tmp_5[2];
+    acc_9 = acc_9 + tmp_5[3];
+    acc_9 = acc_9 + tmp_5[4];
+    acc_9 = acc_9 + tmp_5[5];
+    acc_9 = acc_9 + tmp_5[6];
+    acc_9 = acc_9 + tmp_5[7];
+    acc_9 = acc_9 + tmp_5[8];
+    acc_9 = acc_9 + tmp_5[9];
+    acc_9 = acc_9 + tmp_5[10];
+    acc_9 = acc_9 + tmp_5[11];
+    acc_9 = acc_9 + tmp_5[12];
+    acc_9 = acc_9 + tmp_5[13];
+    acc_9 = acc_9 + tmp_5[14];
+    acc_9 = acc_9 + tmp_5[15];
+    tmp[3] = acc_9;
+    float acc_10 = tmp[0];
+    // reduceSeq
+    for (int j = 0; j < m % 64; j += 1) {
+      acc_10 = acc_10 + M[j + 64 * (m / 64) + 4 * m * i] * x[j + 64 * (m / 64)];
+    }
+    output[4 * i] = acc_10;
+    float acc_11 = tmp[1];
+    // reduceSeq
+    for (int j = 0; j < m % 64; j += 1) {
+      acc_11 = acc_11 + M[j + m + 64 * (m / 64) + 4 * m * i] * x[j + 64 * (m / 64)];
+    }
+    output[4 * i + 1] = acc_11;
+    float acc_12 = tmp[2];
+    // reduceSeq
+    for (int j = 0; j < m % 64; j += 1) {
+      acc_12 = acc_12 + M[j + 2 * m + 64 * (m / 64) + 4 * m * i] * x[j + 64 * (m / 64)];
+    }
+    output[4 * i + 2] = acc_12;
+    float acc_13 = tmp[3];
+    // reduceSeq
+    for (int j = 0; j < m % 64; j += 1) {
+      acc_13 = acc_13 + M[j + 3 * m + 64 * (m / 64) + 4 * m * i] * x[j + 64 * (m / 64)];
+    }
+    output[4 * i + 3] = acc_13;
+  }
+  // mapSeq
+  for (int i = 0; i < n % 4; i += 1) {
+    float acc_14;
+    float tmp_6[16];
+    float acc_15[64];
+    // mapSeq
+    for (int j = 0; j < 4; j += 1) {
+      *(risec_f32x16u*)&acc_15[16 * j] =
+          (risec_f32x16){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
+                         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+    }
+    // reduceSeq
+    for (int j = 0; j < m / 64; j += 1) {
+      *(risec_f32x16u*)&acc_15[0] = *(const risec_f32x16u*)&acc_15[0] +
+                                    *(const risec_f32x16u*)&M[m * i + 64 * j + 4 * m * (n / 4)] *
+                                        *(const risec_f32x16u*)&x[64 * j];
+      *(risec_f32x16u*)&acc_15[16] =
+          *(const risec_f32x16u*)&acc_15[16] +
+          *(const risec_f32x16u*)&M[m * i + 64 * j + 4 * m * (n / 4) + 16] *
+              *(const risec_f32x16u*)&x[64 * j + 16];
+      *(risec_f32x16u*)&acc_15[32] =
+          *(const risec_f32x16u*)&acc_15[32] +
+          *(const risec_f32x16u*)&M[m * i + 64 * j + 4 * m * (n / 4) + 32] *
+              *(const risec_f32x16u*)&x[64 * j + 32];
+      *(risec_f32x16u*)&acc_15[48] =
+          *(const risec_f32x16u*)&acc_15[48] +
+          *(const risec_f32x16u*)&M[m * i + 64 * j + 4 * m * (n / 4) + 48] *
+              *(const risec_f32x16u*)&x[64 * j + 48];
+    }
+    risec_f32x16 acc_16 = (risec_f32x16){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
+                                         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+    acc_16 = acc_16 + *(const risec_f32x16u*)&acc_15[0];
+    acc_16 = acc_16 + *(const risec_f32x16u*)&acc_15[16];
+    acc_16 = acc_16 + *(const risec_f32x16u*)&acc_15[32];
+    acc_16 = acc_16 + *(const risec_f32x16u*)&acc_15[48];
+    *(risec_f32x16u*)&tmp_6[0] = acc_16;
+    float acc_17 = 0.0f;
+    acc_17 = acc_17 + tmp_6[0];
+    acc_17 = acc_17 + tmp_6[1];
+    acc_17 = acc_17 + tmp_6[2];
+    acc_17 = acc_17 + tmp_6[3];
+    acc_17 = acc_17 + tmp_6[4];
+    acc_17 = acc_17 + tmp_6[5];
+    acc_17 = acc_17 + tmp_6[6];
+    acc_17 = acc_17 + tmp_6[7];
+    acc_17 = acc_17 + tmp_6[8];
+    acc_17 = acc_17 + tmp_6[9];
+    acc_17 = acc_17 + tmp_6[10];
+    acc_17 = acc_17 + tmp_6[11];
+    acc_17 = acc_17 + tmp_6[12];
+    acc_17 = acc_17 + tmp_6[13];
+    acc_17 = acc_17 + tmp_6[14];
+    acc_17 = acc_17 + tmp_6[15];
+    acc_14 = acc_17;
+    // reduceSeq
+    for (int j = 0; j < m % 64; j += 1) {
+      acc_14 = acc_14 + M[j + m * i + 64 * (m / 64) + 4 * m * (n / 4)] * x[j + 64 * (m / 64)];
+    }
+    output[i + 4 * (n / 4)] = acc_14;
   }
   return 0;
 }

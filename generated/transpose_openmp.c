@@ -29,6 +29,7 @@ int transpose_openmp(float* restrict output, int n, int m, const float* restrict
 #pragma omp parallel for
   // mapPar
   for (int i = 0; i < m; i += 1) {
+#pragma omp simd
     // mapSeq
     for (int j = 0; j < n; j += 1) {
       output[j + n * i] = A[i + m * j];

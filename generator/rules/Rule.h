@@ -66,6 +66,7 @@ void registerVectoriseRules(RuleRegistry& r);
 void registerTilingRules(RuleRegistry& r);
 void registerLiftReduceRules(RuleRegistry& r);
 void registerPackingRules(RuleRegistry& r);
+void registerVectorReduceRules(RuleRegistry& r);
 
 /// Helpers for registering rules without parameters / with integer ones.
 RuleInfo simpleRule(std::string name, std::string family, std::string before, std::string after,

@@ -30,6 +30,7 @@ const RuleRegistry& RuleRegistry::instance() {
     registerTilingRules(r);
     registerLiftReduceRules(r);
     registerPackingRules(r);
+    registerVectorReduceRules(r);
     return r;
   }();
   return registry;

@@ -1,6 +1,7 @@
 // Vectorisation: a map of a scalar function over an array of scalars becomes
 // a map of the lifted function over vectors of n lanes.
 #include "rules/Rule.h"
+#include "rules/VectorLift.h"
 
 namespace risec::rules {
 
@@ -8,47 +9,9 @@ using namespace risec::rise;
 
 namespace {
 
-bool liftable(Prim p) {
-  switch (p) {
-  case Prim::Add:
-  case Prim::Sub:
-  case Prim::Mul:
-  case Prim::Div:
-  case Prim::Min:
-  case Prim::Max:
-  case Prim::Neg:
-  case Prim::Fabs:
-  case Prim::Sqrt:
-  case Prim::Exp:
-  case Prim::Log:
-  case Prim::Floor:
-    return true;
-  default:
-    return false;
-  }
-}
-
-bool scalarTyped(const Expr& e) {
-  return e->type() && e->type()->kind() == TypeKind::Scalar;
-}
-
 bool scalarArray(const Type& t) {
   return t && t->kind() == TypeKind::Array && t->elem()->kind() == TypeKind::Scalar &&
          t->elem()->scalar() != ScalarKind::Bool;
-}
-
-/// The projection path of `e` from `x` ("" for x, "sf" for fst(snd(x))), if
-/// `e` is x or fst/snd applied to it.
-std::optional<std::string> projectionPath(const Expr& e, const std::string& x) {
-  if (e->kind() == ExprKind::Var)
-    return e->name() == x ? std::optional<std::string>("") : std::nullopt;
-  bool fst = isCall(e, Prim::Fst, 1);
-  if (!fst && !isCall(e, Prim::Snd, 1))
-    return std::nullopt;
-  auto inner = projectionPath(e->arg(), x);
-  if (!inner)
-    return std::nullopt;
-  return *inner + (fst ? "f" : "s");
 }
 
 /// The projection paths of `x` that `e` reads.
@@ -113,41 +76,6 @@ std::optional<Expr> vectorInput(const Expr& xs, std::int64_t n, const std::set<s
   return app(prim(Prim::Zip), *a, *b);
 }
 
-/// The body `e` of a scalar function of `x`, lifted to vectors.
-std::optional<Expr> lift(const Expr& e, const std::string& x) {
-  switch (e->kind()) {
-  case ExprKind::Var:
-    if (e->name() == x)
-      return var(x);
-    if (!scalarTyped(e))
-      return std::nullopt;
-    return app(prim(Prim::VectorFromScalar), e);
-  case ExprKind::Literal:
-    return app(prim(Prim::VectorFromScalar), e);
-  case ExprKind::App: {
-    // fst(x), snd(fst(x)), ... of (nested) pairs of vectors (a map over zips)
-    if (auto path = projectionPath(e, x); path && !path->empty())
-      return e;
-    if (!occursFree(x, e))
-      return scalarTyped(e) ? std::optional<Expr>(app(prim(Prim::VectorFromScalar), e))
-                            : std::nullopt;
-    Spine s = spineOf(e);
-    if (s.head->kind() != ExprKind::Primitive || !liftable(s.head->prim()) || !s.depArgs.empty())
-      return std::nullopt;
-    std::vector<Expr> args;
-    for (const Expr& a : s.args) {
-      auto l = lift(a, x);
-      if (!l)
-        return std::nullopt;
-      args.push_back(*l);
-    }
-    return rebuild(prim(s.head->prim()), {}, args);
-  }
-  default:
-    return std::nullopt;
-  }
-}
-
 RuleFn vectorize(std::int64_t n) {
   return [n](const Expr& e, RuleContext& ctx) -> std::optional<Expr> {
     Spine s = spineOf(e);
@@ -163,7 +91,7 @@ RuleFn vectorize(std::int64_t n) {
     if (f->kind() == ExprKind::Lambda) {
       x = f->name();
       body = f->body();
-    } else if (f->kind() == ExprKind::Primitive && liftable(f->prim())) {
+    } else if (f->kind() == ExprKind::Primitive && liftableToVector(f->prim())) {
       x = ctx.names.fresh("v");
       if (!scalarArray(in))
         return std::nullopt;
@@ -180,7 +108,7 @@ RuleFn vectorize(std::int64_t n) {
     auto vecInput = vectorInput(s.args[1], n, used, "");
     if (!vecInput)
       return std::nullopt;
-    auto lifted = lift(body, x);
+    auto lifted = liftToVector(body, x);
     if (!lifted || (*lifted)->kind() != ExprKind::App)
       return std::nullopt;
     return app(prim(Prim::AsScalar), app(prim(Prim::Map), lam(x, *lifted), *vecInput));

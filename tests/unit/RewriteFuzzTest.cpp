@@ -173,6 +173,11 @@ std::optional<std::vector<rules::RuleArg>> chooseArgs(const rules::RuleInfo& inf
   }
   if (n == "reorder")
     return std::vector<rules::RuleArg>{randomPermutation(rng.range(2, 3), rng)};
+  // vectorised reductions: any sizes are correct (a scalar tail, rows left over)
+  if (n == "vectorReduce")
+    return std::vector<rules::RuleArg>{rng.range(1, 4), rng.range(1, 3)};
+  if (n == "vectorReduceChunks" || n == "vectorReduceRows")
+    return std::vector<rules::RuleArg>{rng.range(1, 4), rng.range(1, 3), rng.range(1, 3)};
   if (n == "mapToGlobal" || n == "mapToWorkGroup" || n == "mapToLocal")
     return std::vector<rules::RuleArg>{rng.range(0, 2)};
   if (n == "reduceToOclSeq") {

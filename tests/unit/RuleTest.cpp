@@ -63,6 +63,39 @@ const RuleCase kCases[] = {
   {"reduceToOclSeq", "reduceToOclSeq(Private) @ topDown", "ys |> reduce(add)(0.0f)", "ys |> oclReduceSeq(Private)(add)(0.0f)", "ys |> map(neg)"},
   {"vectorize", "vectorize(4) @ outermost(isMap)", "ys |> map(fun(y => y * 2.0f))", "ys |> asVector(4) |> map(fun(y => y * vectorFromScalar(2.0f))) |> asScalar", "xs |> map(fun(r => r |> reduce(add)(0.0f)))"},
   {"vectorizePairs", "vectorize(4) @ outermost(isMap)", "zip(ys)(ys |> map(fun(y => makePair(y)(neg(y))))) |> map(fun(p => fst(p) + fst(snd(p)) * snd(snd(p))))", "zip(asVector(4)(ys))(zip(asVector(4)(fst(unzip(ys |> map(fun(y => makePair(y)(neg(y))))))))(asVector(4)(snd(unzip(ys |> map(fun(y => makePair(y)(neg(y))))))))) |> map(fun(p => fst(p) + fst(snd(p)) * snd(snd(p)))) |> asScalar", "zip(ys)(transpose(xs)) |> map(fun(p => fst(p)))"},
+  {"vectorReduce", "vectorReduce(4, 2) @ outermost(isReduce)", "ys |> map(fabs) |> reduce(add)(0.0f)",
+   "ys |> drop(8*(m/8)) |> reduceSeq(fun(a, y => a + fabs(y)))("
+   "  ys |> take(8*(m/8)) |> asVector(4) |> split(2)"
+   "    |> reduceSeq(fun(accs, blk => zip(accs, blk) |> mapSeqUnroll(fun(q => fst(q) + fabs(snd(q))))),"
+   "                 generate(fun(i => vectorFromScalar(0.0f))))"
+   "    |> split(2) |> mapSeqUnroll(fun(r => r |> reduceSeqUnroll(fun(s, l => s + l))(vectorFromScalar(0.0f))))"
+   "    |> asScalar |> reduceSeqUnroll(fun(s, l => s + l))(0.0f))",
+   "ys |> map(fabs) |> reduce(add)(1.0f)"},
+  {"vectorReduceChunks", "vectorReduceChunks(2, 2, 2) @ outermost(isReduce)", "ys |> map(fabs) |> reduce(add)(0.0f)",
+   "(ys |> take(8*(m/8)) |> asVector(2) |> split(2) |> split(2)"
+   "   |> map(fun(c => c"
+   "     |> reduceSeq(fun(accs, blk => zip(accs, blk) |> mapSeqUnroll(fun(q => fst(q) + fabs(snd(q))))),"
+   "                  generate(fun(i => vectorFromScalar(0.0f))))"
+   "     |> split(2) |> mapSeqUnroll(fun(r => r |> reduceSeqUnroll(fun(s, l => s + l))(vectorFromScalar(0.0f))))"
+   "     |> asScalar |> reduceSeqUnroll(fun(s, l => s + l))(0.0f)))"
+   "   |> reduceSeq(fun(s, l => s + l))(0.0f))"
+   " + (ys |> drop(8*(m/8)) |> map(fun(y => fabs(y))) |> reduce(add)(0.0f))",
+   "ys |> map(fun(y => y > 0.0f)) |> reduce(fun(a, b => a && b))(true)"},
+  {"vectorReduceRows", "vectorReduceRows(4, 2, 2) @ outermost(isMap)", "xs |> map(fun(r => zip(r, ys) |> map(fun(p => fst(p) * snd(p))) |> reduce(add)(0.0f)))",
+   "concat(xs |> take(4*(n/4)) |> split(4) |> map(fun(g =>"
+   "    zip(g, toMem(g"
+   "      |> map(fun(w => zip(w |> take(4*(m/4)) |> asVector(2), ys |> take(4*(m/4)) |> asVector(2)) |> split(2)))"
+   "      |> transpose"
+   "      |> reduceSeq(fun(accs, c => zip(accs, c) |> mapSeqUnroll(fun(ra =>"
+   "           zip(fst(ra), snd(ra)) |> mapSeqUnroll(fun(q => fst(q) + fst(snd(q)) * snd(snd(q))))))),"
+   "         generate(fun(i => generate(fun(j => vectorFromScalar(0.0f))))))"
+   "      |> mapSeqUnroll(fun(racc => racc |> split(2)"
+   "           |> mapSeqUnroll(fun(rw => rw |> reduceSeqUnroll(fun(s, l => s + l))(vectorFromScalar(0.0f))))"
+   "           |> asScalar |> reduceSeqUnroll(fun(s, l => s + l))(0.0f)))))"
+   "    |> mapSeqUnroll(fun(p => zip(fst(p) |> drop(4*(m/4)), ys |> drop(4*(m/4)))"
+   "         |> reduceSeq(fun(a, y => a + fst(y) * snd(y)))(snd(p)))))) |> join,"
+   "  xs |> drop(4*(n/4)) |> map(fun(r => zip(r, ys) |> map(fun(p => fst(p) * snd(p))) |> reduce(add)(0.0f))))",
+   "xs |> map(fun(r => zip(r, r) |> map(fun(p => fst(p) * snd(p))) |> reduce(add)(0.0f)))"},
   {"unroll", "unroll @ topDown", "ys |> mapSeq(neg)", "ys |> mapSeqUnroll(neg)", "ys |> map(neg)"},
   {"parallel", "parallel @ topDown", "ys |> mapSeq(neg)", "ys |> mapPar(neg)", "ys |> reduce(add)(0.0f)"},
   {"toMemAfterMapSeq", "toMemAfterMapSeq @ topDown", "ys |> mapSeq(neg)", "toMem(ys |> mapSeq(neg))", "ys |> map(neg)"},

@@ -12,6 +12,7 @@
 #include "codegen/opencl/Kernel.h"
 #include "codegen/opencl/Temporaries.h"
 #include "codegen/openmp/Pragmas.h"
+#include "codegen/openmp/SimdLoops.h"
 #include "dpia/Imperative.h"
 #include "dpia/Parallel.h"
 #include "dpia/Passes.h"
@@ -945,6 +946,8 @@ CFiles Emitter::run(const dpia::Program& p) {
   std::vector<CStmt> main;
   comm(command, main);
   main = eliminateDeadStores(main);
+  if (openmp_)
+    main = openmp::markSimdLoops(main);
   body.insert(body.end(), main.begin(), main.end());
   for (auto it = heapNames.rbegin(); it != heapNames.rend(); ++it)
     body.push_back(exprStmt(call("free", {ident(*it)})));

@@ -75,6 +75,7 @@ int mm_parallel(float* restrict output, int m, int n, int k, const float* restri
     float* restrict tmp_3_own = tmp_3 + (size_t)omp_get_thread_num() * (size_t)(32 * (k / 32));
     // mapSeq
     for (int j = 0; j < n; j += 1) {
+#pragma omp simd
       // mapSeq
       for (int l = 0; l < k; l += 1) {
         tmp_2_own[l + k * j] = B[j + n * l];
@@ -86,6 +87,7 @@ int mm_parallel(float* restrict output, int m, int n, int k, const float* restri
       for (int l = 0; l < 32; l += 1) {
         // mapSeq
         for (int p = 0; p < 32; p += 1) {
+#pragma omp simd
           // mapSeq
           for (int q = 0; q < k / 4; q += 1) {
             *(risec_f32x4u*)&tmp_3_own[4 * q] =
@@ -136,6 +138,7 @@ int mm_parallel(float* restrict output, int m, int n, int k, const float* restri
     }
     // mapSeq
     for (int j = 0; j < 32; j += 1) {
+#pragma omp simd
       // mapSeq
       for (int l = 0; l < 32 * (n / 32); l += 1) {
         output[l + 1024 * i * (n / 32) + 32 * j * (n / 32)] = tmp_own[l + 32 * j * (n / 32)];

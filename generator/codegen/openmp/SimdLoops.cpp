@@ -1,0 +1,266 @@
+#include "codegen/openmp/SimdLoops.h"
+
+#include "codegen/openmp/Pragmas.h"
+
+#include <map>
+#include <set>
+#include <string>
+
+namespace risec::codegen::openmp {
+
+using c::CExpr;
+using c::CStmt;
+using c::CType;
+using c::ExprNode;
+using c::StmtNode;
+using c::TypeNode;
+
+namespace {
+
+bool isAssignment(const CExpr& e) {
+  return e->kind() == ExprNode::Kind::Binary && !e->text().empty() && e->text().back() == '=' &&
+         e->text() != "==" && e->text() != "!=" && e->text() != "<=" && e->text() != ">=";
+}
+
+/// A step from an lvalue towards the variable it writes: `x[i]`, `x.fst`, and
+/// the vector stores `*(risec_f32x4u*)&x[i]` (EmitVectors.h).
+bool lvalueStep(const ExprNode* e) {
+  return e->kind() == ExprNode::Kind::Index || e->kind() == ExprNode::Kind::Member ||
+         e->kind() == ExprNode::Kind::Cast ||
+         (e->kind() == ExprNode::Kind::Unary && (e->text() == "*" || e->text() == "&"));
+}
+
+const ExprNode* baseOf(const ExprNode* e) {
+  while (lvalueStep(e))
+    e = e->operands()[0].get();
+  return e->kind() == ExprNode::Kind::Ident ? e : nullptr;
+}
+
+bool sameType(const CType& a, const CType& b) {
+  if (!a || !b)
+    return a == b;
+  return a->kind() == b->kind() && a->name() == b->name() && a->size() == b->size() &&
+         a->isConst() == b->isConst() && a->isRestrict() == b->isRestrict() &&
+         a->addressSpace() == b->addressSpace() && sameType(a->elem(), b->elem());
+}
+
+bool sameExpr(const CExpr& a, const CExpr& b) {
+  if (!a || !b)
+    return a == b;
+  if (a->kind() != b->kind() || a->text() != b->text() || !sameType(a->type(), b->type()) ||
+      a->operands().size() != b->operands().size())
+    return false;
+  for (std::size_t i = 0; i < a->operands().size(); ++i)
+    if (!sameExpr(a->operands()[i], b->operands()[i]))
+      return false;
+  return true;
+}
+
+bool mentions(const CExpr& e, const std::string& name) {
+  return c::identifiersUsed({c::exprStmt(e)}).count(name) > 0;
+}
+
+/// The checks of one innermost loop (SimdLoops.h), over its body.
+class LoopCheck {
+public:
+  explicit LoopCheck(std::string var) : var_(std::move(var)) {}
+
+  bool run(const std::vector<CStmt>& body) {
+    for (const CStmt& s : body)
+      collectStatement(s);
+    if (!ok_)
+      return false;
+    for (const CExpr& e : exprs_)
+      checkReads(e);
+    return ok_;
+  }
+
+private:
+  /// Pass 1: the declarations, the expressions and the stores of the body.
+  void collectStatement(const CStmt& s) {
+    switch (s->kind()) {
+    case StmtNode::Kind::Decl:
+      declared_.insert(s->name());
+      addExpr(s->init());
+      return;
+    case StmtNode::Kind::Expr:
+      addExpr(s->expr());
+      return;
+    case StmtNode::Kind::Comment:
+      return;
+    case StmtNode::Kind::Block:
+    case StmtNode::Kind::If:
+      addExpr(s->expr());
+      for (const CStmt& b : s->body())
+        collectStatement(b);
+      for (const CStmt& b : s->elseBody())
+        collectStatement(b);
+      return;
+    default: // For, Break, Return, Pragma
+      ok_ = false;
+    }
+  }
+
+  void addExpr(const CExpr& e) {
+    if (!e)
+      return;
+    exprs_.push_back(e);
+    collectStores(e);
+  }
+
+  void collectStores(const CExpr& e) {
+    if (isAssignment(e))
+      store(e->operands()[0]);
+    for (const CExpr& op : e->operands())
+      collectStores(op);
+  }
+
+  /// A store to `lhs`: a variable of the body, or an element indexed by the
+  /// loop variable.
+  void store(const CExpr& lhs) {
+    const ExprNode* base = baseOf(lhs.get());
+    if (!base) {
+      ok_ = false;
+      return;
+    }
+    if (declared_.count(base->text()))
+      return;
+    bool byLoop = false;
+    for (const ExprNode* cur = lhs.get(); lvalueStep(cur); cur = cur->operands()[0].get())
+      if (cur->kind() == ExprNode::Kind::Index) {
+        if (mentions(cur->operands()[1], var_))
+          byLoop = true;
+        stored_[base->text()].push_back(cur->operands()[1]);
+      }
+    if (!byLoop)
+      ok_ = false;
+  }
+
+  /// Pass 2: every use of an array stored to is an element at a stored index.
+  void checkReads(const CExpr& e) {
+    if (!ok_ || !e)
+      return;
+    if (e->kind() == ExprNode::Kind::Index) {
+      const ExprNode* base = baseOf(e.get());
+      if (base && stored_.count(base->text()) && !declared_.count(base->text())) {
+        if (e->operands()[0]->kind() != ExprNode::Kind::Ident || !storedAt(base->text(), e)) {
+          ok_ = false;
+          return;
+        }
+        checkReads(e->operands()[1]);
+        return;
+      }
+    }
+    if (e->kind() == ExprNode::Kind::Ident && stored_.count(e->text()) &&
+        !declared_.count(e->text())) {
+      ok_ = false;
+      return;
+    }
+    if (e->kind() == ExprNode::Kind::Literal)
+      for (const auto& [name, indices] : stored_)
+        if (!declared_.count(name) && mentions(e, name)) {
+          ok_ = false;
+          return;
+        }
+    for (const CExpr& op : e->operands())
+      checkReads(op);
+  }
+
+  bool storedAt(const std::string& array, const CExpr& element) const {
+    for (const CExpr& idx : stored_.at(array))
+      if (sameExpr(idx, element->operands()[1]))
+        return true;
+    return false;
+  }
+
+  std::string var_;
+  bool ok_ = true;
+  std::set<std::string> declared_;
+  std::vector<CExpr> exprs_;
+  std::map<std::string, std::vector<CExpr>> stored_;
+};
+
+bool containsLoop(const std::vector<CStmt>& body) {
+  for (const CStmt& s : body)
+    if (s->kind() == StmtNode::Kind::For || containsLoop(s->body()) || containsLoop(s->elseBody()))
+      return true;
+  return false;
+}
+
+CStmt rebuild(const CStmt& s, std::vector<CStmt> body, std::vector<CStmt> elseBody) {
+  switch (s->kind()) {
+  case StmtNode::Kind::For:
+    return c::forLoop(s->forInit(), s->expr(), s->forStep(), std::move(body), s->comment());
+  case StmtNode::Kind::Block:
+    return c::block(std::move(body), s->comment());
+  case StmtNode::Kind::If:
+    if (s->hasElse())
+      return c::ifStmt(s->expr(), std::move(body), std::move(elseBody));
+    return c::ifStmt(s->expr(), std::move(body));
+  default:
+    return s;
+  }
+}
+
+/// Inside a parallel loop: the innermost loops that pass get the pragma.
+std::vector<CStmt> markInner(const std::vector<CStmt>& body) {
+  std::vector<CStmt> out;
+  for (const CStmt& s : body) {
+    if (s->kind() == StmtNode::Kind::For && !containsLoop(s->body())) {
+      if (isSimdSafe(s) && !isShortLoop(s))
+        out.push_back(c::pragma(simdPragma()));
+      out.push_back(s);
+      continue;
+    }
+    out.push_back(rebuild(s, markInner(s->body()), markInner(s->elseBody())));
+  }
+  return out;
+}
+
+} // namespace
+
+std::string simdPragma() {
+  return "omp simd";
+}
+
+bool isShortLoop(const CStmt& loop) {
+  const CExpr& cond = loop->expr();
+  if (!cond || cond->kind() != ExprNode::Kind::Binary || cond->text() != "<")
+    return false;
+  const CExpr& end = cond->operands()[1];
+  if (end->kind() != ExprNode::Kind::Literal || end->text().empty() ||
+      end->text().find_first_not_of("0123456789") != std::string::npos)
+    return false;
+  return std::stoll(end->text()) < kShortLoop;
+}
+
+bool isSimdSafe(const CStmt& loop) {
+  if (loop->kind() != StmtNode::Kind::For || !loop->forInit() ||
+      loop->forInit()->kind() != StmtNode::Kind::Decl)
+    return false;
+  const std::string& var = loop->forInit()->name();
+  const CExpr& step = loop->forStep();
+  if (!step || step->kind() != ExprNode::Kind::Binary || step->text() != "+=" ||
+      step->operands()[0]->kind() != ExprNode::Kind::Ident || step->operands()[0]->text() != var)
+    return false;
+  return LoopCheck(var).run(loop->body());
+}
+
+std::vector<CStmt> markSimdLoops(const std::vector<CStmt>& body) {
+  std::vector<CStmt> out;
+  for (std::size_t i = 0; i < body.size(); ++i) {
+    const CStmt& s = body[i];
+    bool parallel = s->kind() == StmtNode::Kind::Pragma && s->text() == parallelFor() &&
+                    i + 1 < body.size() && body[i + 1]->kind() == StmtNode::Kind::For;
+    if (parallel) {
+      out.push_back(s);
+      const CStmt& loop = body[++i];
+      out.push_back(rebuild(loop, markInner(loop->body()), {}));
+      continue;
+    }
+    out.push_back(rebuild(s, markSimdLoops(s->body()), markSimdLoops(s->elseBody())));
+  }
+  return out;
+}
+
+} // namespace risec::codegen::openmp
