@@ -24,6 +24,7 @@
 #include "kmeans.h"
 #include "mm.h"
 #include "mm_local.h"
+#include "mm_tiled.h"
 #include "mv.h"
 #include "nbody.h"
 #include "scal.h"

@@ -14,6 +14,8 @@
  *   mm_loop_permutation_c (c)
  *   mm_opencl (opencl)
  *   mm_parallel_openmp (openmp)
+ *   mm_register_tiles_c (c)
+ *   mm_register_tiles_openmp (openmp)
  *   mm_vectorisation_c (c)
  */
 #ifndef RISEC_KERNEL_MM_H
@@ -27,6 +29,8 @@
 #include "mm_loop_permutation_c.h"
 #include "mm_opencl.h"
 #include "mm_parallel_openmp.h"
+#include "mm_register_tiles_c.h"
+#include "mm_register_tiles_openmp.h"
 #include "mm_vectorisation_c.h"
 
 #endif /* RISEC_KERNEL_MM_H */

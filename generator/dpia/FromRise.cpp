@@ -37,6 +37,43 @@ Phrase wrProducer(const Phrase& p) {
   return p;
 }
 
+/// `e` uses a primitive that computes into memory of its own (a reduction,
+/// `iterate`, `toMem`, ...): such a body cannot be applied on access, so a
+/// `map` over it is never a view map (lowerToC copies its result instead).
+bool storesIntoMemory(const Expr& e) {
+  switch (e->kind()) {
+  case ExprKind::App:
+    return storesIntoMemory(e->fn()) || storesIntoMemory(e->arg());
+  case ExprKind::DepApp:
+    return storesIntoMemory(e->fn());
+  case ExprKind::Lambda:
+  case ExprKind::DepLambda:
+    return storesIntoMemory(e->body());
+  case ExprKind::Primitive:
+    switch (e->prim()) {
+    case rise::Prim::Reduce:
+    case rise::Prim::ReduceSeq:
+    case rise::Prim::ReduceSeqUnroll:
+    case rise::Prim::ReducePar:
+    case rise::Prim::OclReduceSeq:
+    case rise::Prim::ScanSeq:
+    case rise::Prim::Iterate:
+    case rise::Prim::ToMem:
+    case rise::Prim::OclToMem:
+    case rise::Prim::ToGlobal:
+    case rise::Prim::ToLocal:
+    case rise::Prim::ToPrivate:
+    case rise::Prim::CircularBuffer:
+    case rise::Prim::RotateValues:
+      return true;
+    default:
+      return false;
+    }
+  default:
+    return false;
+  }
+}
+
 std::string describe(const Phrase& p) {
   if (p->kind() == PhraseKind::Prim)
     return "`" + (p->tag().empty() || p->primName() != "foreign" ? p->primName() : p->tag()) + "`";
@@ -141,7 +178,7 @@ private:
     if (copiedByAssignment(dataType(p)))
       return p;
     if (repair_) {
-      if (funBody && viewableMaps_.count(consumer.head))
+      if (funBody && viewableMaps_.count(consumer.head) && !storesIntoMemory(src))
         repairs_[consumer.head] = Repair::ViewMap;
       else
         repairs_[src.get()] = Repair::Copy;

@@ -64,6 +64,8 @@ void registerMovementRules(RuleRegistry& r);
 void registerLoweringRules(RuleRegistry& r);
 void registerVectoriseRules(RuleRegistry& r);
 void registerTilingRules(RuleRegistry& r);
+void registerLiftReduceRules(RuleRegistry& r);
+void registerPackingRules(RuleRegistry& r);
 void registerVectorReduceRules(RuleRegistry& r);
 
 /// Helpers for registering rules without parameters / with integer ones.

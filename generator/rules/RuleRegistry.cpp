@@ -28,6 +28,8 @@ const RuleRegistry& RuleRegistry::instance() {
     registerLoweringRules(r);
     registerVectoriseRules(r);
     registerTilingRules(r);
+    registerLiftReduceRules(r);
+    registerPackingRules(r);
     registerVectorReduceRules(r);
     return r;
   }();

@@ -12,6 +12,18 @@ bool scalarTyped(const Expr& e) {
 
 } // namespace
 
+std::optional<std::string> projectionPath(const Expr& e, const std::string& x) {
+  if (e->kind() == ExprKind::Var)
+    return e->name() == x ? std::optional<std::string>("") : std::nullopt;
+  bool fst = isCall(e, Prim::Fst, 1);
+  if (!fst && !isCall(e, Prim::Snd, 1))
+    return std::nullopt;
+  auto inner = projectionPath(e->arg(), x);
+  if (!inner)
+    return std::nullopt;
+  return *inner + (fst ? "f" : "s");
+}
+
 bool liftableToVector(Prim p) {
   switch (p) {
   case Prim::Add:
@@ -43,9 +55,8 @@ std::optional<Expr> liftToVector(const Expr& e, const std::string& x) {
   case ExprKind::Literal:
     return app(prim(Prim::VectorFromScalar), e);
   case ExprKind::App: {
-    // fst(x) / snd(x) of a pair of vectors (a map over zip(a)(b))
-    if ((isCall(e, Prim::Fst, 1) || isCall(e, Prim::Snd, 1)) && e->arg()->kind() == ExprKind::Var &&
-        e->arg()->name() == x)
+    // fst(x), snd(fst(x)), ... of (nested) pairs of vectors (a map over zips)
+    if (auto path = projectionPath(e, x); path && !path->empty())
       return e;
     if (!occursFree(x, e))
       return scalarTyped(e) ? std::optional<Expr>(app(prim(Prim::VectorFromScalar), e))

@@ -9,6 +9,73 @@ using namespace risec::rise;
 
 namespace {
 
+bool scalarArray(const Type& t) {
+  return t && t->kind() == TypeKind::Array && t->elem()->kind() == TypeKind::Scalar &&
+         t->elem()->scalar() != ScalarKind::Bool;
+}
+
+/// The projection paths of `x` that `e` reads.
+void usedPaths(const Expr& e, const std::string& x, std::set<std::string>& out) {
+  if (auto p = projectionPath(e, x)) {
+    out.insert(*p);
+    return;
+  }
+  switch (e->kind()) {
+  case ExprKind::App:
+    usedPaths(e->fn(), x, out);
+    usedPaths(e->arg(), x, out);
+    break;
+  case ExprKind::DepApp:
+    usedPaths(e->fn(), x, out);
+    break;
+  case ExprKind::Lambda:
+    if (e->name() != x)
+      usedPaths(e->body(), x, out);
+    break;
+  default:
+    break;
+  }
+}
+
+bool readsBelow(const std::set<std::string>& used, const std::string& prefix) {
+  for (const std::string& p : used)
+    if (p.rfind(prefix, 0) == 0)
+      return true;
+  return false;
+}
+
+/// `xs` as an array of (nested pairs of) vectors of `n` lanes: `asVector(n)`
+/// of an array of scalars; a `zip` component by component; an array of pairs
+/// through `unzip`, when the body reads both components (`used`, the
+/// projection paths it reads; `at`, the path of `xs`): an unread half of an
+/// unzipped array would still be computed into a temporary. Nothing for other
+/// element types.
+std::optional<Expr> vectorInput(const Expr& xs, std::int64_t n, const std::set<std::string>& used,
+                                const std::string& at) {
+  const Type& t = xs->type();
+  if (scalarArray(t))
+    return app(depNat(prim(Prim::AsVector), n), xs);
+  if (!t || t->kind() != TypeKind::Array || t->elem()->kind() != TypeKind::Pair)
+    return std::nullopt;
+  std::optional<Expr> a, b;
+  if (isCall(xs, Prim::Zip, 2)) {
+    Spine z = spineOf(xs);
+    a = vectorInput(z.args[0], n, used, at + "f");
+    b = vectorInput(z.args[1], n, used, at + "s");
+  } else {
+    if (!readsBelow(used, at + "f") || !readsBelow(used, at + "s"))
+      return std::nullopt;
+    const Type& e = t->elem();
+    Expr u = makeApp(prim(Prim::Unzip), xs, {},
+                     pairType(arrayType(t->size(), e->first()), arrayType(t->size(), e->second())));
+    a = vectorInput(makeApp(prim(Prim::Fst), u, {}, u->type()->first()), n, used, at + "f");
+    b = vectorInput(makeApp(prim(Prim::Snd), u, {}, u->type()->second()), n, used, at + "s");
+  }
+  if (!a || !b)
+    return std::nullopt;
+  return app(prim(Prim::Zip), *a, *b);
+}
+
 RuleFn vectorize(std::int64_t n) {
   return [n](const Expr& e, RuleContext& ctx) -> std::optional<Expr> {
     Spine s = spineOf(e);
@@ -16,24 +83,8 @@ RuleFn vectorize(std::int64_t n) {
       return std::nullopt;
     const Type& in = s.args[1]->type();
     const Type& out = e->type();
-    auto scalarArray = [](const Type& t) {
-      return t && t->kind() == TypeKind::Array && t->elem()->kind() == TypeKind::Scalar &&
-             t->elem()->scalar() != ScalarKind::Bool;
-    };
     if (!scalarArray(out))
       return std::nullopt;
-    auto asVec = [n](const Expr& a) { return app(depNat(prim(Prim::AsVector), n), a); };
-    Expr vecInput;
-    if (scalarArray(in)) {
-      vecInput = asVec(s.args[1]);
-    } else if (isCall(s.args[1], Prim::Zip, 2)) {
-      Spine z = spineOf(s.args[1]);
-      if (!scalarArray(z.args[0]->type()) || !scalarArray(z.args[1]->type()))
-        return std::nullopt;
-      vecInput = app(prim(Prim::Zip), asVec(z.args[0]), asVec(z.args[1]));
-    } else {
-      return std::nullopt;
-    }
     Expr f = s.args[0];
     std::string x;
     Expr body;
@@ -52,10 +103,15 @@ RuleFn vectorize(std::int64_t n) {
     // lifted constant undetermined (and gains nothing from vectorising).
     if (!occursFree(x, body))
       return std::nullopt;
+    std::set<std::string> used;
+    usedPaths(body, x, used);
+    auto vecInput = vectorInput(s.args[1], n, used, "");
+    if (!vecInput)
+      return std::nullopt;
     auto lifted = liftToVector(body, x);
     if (!lifted || (*lifted)->kind() != ExprKind::App)
       return std::nullopt;
-    return app(prim(Prim::AsScalar), app(prim(Prim::Map), lam(x, *lifted), vecInput));
+    return app(prim(Prim::AsScalar), app(prim(Prim::Map), lam(x, *lifted), *vecInput));
   };
 }
 

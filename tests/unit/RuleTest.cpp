@@ -30,6 +30,11 @@ const RuleCase kCases[] = {
   {"etaReduction", "etaReduction @ topDown", "ys |> map(fun(y => neg(y)))", "ys |> map(neg)", "ys |> map(neg)"},
   {"etaAbstraction", "etaAbstraction @ outermost(isMap)", "ys |> map(neg)", "fun(e => map(neg)(e))(ys)", "ys"},
   {"splitJoin", "splitJoin(4) @ outermost(isMap)", "ys |> map(neg)", "ys |> split(4) |> map(map(neg)) |> join", "xs"},
+  {"splitTranspose", "topDown(splitTranspose)", "xs |> transpose |> split(2)", "xs |> map(split(2)) |> transpose |> map(transpose)", "xs |> split(2)"},
+  {"hoistToMem", "hoistToMem @ outermost(isMap)", "xs |> map(fun(r => zip(r)(toMem(map(neg)(ys))) |> map(fun(p => fst(p) + snd(p)))))", "let(toMem(map(neg)(ys)))(fun(v => xs |> map(fun(r => zip(r)(v) |> map(fun(p => fst(p) + snd(p)))))))", "xs |> map(fun(r => toMem(map(neg)(r))))"},
+  {"liftReduce", "liftReduce @ outermost(isMap)", "xs |> map(fun(r => reduce(add)(0.0f)(r)))", "transpose(xs) |> reduce(fun(acc, y => zip(acc)(y) |> map(fun(p => add(fst(p))(snd(p))))))(generate(fun(i => 0.0f)))", "ys |> map(fun(y => reduce(add)(y)(ys)))"},
+  {"liftReduceBody", "liftReduce @ outermost(isMap)", "xs |> map(fun(r => reduce(add)(0.0f)(map(neg)(r))))", "transpose(xs |> map(fun(r => map(neg)(r)))) |> reduce(fun(acc, y => zip(acc)(y) |> map(fun(p => add(fst(p))(snd(p))))))(generate(fun(i => 0.0f)))", "xs |> map(fun(r => reduce(add)(0.0f)(r) + 1.0f))"},
+  {"liftReduceSeq", "liftReduce @ outermost(isMap)", "xs |> map(reduceSeq(fun(a, v => a * 0.5f + v))(1.0f))", "transpose(xs) |> reduceSeq(fun(acc, y => zip(acc)(y) |> map(fun(p => fun(a, v => a * 0.5f + v)(fst(p))(snd(p))))))(generate(fun(i => 1.0f)))", "xs |> map(fun(r => reduceSeq(fun(a, v => a + v * reduce(add)(0.0f)(r)))(0.0f)(r)))"},
   {"mapFusion", "mapFusion @ topDown", "ys |> map(neg) |> map(fabs)", "ys |> map(fun(y => fabs(neg(y))))", "ys |> map(neg)"},
   {"mapFission", "mapFission @ topDown", "ys |> map(fun(y => fabs(neg(y))))", "ys |> map(fun(y => neg(y))) |> map(fabs)", "ys |> map(neg)"},
   {"fuseReduceMap", "fuseReduceMap @ topDown", "ys |> map(neg) |> reduce(add)(0.0f)", "ys |> reduceSeq(fun(a, y => a + neg(y)))(0.0f)", "ys |> reduce(add)(0.0f)"},
@@ -59,6 +64,7 @@ const RuleCase kCases[] = {
   {"reduceToPar", "reduceToPar @ topDown", "ys |> reduce(add)(0.0f)", "ys |> reducePar(add)(0.0f)", "ys |> map(neg)"},
   {"reduceToOclSeq", "reduceToOclSeq(Private) @ topDown", "ys |> reduce(add)(0.0f)", "ys |> oclReduceSeq(Private)(add)(0.0f)", "ys |> map(neg)"},
   {"vectorize", "vectorize(4) @ outermost(isMap)", "ys |> map(fun(y => y * 2.0f))", "ys |> asVector(4) |> map(fun(y => y * vectorFromScalar(2.0f))) |> asScalar", "xs |> map(fun(r => r |> reduce(add)(0.0f)))"},
+  {"vectorizePairs", "vectorize(4) @ outermost(isMap)", "zip(ys)(ys |> map(fun(y => makePair(y)(neg(y))))) |> map(fun(p => fst(p) + fst(snd(p)) * snd(snd(p))))", "zip(asVector(4)(ys))(zip(asVector(4)(fst(unzip(ys |> map(fun(y => makePair(y)(neg(y))))))))(asVector(4)(snd(unzip(ys |> map(fun(y => makePair(y)(neg(y))))))))) |> map(fun(p => fst(p) + fst(snd(p)) * snd(snd(p)))) |> asScalar", "zip(ys)(transpose(xs)) |> map(fun(p => fst(p)))"},
   {"vectorReduce", "vectorReduce(4, 2) @ outermost(isReduce)", "ys |> map(fabs) |> reduce(add)(0.0f)",
    "ys |> drop(8*(m/8)) |> reduceSeq(fun(a, y => a + fabs(y)))("
    "  ys |> take(8*(m/8)) |> asVector(4) |> split(2)"

@@ -1,0 +1,106 @@
+// Packing rules: an operand laid out in memory once, in the order a loop nest
+// reads it (the B panels of mm, docs/strategies.md "The mm ladder").
+// - splitTranspose: the column blocks of a matrix, as a view of its
+//   row-major blocks (whose rows are what a register tile reads);
+// - hoistToMem: a `toMem` of a value the map's function does not depend on
+//   is computed once, before the map (`let`), instead of on every iteration.
+#include "rules/Rule.h"
+
+namespace risec::rules {
+
+using namespace risec::rise;
+
+namespace {
+
+/// split(n)(transpose(x)) -> map(transpose)(transpose(map(split(n))(x)))
+/// (x: k.(N*n).t; both sides are (N).n.k.t with [j][c][l] = x[l][j*n + c]).
+std::optional<Expr> splitTranspose(const Expr& e, RuleContext&) {
+  Spine s = spineOf(e);
+  if (!isPrim(s.head, Prim::Split) || s.depArgs.size() != 1 || s.args.size() != 1 ||
+      !isCall(s.args[0], Prim::Transpose, 1))
+    return std::nullopt;
+  const Expr& x = s.args[0]->arg();
+  Expr splitN = depArg(prim(Prim::Split), s.depArgs[0]);
+  return app(prim(Prim::Map), prim(Prim::Transpose),
+             app(prim(Prim::Transpose), app(prim(Prim::Map), splitN, x)));
+}
+
+/// The first `toMem(c)` in `e` (left to right) whose free variables are not
+/// bound inside the map's function (`bound`); not below a `depFun`.
+std::optional<Expr> findClosedToMem(const Expr& e, std::set<std::string>& bound) {
+  switch (e->kind()) {
+  case ExprKind::App: {
+    if (isCall(e, Prim::ToMem, 1)) {
+      bool closed = true;
+      for (const std::string& v : freeVars(e->arg()))
+        closed = closed && !bound.count(v);
+      if (closed)
+        return e;
+    }
+    if (auto r = findClosedToMem(e->fn(), bound))
+      return r;
+    return findClosedToMem(e->arg(), bound);
+  }
+  case ExprKind::DepApp:
+    return findClosedToMem(e->fn(), bound);
+  case ExprKind::Lambda: {
+    bool added = bound.insert(e->name()).second;
+    auto r = findClosedToMem(e->body(), bound);
+    if (added)
+      bound.erase(e->name());
+    return r;
+  }
+  default:
+    return std::nullopt;
+  }
+}
+
+/// `e` with the node `target` replaced by `by`.
+Expr replaceNode(const Expr& e, const ExprNode* target, const Expr& by) {
+  if (e.get() == target)
+    return by;
+  switch (e->kind()) {
+  case ExprKind::App:
+    return makeApp(replaceNode(e->fn(), target, by), replaceNode(e->arg(), target, by), e->loc());
+  case ExprKind::DepApp:
+    return makeDepApp(replaceNode(e->fn(), target, by), e->typeArg(), e->implicitArg(), e->loc());
+  case ExprKind::Lambda:
+    return makeLambda(e->name(), e->paramType(), replaceNode(e->body(), target, by), e->loc());
+  default:
+    return e;
+  }
+}
+
+/// map(fun(x => ... toMem(c) ...))(xs)   (c independent of x and of every
+/// variable bound inside the function)
+///   -> let(toMem(c))(fun(v => map(fun(x => ... v ...))(xs)))
+/// Any map flavour. `toMem` is the identity and `let` binds its value, so
+/// the meaning is unchanged; the value is computed once instead of once per
+/// element of xs.
+std::optional<Expr> hoistToMem(const Expr& e, RuleContext& ctx) {
+  Spine m = spineOf(e);
+  if (!m.head || m.head->kind() != ExprKind::Primitive || !isMapLike(m.head->prim()) ||
+      m.args.size() != 2 || m.args[0]->kind() != ExprKind::Lambda)
+    return std::nullopt;
+  const Expr& f = m.args[0];
+  std::set<std::string> bound = {f->name()};
+  auto stored = findClosedToMem(f->body(), bound);
+  if (!stored)
+    return std::nullopt;
+  std::string v = ctx.names.fresh("packed");
+  Expr body = replaceNode(e, stored->get(), var(v));
+  return app(prim(Prim::Let), *stored, lam(v, body));
+}
+
+} // namespace
+
+void registerPackingRules(RuleRegistry& r) {
+  r.add(simpleRule("splitTranspose", "movement", "split(n)(transpose(x))",
+                   "map(transpose)(transpose(map(split(n))(x)))", splitTranspose));
+  r.add(simpleRule("hoistToMem", "lowering", "map(fun(x => ... toMem(c) ...))(xs)",
+                   "let(toMem(c))(fun(v => map(fun(x => ... v ...))(xs)))   (c independent of "
+                   "the variables bound in the map's function)",
+                   hoistToMem));
+}
+
+} // namespace risec::rules
