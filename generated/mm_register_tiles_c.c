@@ -4,9 +4,9 @@
  * Source:    mm.rise (entry `mm`)
  * Strategy:  mm.register-tiles.elevate
  * Target:    c
- * RISE type: (m: Nat) -> (n: Nat) -> (k: Nat) -> m.k.f32 -> k.n.f32 -> (8*(m/8)).(32*(n/32)).f32
+ * RISE type: (m: Nat) -> (n: Nat) -> (k: Nat) -> m.k.f32 -> k.n.f32 -> (64*(m/64)).(32*(n/32)).f32
  * Parameters (in ABI order):
- *   output (output): (8*(m/8)).(32*(n/32)).f32, 256*(m/8)*(n/32) elements
+ *   output (output): (64*(m/64)).(32*(n/32)).f32, 2048*(m/64)*(n/32) elements
  *   m (size): Nat
  *   n (size): Nat
  *   k (size): Nat
@@ -14,7 +14,8 @@
  *   B (input): k.n.f32, k*n elements
  * Preconditions:
  *   n%32 == 0
- *   m%8 == 0
+ *   32*(n/32) >= 1
+ *   m%64 == 0
  * Returns 0 on success; 1 if a precondition fails, 2 if a size is negative,
  * 3 if an array would have more than INT_MAX elements, 4 if a temporary cannot
  * be allocated. On a non-zero return nothing has been written to `output`.
@@ -33,219 +34,253 @@ int mm_register_tiles_c(float* restrict output, int m, int n, int k, const float
     return 2;
   }
   if ((double)m * (double)k > INT_MAX || (double)n * (double)k > INT_MAX ||
-      256.0 * ((double)m / 8.0) * ((double)n / 32.0) > INT_MAX ||
-      32.0 * (double)k * ((double)n / 32.0) > INT_MAX || 256.0 * ((double)n / 32.0) > INT_MAX) {
+      2048.0 * ((double)m / 64.0) * ((double)n / 32.0) > INT_MAX ||
+      32.0 * (double)k * ((double)n / 32.0) > INT_MAX) {
     return 3;
   }
-  // the 2nd argument of `map` needs n to be a multiple of 32
+  // the 2nd argument of `mapSeq` needs n to be a multiple of 32
   if (n % 32 != 0) {
     return 1;
   }
-  // the 1st argument of `split` needs m to be a multiple of 8
-  if (m % 8 != 0) {
+  // `split` needs its size argument 32*(n/32) to be at least 1
+  if (32 * (n / 32) < 1) {
+    return 1;
+  }
+  // the 1st argument of `split` needs m to be a multiple of 64
+  if (m % 64 != 0) {
     return 1;
   }
   float* restrict tmp = malloc((size_t)(32 * k * (n / 32)) * sizeof(float));
-  float* restrict tmp_2 = malloc((size_t)(256 * (n / 32)) * sizeof(float));
-  if ((tmp == NULL && 32 * k * (n / 32) != 0) || (tmp_2 == NULL && 256 * (n / 32) != 0)) {
+  if (tmp == NULL && 32 * k * (n / 32) != 0) {
     free(tmp);
-    free(tmp_2);
     return 4;
   }
   // mapSeq
-  for (int i = 0; i < n / 32; i += 1) {
+  for (int i = 0; i < k; i += 1) {
     // mapSeq
-    for (int j = 0; j < k; j += 1) {
+    for (int j = 0; j < n / 32; j += 1) {
       // mapSeq
       for (int l = 0; l < 32; l += 1) {
-        tmp[l + 32 * j + 32 * k * i] = B[l + n * j + 32 * i];
+        tmp[l + 32 * i + 32 * k * j] = B[l + n * i + 32 * j];
       }
     }
   }
   // mapSeq
-  for (int i = 0; i < m / 8; i += 1) {
+  for (int i = 0; i < m / 64; i += 1) {
     // mapSeq
     for (int j = 0; j < n / 32; j += 1) {
-      float acc[256];
       // mapSeq
       for (int l = 0; l < 8; l += 1) {
+        float acc[256];
         // mapSeq
-        for (int p = 0; p < 32; p += 1) {
-          acc[p + 32 * l] = 0.0f;
+        for (int p = 0; p < 8; p += 1) {
+          // mapSeq
+          for (int q = 0; q < 32; q += 1) {
+            acc[q + 32 * p] = 0.0f;
+          }
         }
-      }
-      // reduceSeq
-      for (int l = 0; l < k; l += 1) {
-        *(risec_f32x16u*)&acc[0] =
-            *(const risec_f32x16u*)&acc[0] +
-            (risec_f32x16){A[l + 8 * k * i], A[l + 8 * k * i], A[l + 8 * k * i], A[l + 8 * k * i],
-                           A[l + 8 * k * i], A[l + 8 * k * i], A[l + 8 * k * i], A[l + 8 * k * i],
-                           A[l + 8 * k * i], A[l + 8 * k * i], A[l + 8 * k * i], A[l + 8 * k * i],
-                           A[l + 8 * k * i], A[l + 8 * k * i], A[l + 8 * k * i], A[l + 8 * k * i]} *
-                *(const risec_f32x16u*)&tmp[32 * l + 32 * k * j];
-        *(risec_f32x16u*)&acc[16] =
-            *(const risec_f32x16u*)&acc[16] +
-            (risec_f32x16){A[l + 8 * k * i], A[l + 8 * k * i], A[l + 8 * k * i], A[l + 8 * k * i],
-                           A[l + 8 * k * i], A[l + 8 * k * i], A[l + 8 * k * i], A[l + 8 * k * i],
-                           A[l + 8 * k * i], A[l + 8 * k * i], A[l + 8 * k * i], A[l + 8 * k * i],
-                           A[l + 8 * k * i], A[l + 8 * k * i], A[l + 8 * k * i], A[l + 8 * k * i]} *
-                *(const risec_f32x16u*)&tmp[32 * l + 32 * k * j + 16];
-        *(risec_f32x16u*)&acc[32] =
-            *(const risec_f32x16u*)&acc[32] +
-            (risec_f32x16){A[k + l + 8 * k * i], A[k + l + 8 * k * i], A[k + l + 8 * k * i],
-                           A[k + l + 8 * k * i], A[k + l + 8 * k * i], A[k + l + 8 * k * i],
-                           A[k + l + 8 * k * i], A[k + l + 8 * k * i], A[k + l + 8 * k * i],
-                           A[k + l + 8 * k * i], A[k + l + 8 * k * i], A[k + l + 8 * k * i],
-                           A[k + l + 8 * k * i], A[k + l + 8 * k * i], A[k + l + 8 * k * i],
-                           A[k + l + 8 * k * i]} *
-                *(const risec_f32x16u*)&tmp[32 * l + 32 * k * j];
-        *(risec_f32x16u*)&acc[48] =
-            *(const risec_f32x16u*)&acc[48] +
-            (risec_f32x16){A[k + l + 8 * k * i], A[k + l + 8 * k * i], A[k + l + 8 * k * i],
-                           A[k + l + 8 * k * i], A[k + l + 8 * k * i], A[k + l + 8 * k * i],
-                           A[k + l + 8 * k * i], A[k + l + 8 * k * i], A[k + l + 8 * k * i],
-                           A[k + l + 8 * k * i], A[k + l + 8 * k * i], A[k + l + 8 * k * i],
-                           A[k + l + 8 * k * i], A[k + l + 8 * k * i], A[k + l + 8 * k * i],
-                           A[k + l + 8 * k * i]} *
-                *(const risec_f32x16u*)&tmp[32 * l + 32 * k * j + 16];
-        *(risec_f32x16u*)&acc[64] =
-            *(const risec_f32x16u*)&acc[64] +
-            (risec_f32x16){
-                A[l + 2 * k + 8 * k * i], A[l + 2 * k + 8 * k * i], A[l + 2 * k + 8 * k * i],
-                A[l + 2 * k + 8 * k * i], A[l + 2 * k + 8 * k * i], A[l + 2 * k + 8 * k * i],
-                A[l + 2 * k + 8 * k * i], A[l + 2 * k + 8 * k * i], A[l + 2 * k + 8 * k * i],
-                A[l + 2 * k + 8 * k * i], A[l + 2 * k + 8 * k * i], A[l + 2 * k + 8 * k * i],
-                A[l + 2 * k + 8 * k * i], A[l + 2 * k + 8 * k * i], A[l + 2 * k + 8 * k * i],
-                A[l + 2 * k + 8 * k * i]} *
-                *(const risec_f32x16u*)&tmp[32 * l + 32 * k * j];
-        *(risec_f32x16u*)&acc[80] =
-            *(const risec_f32x16u*)&acc[80] +
-            (risec_f32x16){
-                A[l + 2 * k + 8 * k * i], A[l + 2 * k + 8 * k * i], A[l + 2 * k + 8 * k * i],
-                A[l + 2 * k + 8 * k * i], A[l + 2 * k + 8 * k * i], A[l + 2 * k + 8 * k * i],
-                A[l + 2 * k + 8 * k * i], A[l + 2 * k + 8 * k * i], A[l + 2 * k + 8 * k * i],
-                A[l + 2 * k + 8 * k * i], A[l + 2 * k + 8 * k * i], A[l + 2 * k + 8 * k * i],
-                A[l + 2 * k + 8 * k * i], A[l + 2 * k + 8 * k * i], A[l + 2 * k + 8 * k * i],
-                A[l + 2 * k + 8 * k * i]} *
-                *(const risec_f32x16u*)&tmp[32 * l + 32 * k * j + 16];
-        *(risec_f32x16u*)&acc[96] =
-            *(const risec_f32x16u*)&acc[96] +
-            (risec_f32x16){
-                A[l + 3 * k + 8 * k * i], A[l + 3 * k + 8 * k * i], A[l + 3 * k + 8 * k * i],
-                A[l + 3 * k + 8 * k * i], A[l + 3 * k + 8 * k * i], A[l + 3 * k + 8 * k * i],
-                A[l + 3 * k + 8 * k * i], A[l + 3 * k + 8 * k * i], A[l + 3 * k + 8 * k * i],
-                A[l + 3 * k + 8 * k * i], A[l + 3 * k + 8 * k * i], A[l + 3 * k + 8 * k * i],
-                A[l + 3 * k + 8 * k * i], A[l + 3 * k + 8 * k * i], A[l + 3 * k + 8 * k * i],
-                A[l + 3 * k + 8 * k * i]} *
-                *(const risec_f32x16u*)&tmp[32 * l + 32 * k * j];
-        *(risec_f32x16u*)&acc[112] =
-            *(const risec_f32x16u*)&acc[112] +
-            (risec_f32x16){
-                A[l + 3 * k + 8 * k * i], A[l + 3 * k + 8 * k * i], A[l + 3 * k + 8 * k * i],
-                A[l + 3 * k + 8 * k * i], A[l + 3 * k + 8 * k * i], A[l + 3 * k + 8 * k * i],
-                A[l + 3 * k + 8 * k * i], A[l + 3 * k + 8 * k * i], A[l + 3 * k + 8 * k * i],
-                A[l + 3 * k + 8 * k * i], A[l + 3 * k + 8 * k * i], A[l + 3 * k + 8 * k * i],
-                A[l + 3 * k + 8 * k * i], A[l + 3 * k + 8 * k * i], A[l + 3 * k + 8 * k * i],
-                A[l + 3 * k + 8 * k * i]} *
-                *(const risec_f32x16u*)&tmp[32 * l + 32 * k * j + 16];
-        *(risec_f32x16u*)&acc[128] =
-            *(const risec_f32x16u*)&acc[128] +
-            (risec_f32x16){
-                A[l + 4 * k + 8 * k * i], A[l + 4 * k + 8 * k * i], A[l + 4 * k + 8 * k * i],
-                A[l + 4 * k + 8 * k * i], A[l + 4 * k + 8 * k * i], A[l + 4 * k + 8 * k * i],
-                A[l + 4 * k + 8 * k * i], A[l + 4 * k + 8 * k * i], A[l + 4 * k + 8 * k * i],
-                A[l + 4 * k + 8 * k * i], A[l + 4 * k + 8 * k * i], A[l + 4 * k + 8 * k * i],
-                A[l + 4 * k + 8 * k * i], A[l + 4 * k + 8 * k * i], A[l + 4 * k + 8 * k * i],
-                A[l + 4 * k + 8 * k * i]} *
-                *(const risec_f32x16u*)&tmp[32 * l + 32 * k * j];
-        *(risec_f32x16u*)&acc[144] =
-            *(const risec_f32x16u*)&acc[144] +
-            (risec_f32x16){
-                A[l + 4 * k + 8 * k * i], A[l + 4 * k + 8 * k * i], A[l + 4 * k + 8 * k * i],
-                A[l + 4 * k + 8 * k * i], A[l + 4 * k + 8 * k * i], A[l + 4 * k + 8 * k * i],
-                A[l + 4 * k + 8 * k * i], A[l + 4 * k + 8 * k * i], A[l + 4 * k + 8 * k * i],
-                A[l + 4 * k + 8 * k * i], A[l + 4 * k + 8 * k * i], A[l + 4 * k + 8 * k * i],
-                A[l + 4 * k + 8 * k * i], A[l + 4 * k + 8 * k * i], A[l + 4 * k + 8 * k * i],
-                A[l + 4 * k + 8 * k * i]} *
-                *(const risec_f32x16u*)&tmp[32 * l + 32 * k * j + 16];
-        *(risec_f32x16u*)&acc[160] =
-            *(const risec_f32x16u*)&acc[160] +
-            (risec_f32x16){
-                A[l + 5 * k + 8 * k * i], A[l + 5 * k + 8 * k * i], A[l + 5 * k + 8 * k * i],
-                A[l + 5 * k + 8 * k * i], A[l + 5 * k + 8 * k * i], A[l + 5 * k + 8 * k * i],
-                A[l + 5 * k + 8 * k * i], A[l + 5 * k + 8 * k * i], A[l + 5 * k + 8 * k * i],
-                A[l + 5 * k + 8 * k * i], A[l + 5 * k + 8 * k * i], A[l + 5 * k + 8 * k * i],
-                A[l + 5 * k + 8 * k * i], A[l + 5 * k + 8 * k * i], A[l + 5 * k + 8 * k * i],
-                A[l + 5 * k + 8 * k * i]} *
-                *(const risec_f32x16u*)&tmp[32 * l + 32 * k * j];
-        *(risec_f32x16u*)&acc[176] =
-            *(const risec_f32x16u*)&acc[176] +
-            (risec_f32x16){
-                A[l + 5 * k + 8 * k * i], A[l + 5 * k + 8 * k * i], A[l + 5 * k + 8 * k * i],
-                A[l + 5 * k + 8 * k * i], A[l + 5 * k + 8 * k * i], A[l + 5 * k + 8 * k * i],
-                A[l + 5 * k + 8 * k * i], A[l + 5 * k + 8 * k * i], A[l + 5 * k + 8 * k * i],
-                A[l + 5 * k + 8 * k * i], A[l + 5 * k + 8 * k * i], A[l + 5 * k + 8 * k * i],
-                A[l + 5 * k + 8 * k * i], A[l + 5 * k + 8 * k * i], A[l + 5 * k + 8 * k * i],
-                A[l + 5 * k + 8 * k * i]} *
-                *(const risec_f32x16u*)&tmp[32 * l + 32 * k * j + 16];
-        *(risec_f32x16u*)&acc[192] =
-            *(const risec_f32x16u*)&acc[192] +
-            (risec_f32x16){
-                A[l + 6 * k + 8 * k * i], A[l + 6 * k + 8 * k * i], A[l + 6 * k + 8 * k * i],
-                A[l + 6 * k + 8 * k * i], A[l + 6 * k + 8 * k * i], A[l + 6 * k + 8 * k * i],
-                A[l + 6 * k + 8 * k * i], A[l + 6 * k + 8 * k * i], A[l + 6 * k + 8 * k * i],
-                A[l + 6 * k + 8 * k * i], A[l + 6 * k + 8 * k * i], A[l + 6 * k + 8 * k * i],
-                A[l + 6 * k + 8 * k * i], A[l + 6 * k + 8 * k * i], A[l + 6 * k + 8 * k * i],
-                A[l + 6 * k + 8 * k * i]} *
-                *(const risec_f32x16u*)&tmp[32 * l + 32 * k * j];
-        *(risec_f32x16u*)&acc[208] =
-            *(const risec_f32x16u*)&acc[208] +
-            (risec_f32x16){
-                A[l + 6 * k + 8 * k * i], A[l + 6 * k + 8 * k * i], A[l + 6 * k + 8 * k * i],
-                A[l + 6 * k + 8 * k * i], A[l + 6 * k + 8 * k * i], A[l + 6 * k + 8 * k * i],
-                A[l + 6 * k + 8 * k * i], A[l + 6 * k + 8 * k * i], A[l + 6 * k + 8 * k * i],
-                A[l + 6 * k + 8 * k * i], A[l + 6 * k + 8 * k * i], A[l + 6 * k + 8 * k * i],
-                A[l + 6 * k + 8 * k * i], A[l + 6 * k + 8 * k * i], A[l + 6 * k + 8 * k * i],
-                A[l + 6 * k + 8 * k * i]} *
-                *(const risec_f32x16u*)&tmp[32 * l + 32 * k * j + 16];
-        *(risec_f32x16u*)&acc[224] =
-            *(const risec_f32x16u*)&acc[224] +
-            (risec_f32x16){
-                A[l + 7 * k + 8 * k * i], A[l + 7 * k + 8 * k * i], A[l + 7 * k + 8 * k * i],
-                A[l + 7 * k + 8 * k * i], A[l + 7 * k + 8 * k * i], A[l + 7 * k + 8 * k * i],
-                A[l + 7 * k + 8 * k * i], A[l + 7 * k + 8 * k * i], A[l + 7 * k + 8 * k * i],
-                A[l + 7 * k + 8 * k * i], A[l + 7 * k + 8 * k * i], A[l + 7 * k + 8 * k * i],
-                A[l + 7 * k + 8 * k * i], A[l + 7 * k + 8 * k * i], A[l + 7 * k + 8 * k * i],
-                A[l + 7 * k + 8 * k * i]} *
-                *(const risec_f32x16u*)&tmp[32 * l + 32 * k * j];
-        *(risec_f32x16u*)&acc[240] =
-            *(const risec_f32x16u*)&acc[240] +
-            (risec_f32x16){
-                A[l + 7 * k + 8 * k * i], A[l + 7 * k + 8 * k * i], A[l + 7 * k + 8 * k * i],
-                A[l + 7 * k + 8 * k * i], A[l + 7 * k + 8 * k * i], A[l + 7 * k + 8 * k * i],
-                A[l + 7 * k + 8 * k * i], A[l + 7 * k + 8 * k * i], A[l + 7 * k + 8 * k * i],
-                A[l + 7 * k + 8 * k * i], A[l + 7 * k + 8 * k * i], A[l + 7 * k + 8 * k * i],
-                A[l + 7 * k + 8 * k * i], A[l + 7 * k + 8 * k * i], A[l + 7 * k + 8 * k * i],
-                A[l + 7 * k + 8 * k * i]} *
-                *(const risec_f32x16u*)&tmp[32 * l + 32 * k * j + 16];
-      }
-      // mapSeq
-      for (int l = 0; l < 8; l += 1) {
+        // reduceSeq
+        for (int p = 0; p < k; p += 1) {
+          *(risec_f32x16u*)&acc[0] =
+              *(const risec_f32x16u*)&acc[0] +
+              (risec_f32x16){A[p + 64 * k * i + 8 * k * l], A[p + 64 * k * i + 8 * k * l],
+                             A[p + 64 * k * i + 8 * k * l], A[p + 64 * k * i + 8 * k * l],
+                             A[p + 64 * k * i + 8 * k * l], A[p + 64 * k * i + 8 * k * l],
+                             A[p + 64 * k * i + 8 * k * l], A[p + 64 * k * i + 8 * k * l],
+                             A[p + 64 * k * i + 8 * k * l], A[p + 64 * k * i + 8 * k * l],
+                             A[p + 64 * k * i + 8 * k * l], A[p + 64 * k * i + 8 * k * l],
+                             A[p + 64 * k * i + 8 * k * l], A[p + 64 * k * i + 8 * k * l],
+                             A[p + 64 * k * i + 8 * k * l], A[p + 64 * k * i + 8 * k * l]} *
+                  *(const risec_f32x16u*)&tmp[32 * p + 32 * k * j];
+          *(risec_f32x16u*)&acc[16] =
+              *(const risec_f32x16u*)&acc[16] +
+              (risec_f32x16){A[p + 64 * k * i + 8 * k * l], A[p + 64 * k * i + 8 * k * l],
+                             A[p + 64 * k * i + 8 * k * l], A[p + 64 * k * i + 8 * k * l],
+                             A[p + 64 * k * i + 8 * k * l], A[p + 64 * k * i + 8 * k * l],
+                             A[p + 64 * k * i + 8 * k * l], A[p + 64 * k * i + 8 * k * l],
+                             A[p + 64 * k * i + 8 * k * l], A[p + 64 * k * i + 8 * k * l],
+                             A[p + 64 * k * i + 8 * k * l], A[p + 64 * k * i + 8 * k * l],
+                             A[p + 64 * k * i + 8 * k * l], A[p + 64 * k * i + 8 * k * l],
+                             A[p + 64 * k * i + 8 * k * l], A[p + 64 * k * i + 8 * k * l]} *
+                  *(const risec_f32x16u*)&tmp[32 * p + 32 * k * j + 16];
+          *(risec_f32x16u*)&acc[32] =
+              *(const risec_f32x16u*)&acc[32] +
+              (risec_f32x16){A[k + p + 64 * k * i + 8 * k * l], A[k + p + 64 * k * i + 8 * k * l],
+                             A[k + p + 64 * k * i + 8 * k * l], A[k + p + 64 * k * i + 8 * k * l],
+                             A[k + p + 64 * k * i + 8 * k * l], A[k + p + 64 * k * i + 8 * k * l],
+                             A[k + p + 64 * k * i + 8 * k * l], A[k + p + 64 * k * i + 8 * k * l],
+                             A[k + p + 64 * k * i + 8 * k * l], A[k + p + 64 * k * i + 8 * k * l],
+                             A[k + p + 64 * k * i + 8 * k * l], A[k + p + 64 * k * i + 8 * k * l],
+                             A[k + p + 64 * k * i + 8 * k * l], A[k + p + 64 * k * i + 8 * k * l],
+                             A[k + p + 64 * k * i + 8 * k * l], A[k + p + 64 * k * i + 8 * k * l]} *
+                  *(const risec_f32x16u*)&tmp[32 * p + 32 * k * j];
+          *(risec_f32x16u*)&acc[48] =
+              *(const risec_f32x16u*)&acc[48] +
+              (risec_f32x16){A[k + p + 64 * k * i + 8 * k * l], A[k + p + 64 * k * i + 8 * k * l],
+                             A[k + p + 64 * k * i + 8 * k * l], A[k + p + 64 * k * i + 8 * k * l],
+                             A[k + p + 64 * k * i + 8 * k * l], A[k + p + 64 * k * i + 8 * k * l],
+                             A[k + p + 64 * k * i + 8 * k * l], A[k + p + 64 * k * i + 8 * k * l],
+                             A[k + p + 64 * k * i + 8 * k * l], A[k + p + 64 * k * i + 8 * k * l],
+                             A[k + p + 64 * k * i + 8 * k * l], A[k + p + 64 * k * i + 8 * k * l],
+                             A[k + p + 64 * k * i + 8 * k * l], A[k + p + 64 * k * i + 8 * k * l],
+                             A[k + p + 64 * k * i + 8 * k * l], A[k + p + 64 * k * i + 8 * k * l]} *
+                  *(const risec_f32x16u*)&tmp[32 * p + 32 * k * j + 16];
+          *(risec_f32x16u*)&acc[64] =
+              *(const risec_f32x16u*)&acc[64] +
+              (risec_f32x16){
+                  A[p + 2 * k + 64 * k * i + 8 * k * l], A[p + 2 * k + 64 * k * i + 8 * k * l],
+                  A[p + 2 * k + 64 * k * i + 8 * k * l], A[p + 2 * k + 64 * k * i + 8 * k * l],
+                  A[p + 2 * k + 64 * k * i + 8 * k * l], A[p + 2 * k + 64 * k * i + 8 * k * l],
+                  A[p + 2 * k + 64 * k * i + 8 * k * l], A[p + 2 * k + 64 * k * i + 8 * k * l],
+                  A[p + 2 * k + 64 * k * i + 8 * k * l], A[p + 2 * k + 64 * k * i + 8 * k * l],
+                  A[p + 2 * k + 64 * k * i + 8 * k * l], A[p + 2 * k + 64 * k * i + 8 * k * l],
+                  A[p + 2 * k + 64 * k * i + 8 * k * l], A[p + 2 * k + 64 * k * i + 8 * k * l],
+                  A[p + 2 * k + 64 * k * i + 8 * k * l], A[p + 2 * k + 64 * k * i + 8 * k * l]} *
+                  *(const risec_f32x16u*)&tmp[32 * p + 32 * k * j];
+          *(risec_f32x16u*)&acc[80] =
+              *(const risec_f32x16u*)&acc[80] +
+              (risec_f32x16){
+                  A[p + 2 * k + 64 * k * i + 8 * k * l], A[p + 2 * k + 64 * k * i + 8 * k * l],
+                  A[p + 2 * k + 64 * k * i + 8 * k * l], A[p + 2 * k + 64 * k * i + 8 * k * l],
+                  A[p + 2 * k + 64 * k * i + 8 * k * l], A[p + 2 * k + 64 * k * i + 8 * k * l],
+                  A[p + 2 * k + 64 * k * i + 8 * k * l], A[p + 2 * k + 64 * k * i + 8 * k * l],
+                  A[p + 2 * k + 64 * k * i + 8 * k * l], A[p + 2 * k + 64 * k * i + 8 * k * l],
+                  A[p + 2 * k + 64 * k * i + 8 * k * l], A[p + 2 * k + 64 * k * i + 8 * k * l],
+                  A[p + 2 * k + 64 * k * i + 8 * k * l], A[p + 2 * k + 64 * k * i + 8 * k * l],
+                  A[p + 2 * k + 64 * k * i + 8 * k * l], A[p + 2 * k + 64 * k * i + 8 * k * l]} *
+                  *(const risec_f32x16u*)&tmp[32 * p + 32 * k * j + 16];
+          *(risec_f32x16u*)&acc[96] =
+              *(const risec_f32x16u*)&acc[96] +
+              (risec_f32x16){
+                  A[p + 3 * k + 64 * k * i + 8 * k * l], A[p + 3 * k + 64 * k * i + 8 * k * l],
+                  A[p + 3 * k + 64 * k * i + 8 * k * l], A[p + 3 * k + 64 * k * i + 8 * k * l],
+                  A[p + 3 * k + 64 * k * i + 8 * k * l], A[p + 3 * k + 64 * k * i + 8 * k * l],
+                  A[p + 3 * k + 64 * k * i + 8 * k * l], A[p + 3 * k + 64 * k * i + 8 * k * l],
+                  A[p + 3 * k + 64 * k * i + 8 * k * l], A[p + 3 * k + 64 * k * i + 8 * k * l],
+                  A[p + 3 * k + 64 * k * i + 8 * k * l], A[p + 3 * k + 64 * k * i + 8 * k * l],
+                  A[p + 3 * k + 64 * k * i + 8 * k * l], A[p + 3 * k + 64 * k * i + 8 * k * l],
+                  A[p + 3 * k + 64 * k * i + 8 * k * l], A[p + 3 * k + 64 * k * i + 8 * k * l]} *
+                  *(const risec_f32x16u*)&tmp[32 * p + 32 * k * j];
+          *(risec_f32x16u*)&acc[112] =
+              *(const risec_f32x16u*)&acc[112] +
+              (risec_f32x16){
+                  A[p + 3 * k + 64 * k * i + 8 * k * l], A[p + 3 * k + 64 * k * i + 8 * k * l],
+                  A[p + 3 * k + 64 * k * i + 8 * k * l], A[p + 3 * k + 64 * k * i + 8 * k * l],
+                  A[p + 3 * k + 64 * k * i + 8 * k * l], A[p + 3 * k + 64 * k * i + 8 * k * l],
+                  A[p + 3 * k + 64 * k * i + 8 * k * l], A[p + 3 * k + 64 * k * i + 8 * k * l],
+                  A[p + 3 * k + 64 * k * i + 8 * k * l], A[p + 3 * k + 64 * k * i + 8 * k * l],
+                  A[p + 3 * k + 64 * k * i + 8 * k * l], A[p + 3 * k + 64 * k * i + 8 * k * l],
+                  A[p + 3 * k + 64 * k * i + 8 * k * l], A[p + 3 * k + 64 * k * i + 8 * k * l],
+                  A[p + 3 * k + 64 * k * i + 8 * k * l], A[p + 3 * k + 64 * k * i + 8 * k * l]} *
+                  *(const risec_f32x16u*)&tmp[32 * p + 32 * k * j + 16];
+          *(risec_f32x16u*)&acc[128] =
+              *(const risec_f32x16u*)&acc[128] +
+              (risec_f32x16){
+                  A[p + 4 * k + 64 * k * i + 8 * k * l], A[p + 4 * k + 64 * k * i + 8 * k * l],
+                  A[p + 4 * k + 64 * k * i + 8 * k * l], A[p + 4 * k + 64 * k * i + 8 * k * l],
+                  A[p + 4 * k + 64 * k * i + 8 * k * l], A[p + 4 * k + 64 * k * i + 8 * k * l],
+                  A[p + 4 * k + 64 * k * i + 8 * k * l], A[p + 4 * k + 64 * k * i + 8 * k * l],
+                  A[p + 4 * k + 64 * k * i + 8 * k * l], A[p + 4 * k + 64 * k * i + 8 * k * l],
+                  A[p + 4 * k + 64 * k * i + 8 * k * l], A[p + 4 * k + 64 * k * i + 8 * k * l],
+                  A[p + 4 * k + 64 * k * i + 8 * k * l], A[p + 4 * k + 64 * k * i + 8 * k * l],
+                  A[p + 4 * k + 64 * k * i + 8 * k * l], A[p + 4 * k + 64 * k * i + 8 * k * l]} *
+                  *(const risec_f32x16u*)&tmp[32 * p + 32 * k * j];
+          *(risec_f32x16u*)&acc[144] =
+              *(const risec_f32x16u*)&acc[144] +
+              (risec_f32x16){
+                  A[p + 4 * k + 64 * k * i + 8 * k * l], A[p + 4 * k + 64 * k * i + 8 * k * l],
+                  A[p + 4 * k + 64 * k * i + 8 * k * l], A[p + 4 * k + 64 * k * i + 8 * k * l],
+                  A[p + 4 * k + 64 * k * i + 8 * k * l], A[p + 4 * k + 64 * k * i + 8 * k * l],
+                  A[p + 4 * k + 64 * k * i + 8 * k * l], A[p + 4 * k + 64 * k * i + 8 * k * l],
+                  A[p + 4 * k + 64 * k * i + 8 * k * l], A[p + 4 * k + 64 * k * i + 8 * k * l],
+                  A[p + 4 * k + 64 * k * i + 8 * k * l], A[p + 4 * k + 64 * k * i + 8 * k * l],
+                  A[p + 4 * k + 64 * k * i + 8 * k * l], A[p + 4 * k + 64 * k * i + 8 * k * l],
+                  A[p + 4 * k + 64 * k * i + 8 * k * l], A[p + 4 * k + 64 * k * i + 8 * k * l]} *
+                  *(const risec_f32x16u*)&tmp[32 * p + 32 * k * j + 16];
+          *(risec_f32x16u*)&acc[160] =
+              *(const risec_f32x16u*)&acc[160] +
+              (risec_f32x16){
+                  A[p + 5 * k + 64 * k * i + 8 * k * l], A[p + 5 * k + 64 * k * i + 8 * k * l],
+                  A[p + 5 * k + 64 * k * i + 8 * k * l], A[p + 5 * k + 64 * k * i + 8 * k * l],
+                  A[p + 5 * k + 64 * k * i + 8 * k * l], A[p + 5 * k + 64 * k * i + 8 * k * l],
+                  A[p + 5 * k + 64 * k * i + 8 * k * l], A[p + 5 * k + 64 * k * i + 8 * k * l],
+                  A[p + 5 * k + 64 * k * i + 8 * k * l], A[p + 5 * k + 64 * k * i + 8 * k * l],
+                  A[p + 5 * k + 64 * k * i + 8 * k * l], A[p + 5 * k + 64 * k * i + 8 * k * l],
+                  A[p + 5 * k + 64 * k * i + 8 * k * l], A[p + 5 * k + 64 * k * i + 8 * k * l],
+                  A[p + 5 * k + 64 * k * i + 8 * k * l], A[p + 5 * k + 64 * k * i + 8 * k * l]} *
+                  *(const risec_f32x16u*)&tmp[32 * p + 32 * k * j];
+          *(risec_f32x16u*)&acc[176] =
+              *(const risec_f32x16u*)&acc[176] +
+              (risec_f32x16){
+                  A[p + 5 * k + 64 * k * i + 8 * k * l], A[p + 5 * k + 64 * k * i + 8 * k * l],
+                  A[p + 5 * k + 64 * k * i + 8 * k * l], A[p + 5 * k + 64 * k * i + 8 * k * l],
+                  A[p + 5 * k + 64 * k * i + 8 * k * l], A[p + 5 * k + 64 * k * i + 8 * k * l],
+                  A[p + 5 * k + 64 * k * i + 8 * k * l], A[p + 5 * k + 64 * k * i + 8 * k * l],
+                  A[p + 5 * k + 64 * k * i + 8 * k * l], A[p + 5 * k + 64 * k * i + 8 * k * l],
+                  A[p + 5 * k + 64 * k * i + 8 * k * l], A[p + 5 * k + 64 * k * i + 8 * k * l],
+                  A[p + 5 * k + 64 * k * i + 8 * k * l], A[p + 5 * k + 64 * k * i + 8 * k * l],
+                  A[p + 5 * k + 64 * k * i + 8 * k * l], A[p + 5 * k + 64 * k * i + 8 * k * l]} *
+                  *(const risec_f32x16u*)&tmp[32 * p + 32 * k * j + 16];
+          *(risec_f32x16u*)&acc[192] =
+              *(const risec_f32x16u*)&acc[192] +
+              (risec_f32x16){
+                  A[p + 6 * k + 64 * k * i + 8 * k * l], A[p + 6 * k + 64 * k * i + 8 * k * l],
+                  A[p + 6 * k + 64 * k * i + 8 * k * l], A[p + 6 * k + 64 * k * i + 8 * k * l],
+                  A[p + 6 * k + 64 * k * i + 8 * k * l], A[p + 6 * k + 64 * k * i + 8 * k * l],
+                  A[p + 6 * k + 64 * k * i + 8 * k * l], A[p + 6 * k + 64 * k * i + 8 * k * l],
+                  A[p + 6 * k + 64 * k * i + 8 * k * l], A[p + 6 * k + 64 * k * i + 8 * k * l],
+                  A[p + 6 * k + 64 * k * i + 8 * k * l], A[p + 6 * k + 64 * k * i + 8 * k * l],
+                  A[p + 6 * k + 64 * k * i + 8 * k * l], A[p + 6 * k + 64 * k * i + 8 * k * l],
+                  A[p + 6 * k + 64 * k * i + 8 * k * l], A[p + 6 * k + 64 * k * i + 8 * k * l]} *
+                  *(const risec_f32x16u*)&tmp[32 * p + 32 * k * j];
+          *(risec_f32x16u*)&acc[208] =
+              *(const risec_f32x16u*)&acc[208] +
+              (risec_f32x16){
+                  A[p + 6 * k + 64 * k * i + 8 * k * l], A[p + 6 * k + 64 * k * i + 8 * k * l],
+                  A[p + 6 * k + 64 * k * i + 8 * k * l], A[p + 6 * k + 64 * k * i + 8 * k * l],
+                  A[p + 6 * k + 64 * k * i + 8 * k * l], A[p + 6 * k + 64 * k * i + 8 * k * l],
+                  A[p + 6 * k + 64 * k * i + 8 * k * l], A[p + 6 * k + 64 * k * i + 8 * k * l],
+                  A[p + 6 * k + 64 * k * i + 8 * k * l], A[p + 6 * k + 64 * k * i + 8 * k * l],
+                  A[p + 6 * k + 64 * k * i + 8 * k * l], A[p + 6 * k + 64 * k * i + 8 * k * l],
+                  A[p + 6 * k + 64 * k * i + 8 * k * l], A[p + 6 * k + 64 * k * i + 8 * k * l],
+                  A[p + 6 * k + 64 * k * i + 8 * k * l], A[p + 6 * k + 64 * k * i + 8 * k * l]} *
+                  *(const risec_f32x16u*)&tmp[32 * p + 32 * k * j + 16];
+          *(risec_f32x16u*)&acc[224] =
+              *(const risec_f32x16u*)&acc[224] +
+              (risec_f32x16){
+                  A[p + 7 * k + 64 * k * i + 8 * k * l], A[p + 7 * k + 64 * k * i + 8 * k * l],
+                  A[p + 7 * k + 64 * k * i + 8 * k * l], A[p + 7 * k + 64 * k * i + 8 * k * l],
+                  A[p + 7 * k + 64 * k * i + 8 * k * l], A[p + 7 * k + 64 * k * i + 8 * k * l],
+                  A[p + 7 * k + 64 * k * i + 8 * k * l], A[p + 7 * k + 64 * k * i + 8 * k * l],
+                  A[p + 7 * k + 64 * k * i + 8 * k * l], A[p + 7 * k + 64 * k * i + 8 * k * l],
+                  A[p + 7 * k + 64 * k * i + 8 * k * l], A[p + 7 * k + 64 * k * i + 8 * k * l],
+                  A[p + 7 * k + 64 * k * i + 8 * k * l], A[p + 7 * k + 64 * k * i + 8 * k * l],
+                  A[p + 7 * k + 64 * k * i + 8 * k * l], A[p + 7 * k + 64 * k * i + 8 * k * l]} *
+                  *(const risec_f32x16u*)&tmp[32 * p + 32 * k * j];
+          *(risec_f32x16u*)&acc[240] =
+              *(const risec_f32x16u*)&acc[240] +
+              (risec_f32x16){
+                  A[p + 7 * k + 64 * k * i + 8 * k * l], A[p + 7 * k + 64 * k * i + 8 * k * l],
+                  A[p + 7 * k + 64 * k * i + 8 * k * l], A[p + 7 * k + 64 * k * i + 8 * k * l],
+                  A[p + 7 * k + 64 * k * i + 8 * k * l], A[p + 7 * k + 64 * k * i + 8 * k * l],
+                  A[p + 7 * k + 64 * k * i + 8 * k * l], A[p + 7 * k + 64 * k * i + 8 * k * l],
+                  A[p + 7 * k + 64 * k * i + 8 * k * l], A[p + 7 * k + 64 * k * i + 8 * k * l],
+                  A[p + 7 * k + 64 * k * i + 8 * k * l], A[p + 7 * k + 64 * k * i + 8 * k * l],
+                  A[p + 7 * k + 64 * k * i + 8 * k * l], A[p + 7 * k + 64 * k * i + 8 * k * l],
+                  A[p + 7 * k + 64 * k * i + 8 * k * l], A[p + 7 * k + 64 * k * i + 8 * k * l]} *
+                  *(const risec_f32x16u*)&tmp[32 * p + 32 * k * j + 16];
+        }
         // mapSeq
-        for (int p = 0; p < 32; p += 1) {
-          tmp_2[p + 32 * j + 32 * l * (n / 32)] = acc[p + 32 * l];
+        for (int p = 0; p < 8; p += 1) {
+          // mapSeq
+          for (int q = 0; q < 32; q += 1) {
+            output[q + 32 * j + 2048 * i * (n / 32) + 256 * l * (n / 32) + 32 * p * (n / 32)] =
+                acc[q + 32 * p];
+          }
         }
-      }
-    }
-    // mapSeq
-    for (int j = 0; j < 8; j += 1) {
-      // mapSeq
-      for (int l = 0; l < 32 * (n / 32); l += 1) {
-        output[l + 256 * i * (n / 32) + 32 * j * (n / 32)] = tmp_2[l + 32 * j * (n / 32)];
       }
     }
   }
-  free(tmp_2);
   free(tmp);
   return 0;
 }

@@ -1,5 +1,6 @@
 // Movement rules: transpose, split, join and slide moved past maps (both
 // directions). Each is a naturality law of the data-layout primitive.
+// mapJoinAsSplit turns a map(join) into split and join views.
 #include "rules/Rule.h"
 
 namespace risec::rules {
@@ -102,6 +103,31 @@ std::optional<Expr> mapBeforeJoin(const Expr& e, RuleContext&) {
   return app(prim(Prim::Map), *f, relayout(*j, m.args[1]));
 }
 
+/// `join` or `fun(y => join(y))`.
+bool isJoinFunction(const Expr& f) {
+  if (f->kind() == ExprKind::Lambda)
+    return isCall(f->body(), Prim::Join, 1) && f->body()->arg()->kind() == ExprKind::Var &&
+           f->body()->arg()->name() == f->name();
+  return isPrim(f, Prim::Join);
+}
+
+// map(join)(x) -> split(a*b)(join(join(x)))   (x: m.a.b.t; both are
+// m.(a*b).t with [i][j*b + c] = x[i][j][c]). A view instead of a map: DPIA
+// writes through split and join, while a map(join) whose input is computed
+// goes through a temporary (DPIA has no map acceptor).
+std::optional<Expr> mapJoinAsSplit(const Expr& e, RuleContext&) {
+  auto m = mapApplied(e);
+  if (!m || !isJoinFunction(m->first))
+    return std::nullopt;
+  const Type& t = m->second->type();
+  if (!t || t->kind() != TypeKind::Array || t->elem()->kind() != TypeKind::Array ||
+      t->elem()->elem()->kind() != TypeKind::Array)
+    return std::nullopt;
+  Nat row = t->elem()->size() * t->elem()->elem()->size();
+  return app(depArg(prim(Prim::Split), row),
+             app(prim(Prim::Join), app(prim(Prim::Join), m->second)));
+}
+
 /// For split and slide: P(map(f)(x)) -> map(map(f))(P(x)).
 RuleFn layoutBeforeMap(Prim p) {
   return [p](const Expr& e, RuleContext&) -> std::optional<Expr> {
@@ -139,6 +165,8 @@ void registerMovementRules(RuleRegistry& r) {
                    "map(map(f)) >> transpose", mapMapBeforeTranspose));
   r.add(simpleRule("joinBeforeMap", fam, "join >> map(f)", "map(map(f)) >> join", joinBeforeMap));
   r.add(simpleRule("mapBeforeJoin", fam, "map(map(f)) >> join", "join >> map(f)", mapBeforeJoin));
+  r.add(simpleRule("mapJoinAsSplit", fam, "map(join)(x)   (x: m.a.b.t)",
+                   "split(a*b)(join(join(x)))", mapJoinAsSplit));
   r.add(simpleRule("splitBeforeMap", fam, "map(f) >> split(n)", "split(n) >> map(map(f))",
                    layoutBeforeMap(Prim::Split)));
   r.add(simpleRule("mapBeforeSplit", fam, "split(n) >> map(map(f))", "map(f) >> split(n)",

@@ -49,6 +49,8 @@ const RuleCase kCases[] = {
   {"mapMapBeforeTranspose", "mapMapBeforeTranspose @ topDown", "xs |> transpose |> map(map(neg))", "xs |> map(map(neg)) |> transpose", "xs |> transpose"},
   {"joinBeforeMap", "joinBeforeMap @ topDown", "xs |> join |> map(neg)", "xs |> map(map(neg)) |> join", "ys |> map(neg)"},
   {"mapBeforeJoin", "mapBeforeJoin @ topDown", "xs |> map(map(neg)) |> join", "xs |> join |> map(neg)", "xs |> join"},
+  {"mapJoinAsSplit", "mapJoinAsSplit @ topDown", "xs |> map(split(2)) |> map(join)", "xs |> map(split(2)) |> join |> join |> split(2*(m/2))", "xs |> join"},
+  {"mapJoinAsSplitLambda", "mapJoinAsSplit @ topDown", "xs |> map(split(2)) |> map(fun(r => join(r)))", "xs |> map(split(2)) |> join |> join |> split(2*(m/2))", "xs |> map(split(2)) |> map(fun(r => join(xs)))"},
   {"splitBeforeMap", "splitBeforeMap @ topDown", "ys |> map(neg) |> split(4)", "ys |> split(4) |> map(map(neg))", "ys |> split(4)"},
   {"mapBeforeSplit", "mapBeforeSplit @ topDown", "ys |> split(4) |> map(map(neg))", "ys |> map(neg) |> split(4)", "ys |> split(4)"},
   {"slideBeforeMap", "slideBeforeMap @ topDown", "ys |> map(neg) |> slide(3, 1)", "ys |> slide(3, 1) |> map(map(neg))", "ys |> slide(3, 1)"},
