@@ -46,405 +46,283 @@ int harris_fused_c(float* restrict output, int h, int w, const float* restrict i
       acc.snd.fst = 0.0f;
       acc.snd.snd = 0.0f;
       struct pair_f32_pair_f32_f32 next;
-      next.fst =
-          acc.fst + ((2 <= i ? image[j + w * i - 2 * w] : 0.0f) +
-                     2.0f * (2 <= i + 1 ? image[j + w * i - w] : 0.0f) + image[j + w * i] -
-                     ((2 <= i ? (2 <= j ? image[j + w * i - 2 * w - 2] : 0.0f) : 0.0f) +
-                      2.0f * (2 <= i + 1 ? (2 <= j ? image[j + w * i - w - 2] : 0.0f) : 0.0f) +
-                      (2 <= j ? image[j + w * i - 2] : 0.0f))) *
-                        ((2 <= i ? image[j + w * i - 2 * w] : 0.0f) +
-                         2.0f * (2 <= i + 1 ? image[j + w * i - w] : 0.0f) + image[j + w * i] -
-                         ((2 <= i ? (2 <= j ? image[j + w * i - 2 * w - 2] : 0.0f) : 0.0f) +
-                          2.0f * (2 <= i + 1 ? (2 <= j ? image[j + w * i - w - 2] : 0.0f) : 0.0f) +
-                          (2 <= j ? image[j + w * i - 2] : 0.0f))) *
-                        (2 <= i + 1 ? (2 <= j + 1 ? 1.0f : 0.0f) : 0.0f);
-      next.snd.fst =
-          acc.snd.fst +
-          ((2 <= i ? image[j + w * i - 2 * w] : 0.0f) +
-           2.0f * (2 <= i + 1 ? image[j + w * i - w] : 0.0f) + image[j + w * i] -
-           ((2 <= i ? (2 <= j ? image[j + w * i - 2 * w - 2] : 0.0f) : 0.0f) +
-            2.0f * (2 <= i + 1 ? (2 <= j ? image[j + w * i - w - 2] : 0.0f) : 0.0f) +
-            (2 <= j ? image[j + w * i - 2] : 0.0f))) *
-              ((2 <= j ? image[j + w * i - 2] : 0.0f) +
-               2.0f * (2 <= j + 1 ? image[j + w * i - 1] : 0.0f) + image[j + w * i] -
-               ((2 <= i ? (2 <= j ? image[j + w * i - 2 * w - 2] : 0.0f) : 0.0f) +
-                2.0f * (2 <= i ? (2 <= j + 1 ? image[j + w * i - 2 * w - 1] : 0.0f) : 0.0f) +
-                (2 <= i ? image[j + w * i - 2 * w] : 0.0f))) *
-              (2 <= i + 1 ? (2 <= j + 1 ? 1.0f : 0.0f) : 0.0f);
-      next.snd.snd =
-          acc.snd.snd +
-          ((2 <= j ? image[j + w * i - 2] : 0.0f) +
-           2.0f * (2 <= j + 1 ? image[j + w * i - 1] : 0.0f) + image[j + w * i] -
-           ((2 <= i ? (2 <= j ? image[j + w * i - 2 * w - 2] : 0.0f) : 0.0f) +
-            2.0f * (2 <= i ? (2 <= j + 1 ? image[j + w * i - 2 * w - 1] : 0.0f) : 0.0f) +
-            (2 <= i ? image[j + w * i - 2 * w] : 0.0f))) *
-              ((2 <= j ? image[j + w * i - 2] : 0.0f) +
-               2.0f * (2 <= j + 1 ? image[j + w * i - 1] : 0.0f) + image[j + w * i] -
-               ((2 <= i ? (2 <= j ? image[j + w * i - 2 * w - 2] : 0.0f) : 0.0f) +
-                2.0f * (2 <= i ? (2 <= j + 1 ? image[j + w * i - 2 * w - 1] : 0.0f) : 0.0f) +
-                (2 <= i ? image[j + w * i - 2 * w] : 0.0f))) *
-              (2 <= i + 1 ? (2 <= j + 1 ? 1.0f : 0.0f) : 0.0f);
+      float tmp_2 = (2 <= i ? image[j + w * i - 2 * w] : 0.0f) +
+                    2.0f * (2 <= i + 1 ? image[j + w * i - w] : 0.0f) + image[j + w * i] -
+                    ((2 <= i ? (2 <= j ? image[j + w * i - 2 * w - 2] : 0.0f) : 0.0f) +
+                     2.0f * (2 <= i + 1 ? (2 <= j ? image[j + w * i - w - 2] : 0.0f) : 0.0f) +
+                     (2 <= j ? image[j + w * i - 2] : 0.0f));
+      next.fst = acc.fst + tmp_2 * tmp_2 * (2 <= i + 1 ? (2 <= j + 1 ? 1.0f : 0.0f) : 0.0f);
+      float tmp_4 = (2 <= i ? image[j + w * i - 2 * w] : 0.0f) +
+                    2.0f * (2 <= i + 1 ? image[j + w * i - w] : 0.0f) + image[j + w * i] -
+                    ((2 <= i ? (2 <= j ? image[j + w * i - 2 * w - 2] : 0.0f) : 0.0f) +
+                     2.0f * (2 <= i + 1 ? (2 <= j ? image[j + w * i - w - 2] : 0.0f) : 0.0f) +
+                     (2 <= j ? image[j + w * i - 2] : 0.0f));
+      float tmp_5 = (2 <= j ? image[j + w * i - 2] : 0.0f) +
+                    2.0f * (2 <= j + 1 ? image[j + w * i - 1] : 0.0f) + image[j + w * i] -
+                    ((2 <= i ? (2 <= j ? image[j + w * i - 2 * w - 2] : 0.0f) : 0.0f) +
+                     2.0f * (2 <= i ? (2 <= j + 1 ? image[j + w * i - 2 * w - 1] : 0.0f) : 0.0f) +
+                     (2 <= i ? image[j + w * i - 2 * w] : 0.0f));
+      next.snd.fst = acc.snd.fst + tmp_4 * tmp_5 * (2 <= i + 1 ? (2 <= j + 1 ? 1.0f : 0.0f) : 0.0f);
+      float tmp_7 = (2 <= j ? image[j + w * i - 2] : 0.0f) +
+                    2.0f * (2 <= j + 1 ? image[j + w * i - 1] : 0.0f) + image[j + w * i] -
+                    ((2 <= i ? (2 <= j ? image[j + w * i - 2 * w - 2] : 0.0f) : 0.0f) +
+                     2.0f * (2 <= i ? (2 <= j + 1 ? image[j + w * i - 2 * w - 1] : 0.0f) : 0.0f) +
+                     (2 <= i ? image[j + w * i - 2 * w] : 0.0f));
+      next.snd.snd = acc.snd.snd + tmp_7 * tmp_7 * (2 <= i + 1 ? (2 <= j + 1 ? 1.0f : 0.0f) : 0.0f);
       acc.fst = next.fst;
       acc.snd.fst = next.snd.fst;
       acc.snd.snd = next.snd.snd;
       struct pair_f32_pair_f32_f32 next_2;
-      next_2.fst =
-          acc.fst +
-          ((2 <= i ? (j + 3 < w + 2 ? image[j + w * i - 2 * w + 1] : 0.0f) : 0.0f) +
-           2.0f * (2 <= i + 1 ? (j + 3 < w + 2 ? image[j + w * i - w + 1] : 0.0f) : 0.0f) +
-           (j + 3 < w + 2 ? image[j + w * i + 1] : 0.0f) -
-           ((2 <= i ? (2 <= j + 1 ? image[j + w * i - 2 * w - 1] : 0.0f) : 0.0f) +
-            2.0f * (2 <= i + 1 ? (2 <= j + 1 ? image[j + w * i - w - 1] : 0.0f) : 0.0f) +
-            (2 <= j + 1 ? image[j + w * i - 1] : 0.0f))) *
-              ((2 <= i ? (j + 3 < w + 2 ? image[j + w * i - 2 * w + 1] : 0.0f) : 0.0f) +
-               2.0f * (2 <= i + 1 ? (j + 3 < w + 2 ? image[j + w * i - w + 1] : 0.0f) : 0.0f) +
-               (j + 3 < w + 2 ? image[j + w * i + 1] : 0.0f) -
-               ((2 <= i ? (2 <= j + 1 ? image[j + w * i - 2 * w - 1] : 0.0f) : 0.0f) +
-                2.0f * (2 <= i + 1 ? (2 <= j + 1 ? image[j + w * i - w - 1] : 0.0f) : 0.0f) +
-                (2 <= j + 1 ? image[j + w * i - 1] : 0.0f))) *
-              (2 <= i + 1 ? 1.0f : 0.0f);
-      next_2.snd.fst =
-          acc.snd.fst +
-          ((2 <= i ? (j + 3 < w + 2 ? image[j + w * i - 2 * w + 1] : 0.0f) : 0.0f) +
-           2.0f * (2 <= i + 1 ? (j + 3 < w + 2 ? image[j + w * i - w + 1] : 0.0f) : 0.0f) +
-           (j + 3 < w + 2 ? image[j + w * i + 1] : 0.0f) -
-           ((2 <= i ? (2 <= j + 1 ? image[j + w * i - 2 * w - 1] : 0.0f) : 0.0f) +
-            2.0f * (2 <= i + 1 ? (2 <= j + 1 ? image[j + w * i - w - 1] : 0.0f) : 0.0f) +
-            (2 <= j + 1 ? image[j + w * i - 1] : 0.0f))) *
-              ((2 <= j + 1 ? image[j + w * i - 1] : 0.0f) + 2.0f * image[j + w * i] +
-               (j + 3 < w + 2 ? image[j + w * i + 1] : 0.0f) -
-               ((2 <= i ? (2 <= j + 1 ? image[j + w * i - 2 * w - 1] : 0.0f) : 0.0f) +
-                2.0f * (2 <= i ? image[j + w * i - 2 * w] : 0.0f) +
-                (2 <= i ? (j + 3 < w + 2 ? image[j + w * i - 2 * w + 1] : 0.0f) : 0.0f))) *
-              (2 <= i + 1 ? 1.0f : 0.0f);
-      next_2.snd.snd =
-          acc.snd.snd +
-          ((2 <= j + 1 ? image[j + w * i - 1] : 0.0f) + 2.0f * image[j + w * i] +
-           (j + 3 < w + 2 ? image[j + w * i + 1] : 0.0f) -
-           ((2 <= i ? (2 <= j + 1 ? image[j + w * i - 2 * w - 1] : 0.0f) : 0.0f) +
-            2.0f * (2 <= i ? image[j + w * i - 2 * w] : 0.0f) +
-            (2 <= i ? (j + 3 < w + 2 ? image[j + w * i - 2 * w + 1] : 0.0f) : 0.0f))) *
-              ((2 <= j + 1 ? image[j + w * i - 1] : 0.0f) + 2.0f * image[j + w * i] +
-               (j + 3 < w + 2 ? image[j + w * i + 1] : 0.0f) -
-               ((2 <= i ? (2 <= j + 1 ? image[j + w * i - 2 * w - 1] : 0.0f) : 0.0f) +
-                2.0f * (2 <= i ? image[j + w * i - 2 * w] : 0.0f) +
-                (2 <= i ? (j + 3 < w + 2 ? image[j + w * i - 2 * w + 1] : 0.0f) : 0.0f))) *
-              (2 <= i + 1 ? 1.0f : 0.0f);
+      float tmp_8 = (2 <= i ? (j + 3 < w + 2 ? image[j + w * i - 2 * w + 1] : 0.0f) : 0.0f) +
+                    2.0f * (2 <= i + 1 ? (j + 3 < w + 2 ? image[j + w * i - w + 1] : 0.0f) : 0.0f) +
+                    (j + 3 < w + 2 ? image[j + w * i + 1] : 0.0f) -
+                    ((2 <= i ? (2 <= j + 1 ? image[j + w * i - 2 * w - 1] : 0.0f) : 0.0f) +
+                     2.0f * (2 <= i + 1 ? (2 <= j + 1 ? image[j + w * i - w - 1] : 0.0f) : 0.0f) +
+                     (2 <= j + 1 ? image[j + w * i - 1] : 0.0f));
+      next_2.fst = acc.fst + tmp_8 * tmp_8 * (2 <= i + 1 ? 1.0f : 0.0f);
+      float tmp_10 =
+          (2 <= i ? (j + 3 < w + 2 ? image[j + w * i - 2 * w + 1] : 0.0f) : 0.0f) +
+          2.0f * (2 <= i + 1 ? (j + 3 < w + 2 ? image[j + w * i - w + 1] : 0.0f) : 0.0f) +
+          (j + 3 < w + 2 ? image[j + w * i + 1] : 0.0f) -
+          ((2 <= i ? (2 <= j + 1 ? image[j + w * i - 2 * w - 1] : 0.0f) : 0.0f) +
+           2.0f * (2 <= i + 1 ? (2 <= j + 1 ? image[j + w * i - w - 1] : 0.0f) : 0.0f) +
+           (2 <= j + 1 ? image[j + w * i - 1] : 0.0f));
+      float tmp_11 = (2 <= j + 1 ? image[j + w * i - 1] : 0.0f) + 2.0f * image[j + w * i] +
+                     (j + 3 < w + 2 ? image[j + w * i + 1] : 0.0f) -
+                     ((2 <= i ? (2 <= j + 1 ? image[j + w * i - 2 * w - 1] : 0.0f) : 0.0f) +
+                      2.0f * (2 <= i ? image[j + w * i - 2 * w] : 0.0f) +
+                      (2 <= i ? (j + 3 < w + 2 ? image[j + w * i - 2 * w + 1] : 0.0f) : 0.0f));
+      next_2.snd.fst = acc.snd.fst + tmp_10 * tmp_11 * (2 <= i + 1 ? 1.0f : 0.0f);
+      float tmp_13 = (2 <= j + 1 ? image[j + w * i - 1] : 0.0f) + 2.0f * image[j + w * i] +
+                     (j + 3 < w + 2 ? image[j + w * i + 1] : 0.0f) -
+                     ((2 <= i ? (2 <= j + 1 ? image[j + w * i - 2 * w - 1] : 0.0f) : 0.0f) +
+                      2.0f * (2 <= i ? image[j + w * i - 2 * w] : 0.0f) +
+                      (2 <= i ? (j + 3 < w + 2 ? image[j + w * i - 2 * w + 1] : 0.0f) : 0.0f));
+      next_2.snd.snd = acc.snd.snd + tmp_13 * tmp_13 * (2 <= i + 1 ? 1.0f : 0.0f);
       acc.fst = next_2.fst;
       acc.snd.fst = next_2.snd.fst;
       acc.snd.snd = next_2.snd.snd;
       struct pair_f32_pair_f32_f32 next_3;
-      next_3.fst =
-          acc.fst +
-          ((2 <= i ? (j + 4 < w + 2 ? image[j + w * i - 2 * w + 2] : 0.0f) : 0.0f) +
-           2.0f * (2 <= i + 1 ? (j + 4 < w + 2 ? image[j + w * i - w + 2] : 0.0f) : 0.0f) +
-           (j + 4 < w + 2 ? image[j + w * i + 2] : 0.0f) -
-           ((2 <= i ? image[j + w * i - 2 * w] : 0.0f) +
-            2.0f * (2 <= i + 1 ? image[j + w * i - w] : 0.0f) + image[j + w * i])) *
-              ((2 <= i ? (j + 4 < w + 2 ? image[j + w * i - 2 * w + 2] : 0.0f) : 0.0f) +
-               2.0f * (2 <= i + 1 ? (j + 4 < w + 2 ? image[j + w * i - w + 2] : 0.0f) : 0.0f) +
-               (j + 4 < w + 2 ? image[j + w * i + 2] : 0.0f) -
-               ((2 <= i ? image[j + w * i - 2 * w] : 0.0f) +
-                2.0f * (2 <= i + 1 ? image[j + w * i - w] : 0.0f) + image[j + w * i])) *
-              (2 <= i + 1 ? (j + 3 < w + 2 ? 1.0f : 0.0f) : 0.0f);
+      float tmp_14 =
+          (2 <= i ? (j + 4 < w + 2 ? image[j + w * i - 2 * w + 2] : 0.0f) : 0.0f) +
+          2.0f * (2 <= i + 1 ? (j + 4 < w + 2 ? image[j + w * i - w + 2] : 0.0f) : 0.0f) +
+          (j + 4 < w + 2 ? image[j + w * i + 2] : 0.0f) -
+          ((2 <= i ? image[j + w * i - 2 * w] : 0.0f) +
+           2.0f * (2 <= i + 1 ? image[j + w * i - w] : 0.0f) + image[j + w * i]);
+      next_3.fst = acc.fst + tmp_14 * tmp_14 * (2 <= i + 1 ? (j + 3 < w + 2 ? 1.0f : 0.0f) : 0.0f);
+      float tmp_16 =
+          (2 <= i ? (j + 4 < w + 2 ? image[j + w * i - 2 * w + 2] : 0.0f) : 0.0f) +
+          2.0f * (2 <= i + 1 ? (j + 4 < w + 2 ? image[j + w * i - w + 2] : 0.0f) : 0.0f) +
+          (j + 4 < w + 2 ? image[j + w * i + 2] : 0.0f) -
+          ((2 <= i ? image[j + w * i - 2 * w] : 0.0f) +
+           2.0f * (2 <= i + 1 ? image[j + w * i - w] : 0.0f) + image[j + w * i]);
+      float tmp_17 =
+          image[j + w * i] + 2.0f * (j + 3 < w + 2 ? image[j + w * i + 1] : 0.0f) +
+          (j + 4 < w + 2 ? image[j + w * i + 2] : 0.0f) -
+          ((2 <= i ? image[j + w * i - 2 * w] : 0.0f) +
+           2.0f * (2 <= i ? (j + 3 < w + 2 ? image[j + w * i - 2 * w + 1] : 0.0f) : 0.0f) +
+           (2 <= i ? (j + 4 < w + 2 ? image[j + w * i - 2 * w + 2] : 0.0f) : 0.0f));
       next_3.snd.fst =
-          acc.snd.fst +
-          ((2 <= i ? (j + 4 < w + 2 ? image[j + w * i - 2 * w + 2] : 0.0f) : 0.0f) +
-           2.0f * (2 <= i + 1 ? (j + 4 < w + 2 ? image[j + w * i - w + 2] : 0.0f) : 0.0f) +
-           (j + 4 < w + 2 ? image[j + w * i + 2] : 0.0f) -
-           ((2 <= i ? image[j + w * i - 2 * w] : 0.0f) +
-            2.0f * (2 <= i + 1 ? image[j + w * i - w] : 0.0f) + image[j + w * i])) *
-              (image[j + w * i] + 2.0f * (j + 3 < w + 2 ? image[j + w * i + 1] : 0.0f) +
-               (j + 4 < w + 2 ? image[j + w * i + 2] : 0.0f) -
-               ((2 <= i ? image[j + w * i - 2 * w] : 0.0f) +
-                2.0f * (2 <= i ? (j + 3 < w + 2 ? image[j + w * i - 2 * w + 1] : 0.0f) : 0.0f) +
-                (2 <= i ? (j + 4 < w + 2 ? image[j + w * i - 2 * w + 2] : 0.0f) : 0.0f))) *
-              (2 <= i + 1 ? (j + 3 < w + 2 ? 1.0f : 0.0f) : 0.0f);
+          acc.snd.fst + tmp_16 * tmp_17 * (2 <= i + 1 ? (j + 3 < w + 2 ? 1.0f : 0.0f) : 0.0f);
+      float tmp_19 =
+          image[j + w * i] + 2.0f * (j + 3 < w + 2 ? image[j + w * i + 1] : 0.0f) +
+          (j + 4 < w + 2 ? image[j + w * i + 2] : 0.0f) -
+          ((2 <= i ? image[j + w * i - 2 * w] : 0.0f) +
+           2.0f * (2 <= i ? (j + 3 < w + 2 ? image[j + w * i - 2 * w + 1] : 0.0f) : 0.0f) +
+           (2 <= i ? (j + 4 < w + 2 ? image[j + w * i - 2 * w + 2] : 0.0f) : 0.0f));
       next_3.snd.snd =
-          acc.snd.snd +
-          (image[j + w * i] + 2.0f * (j + 3 < w + 2 ? image[j + w * i + 1] : 0.0f) +
-           (j + 4 < w + 2 ? image[j + w * i + 2] : 0.0f) -
-           ((2 <= i ? image[j + w * i - 2 * w] : 0.0f) +
-            2.0f * (2 <= i ? (j + 3 < w + 2 ? image[j + w * i - 2 * w + 1] : 0.0f) : 0.0f) +
-            (2 <= i ? (j + 4 < w + 2 ? image[j + w * i - 2 * w + 2] : 0.0f) : 0.0f))) *
-              (image[j + w * i] + 2.0f * (j + 3 < w + 2 ? image[j + w * i + 1] : 0.0f) +
-               (j + 4 < w + 2 ? image[j + w * i + 2] : 0.0f) -
-               ((2 <= i ? image[j + w * i - 2 * w] : 0.0f) +
-                2.0f * (2 <= i ? (j + 3 < w + 2 ? image[j + w * i - 2 * w + 1] : 0.0f) : 0.0f) +
-                (2 <= i ? (j + 4 < w + 2 ? image[j + w * i - 2 * w + 2] : 0.0f) : 0.0f))) *
-              (2 <= i + 1 ? (j + 3 < w + 2 ? 1.0f : 0.0f) : 0.0f);
+          acc.snd.snd + tmp_19 * tmp_19 * (2 <= i + 1 ? (j + 3 < w + 2 ? 1.0f : 0.0f) : 0.0f);
       acc.fst = next_3.fst;
       acc.snd.fst = next_3.snd.fst;
       acc.snd.snd = next_3.snd.snd;
       struct pair_f32_pair_f32_f32 next_4;
-      next_4.fst =
-          acc.fst + ((2 <= i + 1 ? image[j + w * i - w] : 0.0f) + 2.0f * image[j + w * i] +
+      float tmp_20 = (2 <= i + 1 ? image[j + w * i - w] : 0.0f) + 2.0f * image[j + w * i] +
                      (i + 3 < h + 2 ? image[j + w + w * i] : 0.0f) -
                      ((2 <= i + 1 ? (2 <= j ? image[j + w * i - w - 2] : 0.0f) : 0.0f) +
                       2.0f * (2 <= j ? image[j + w * i - 2] : 0.0f) +
-                      (i + 3 < h + 2 ? (2 <= j ? image[j + w + w * i - 2] : 0.0f) : 0.0f))) *
-                        ((2 <= i + 1 ? image[j + w * i - w] : 0.0f) + 2.0f * image[j + w * i] +
-                         (i + 3 < h + 2 ? image[j + w + w * i] : 0.0f) -
-                         ((2 <= i + 1 ? (2 <= j ? image[j + w * i - w - 2] : 0.0f) : 0.0f) +
-                          2.0f * (2 <= j ? image[j + w * i - 2] : 0.0f) +
-                          (i + 3 < h + 2 ? (2 <= j ? image[j + w + w * i - 2] : 0.0f) : 0.0f))) *
-                        (2 <= j + 1 ? 1.0f : 0.0f);
-      next_4.snd.fst =
-          acc.snd.fst +
-          ((2 <= i + 1 ? image[j + w * i - w] : 0.0f) + 2.0f * image[j + w * i] +
-           (i + 3 < h + 2 ? image[j + w + w * i] : 0.0f) -
-           ((2 <= i + 1 ? (2 <= j ? image[j + w * i - w - 2] : 0.0f) : 0.0f) +
-            2.0f * (2 <= j ? image[j + w * i - 2] : 0.0f) +
-            (i + 3 < h + 2 ? (2 <= j ? image[j + w + w * i - 2] : 0.0f) : 0.0f))) *
-              ((i + 3 < h + 2 ? (2 <= j ? image[j + w + w * i - 2] : 0.0f) : 0.0f) +
-               2.0f * (i + 3 < h + 2 ? (2 <= j + 1 ? image[j + w + w * i - 1] : 0.0f) : 0.0f) +
-               (i + 3 < h + 2 ? image[j + w + w * i] : 0.0f) -
-               ((2 <= i + 1 ? (2 <= j ? image[j + w * i - w - 2] : 0.0f) : 0.0f) +
-                2.0f * (2 <= i + 1 ? (2 <= j + 1 ? image[j + w * i - w - 1] : 0.0f) : 0.0f) +
-                (2 <= i + 1 ? image[j + w * i - w] : 0.0f))) *
-              (2 <= j + 1 ? 1.0f : 0.0f);
-      next_4.snd.snd =
-          acc.snd.snd +
-          ((i + 3 < h + 2 ? (2 <= j ? image[j + w + w * i - 2] : 0.0f) : 0.0f) +
-           2.0f * (i + 3 < h + 2 ? (2 <= j + 1 ? image[j + w + w * i - 1] : 0.0f) : 0.0f) +
-           (i + 3 < h + 2 ? image[j + w + w * i] : 0.0f) -
-           ((2 <= i + 1 ? (2 <= j ? image[j + w * i - w - 2] : 0.0f) : 0.0f) +
-            2.0f * (2 <= i + 1 ? (2 <= j + 1 ? image[j + w * i - w - 1] : 0.0f) : 0.0f) +
-            (2 <= i + 1 ? image[j + w * i - w] : 0.0f))) *
-              ((i + 3 < h + 2 ? (2 <= j ? image[j + w + w * i - 2] : 0.0f) : 0.0f) +
-               2.0f * (i + 3 < h + 2 ? (2 <= j + 1 ? image[j + w + w * i - 1] : 0.0f) : 0.0f) +
-               (i + 3 < h + 2 ? image[j + w + w * i] : 0.0f) -
-               ((2 <= i + 1 ? (2 <= j ? image[j + w * i - w - 2] : 0.0f) : 0.0f) +
-                2.0f * (2 <= i + 1 ? (2 <= j + 1 ? image[j + w * i - w - 1] : 0.0f) : 0.0f) +
-                (2 <= i + 1 ? image[j + w * i - w] : 0.0f))) *
-              (2 <= j + 1 ? 1.0f : 0.0f);
+                      (i + 3 < h + 2 ? (2 <= j ? image[j + w + w * i - 2] : 0.0f) : 0.0f));
+      next_4.fst = acc.fst + tmp_20 * tmp_20 * (2 <= j + 1 ? 1.0f : 0.0f);
+      float tmp_22 = (2 <= i + 1 ? image[j + w * i - w] : 0.0f) + 2.0f * image[j + w * i] +
+                     (i + 3 < h + 2 ? image[j + w + w * i] : 0.0f) -
+                     ((2 <= i + 1 ? (2 <= j ? image[j + w * i - w - 2] : 0.0f) : 0.0f) +
+                      2.0f * (2 <= j ? image[j + w * i - 2] : 0.0f) +
+                      (i + 3 < h + 2 ? (2 <= j ? image[j + w + w * i - 2] : 0.0f) : 0.0f));
+      float tmp_23 =
+          (i + 3 < h + 2 ? (2 <= j ? image[j + w + w * i - 2] : 0.0f) : 0.0f) +
+          2.0f * (i + 3 < h + 2 ? (2 <= j + 1 ? image[j + w + w * i - 1] : 0.0f) : 0.0f) +
+          (i + 3 < h + 2 ? image[j + w + w * i] : 0.0f) -
+          ((2 <= i + 1 ? (2 <= j ? image[j + w * i - w - 2] : 0.0f) : 0.0f) +
+           2.0f * (2 <= i + 1 ? (2 <= j + 1 ? image[j + w * i - w - 1] : 0.0f) : 0.0f) +
+           (2 <= i + 1 ? image[j + w * i - w] : 0.0f));
+      next_4.snd.fst = acc.snd.fst + tmp_22 * tmp_23 * (2 <= j + 1 ? 1.0f : 0.0f);
+      float tmp_25 =
+          (i + 3 < h + 2 ? (2 <= j ? image[j + w + w * i - 2] : 0.0f) : 0.0f) +
+          2.0f * (i + 3 < h + 2 ? (2 <= j + 1 ? image[j + w + w * i - 1] : 0.0f) : 0.0f) +
+          (i + 3 < h + 2 ? image[j + w + w * i] : 0.0f) -
+          ((2 <= i + 1 ? (2 <= j ? image[j + w * i - w - 2] : 0.0f) : 0.0f) +
+           2.0f * (2 <= i + 1 ? (2 <= j + 1 ? image[j + w * i - w - 1] : 0.0f) : 0.0f) +
+           (2 <= i + 1 ? image[j + w * i - w] : 0.0f));
+      next_4.snd.snd = acc.snd.snd + tmp_25 * tmp_25 * (2 <= j + 1 ? 1.0f : 0.0f);
       acc.fst = next_4.fst;
       acc.snd.fst = next_4.snd.fst;
       acc.snd.snd = next_4.snd.snd;
       struct pair_f32_pair_f32_f32 next_5;
-      next_5.fst = acc.fst +
-                   ((2 <= i + 1 ? (j + 3 < w + 2 ? image[j + w * i - w + 1] : 0.0f) : 0.0f) +
-                    2.0f * (j + 3 < w + 2 ? image[j + w * i + 1] : 0.0f) +
-                    (i + 3 < h + 2 ? (j + 3 < w + 2 ? image[j + w + w * i + 1] : 0.0f) : 0.0f) -
-                    ((2 <= i + 1 ? (2 <= j + 1 ? image[j + w * i - w - 1] : 0.0f) : 0.0f) +
-                     2.0f * (2 <= j + 1 ? image[j + w * i - 1] : 0.0f) +
-                     (i + 3 < h + 2 ? (2 <= j + 1 ? image[j + w + w * i - 1] : 0.0f) : 0.0f))) *
-                       ((2 <= i + 1 ? (j + 3 < w + 2 ? image[j + w * i - w + 1] : 0.0f) : 0.0f) +
-                        2.0f * (j + 3 < w + 2 ? image[j + w * i + 1] : 0.0f) +
-                        (i + 3 < h + 2 ? (j + 3 < w + 2 ? image[j + w + w * i + 1] : 0.0f) : 0.0f) -
-                        ((2 <= i + 1 ? (2 <= j + 1 ? image[j + w * i - w - 1] : 0.0f) : 0.0f) +
-                         2.0f * (2 <= j + 1 ? image[j + w * i - 1] : 0.0f) +
-                         (i + 3 < h + 2 ? (2 <= j + 1 ? image[j + w + w * i - 1] : 0.0f) : 0.0f))) *
-                       1.0f;
-      next_5.snd.fst =
-          acc.snd.fst +
-          ((2 <= i + 1 ? (j + 3 < w + 2 ? image[j + w * i - w + 1] : 0.0f) : 0.0f) +
-           2.0f * (j + 3 < w + 2 ? image[j + w * i + 1] : 0.0f) +
-           (i + 3 < h + 2 ? (j + 3 < w + 2 ? image[j + w + w * i + 1] : 0.0f) : 0.0f) -
-           ((2 <= i + 1 ? (2 <= j + 1 ? image[j + w * i - w - 1] : 0.0f) : 0.0f) +
-            2.0f * (2 <= j + 1 ? image[j + w * i - 1] : 0.0f) +
-            (i + 3 < h + 2 ? (2 <= j + 1 ? image[j + w + w * i - 1] : 0.0f) : 0.0f))) *
-              ((i + 3 < h + 2 ? (2 <= j + 1 ? image[j + w + w * i - 1] : 0.0f) : 0.0f) +
-               2.0f * (i + 3 < h + 2 ? image[j + w + w * i] : 0.0f) +
-               (i + 3 < h + 2 ? (j + 3 < w + 2 ? image[j + w + w * i + 1] : 0.0f) : 0.0f) -
-               ((2 <= i + 1 ? (2 <= j + 1 ? image[j + w * i - w - 1] : 0.0f) : 0.0f) +
-                2.0f * (2 <= i + 1 ? image[j + w * i - w] : 0.0f) +
-                (2 <= i + 1 ? (j + 3 < w + 2 ? image[j + w * i - w + 1] : 0.0f) : 0.0f))) *
-              1.0f;
-      next_5.snd.snd =
-          acc.snd.snd +
-          ((i + 3 < h + 2 ? (2 <= j + 1 ? image[j + w + w * i - 1] : 0.0f) : 0.0f) +
-           2.0f * (i + 3 < h + 2 ? image[j + w + w * i] : 0.0f) +
-           (i + 3 < h + 2 ? (j + 3 < w + 2 ? image[j + w + w * i + 1] : 0.0f) : 0.0f) -
-           ((2 <= i + 1 ? (2 <= j + 1 ? image[j + w * i - w - 1] : 0.0f) : 0.0f) +
-            2.0f * (2 <= i + 1 ? image[j + w * i - w] : 0.0f) +
-            (2 <= i + 1 ? (j + 3 < w + 2 ? image[j + w * i - w + 1] : 0.0f) : 0.0f))) *
-              ((i + 3 < h + 2 ? (2 <= j + 1 ? image[j + w + w * i - 1] : 0.0f) : 0.0f) +
-               2.0f * (i + 3 < h + 2 ? image[j + w + w * i] : 0.0f) +
-               (i + 3 < h + 2 ? (j + 3 < w + 2 ? image[j + w + w * i + 1] : 0.0f) : 0.0f) -
-               ((2 <= i + 1 ? (2 <= j + 1 ? image[j + w * i - w - 1] : 0.0f) : 0.0f) +
-                2.0f * (2 <= i + 1 ? image[j + w * i - w] : 0.0f) +
-                (2 <= i + 1 ? (j + 3 < w + 2 ? image[j + w * i - w + 1] : 0.0f) : 0.0f))) *
-              1.0f;
+      float tmp_26 = (2 <= i + 1 ? (j + 3 < w + 2 ? image[j + w * i - w + 1] : 0.0f) : 0.0f) +
+                     2.0f * (j + 3 < w + 2 ? image[j + w * i + 1] : 0.0f) +
+                     (i + 3 < h + 2 ? (j + 3 < w + 2 ? image[j + w + w * i + 1] : 0.0f) : 0.0f) -
+                     ((2 <= i + 1 ? (2 <= j + 1 ? image[j + w * i - w - 1] : 0.0f) : 0.0f) +
+                      2.0f * (2 <= j + 1 ? image[j + w * i - 1] : 0.0f) +
+                      (i + 3 < h + 2 ? (2 <= j + 1 ? image[j + w + w * i - 1] : 0.0f) : 0.0f));
+      next_5.fst = acc.fst + tmp_26 * tmp_26 * 1.0f;
+      float tmp_28 = (2 <= i + 1 ? (j + 3 < w + 2 ? image[j + w * i - w + 1] : 0.0f) : 0.0f) +
+                     2.0f * (j + 3 < w + 2 ? image[j + w * i + 1] : 0.0f) +
+                     (i + 3 < h + 2 ? (j + 3 < w + 2 ? image[j + w + w * i + 1] : 0.0f) : 0.0f) -
+                     ((2 <= i + 1 ? (2 <= j + 1 ? image[j + w * i - w - 1] : 0.0f) : 0.0f) +
+                      2.0f * (2 <= j + 1 ? image[j + w * i - 1] : 0.0f) +
+                      (i + 3 < h + 2 ? (2 <= j + 1 ? image[j + w + w * i - 1] : 0.0f) : 0.0f));
+      float tmp_29 = (i + 3 < h + 2 ? (2 <= j + 1 ? image[j + w + w * i - 1] : 0.0f) : 0.0f) +
+                     2.0f * (i + 3 < h + 2 ? image[j + w + w * i] : 0.0f) +
+                     (i + 3 < h + 2 ? (j + 3 < w + 2 ? image[j + w + w * i + 1] : 0.0f) : 0.0f) -
+                     ((2 <= i + 1 ? (2 <= j + 1 ? image[j + w * i - w - 1] : 0.0f) : 0.0f) +
+                      2.0f * (2 <= i + 1 ? image[j + w * i - w] : 0.0f) +
+                      (2 <= i + 1 ? (j + 3 < w + 2 ? image[j + w * i - w + 1] : 0.0f) : 0.0f));
+      next_5.snd.fst = acc.snd.fst + tmp_28 * tmp_29 * 1.0f;
+      float tmp_31 = (i + 3 < h + 2 ? (2 <= j + 1 ? image[j + w + w * i - 1] : 0.0f) : 0.0f) +
+                     2.0f * (i + 3 < h + 2 ? image[j + w + w * i] : 0.0f) +
+                     (i + 3 < h + 2 ? (j + 3 < w + 2 ? image[j + w + w * i + 1] : 0.0f) : 0.0f) -
+                     ((2 <= i + 1 ? (2 <= j + 1 ? image[j + w * i - w - 1] : 0.0f) : 0.0f) +
+                      2.0f * (2 <= i + 1 ? image[j + w * i - w] : 0.0f) +
+                      (2 <= i + 1 ? (j + 3 < w + 2 ? image[j + w * i - w + 1] : 0.0f) : 0.0f));
+      next_5.snd.snd = acc.snd.snd + tmp_31 * tmp_31 * 1.0f;
       acc.fst = next_5.fst;
       acc.snd.fst = next_5.snd.fst;
       acc.snd.snd = next_5.snd.snd;
       struct pair_f32_pair_f32_f32 next_6;
-      next_6.fst = acc.fst +
-                   ((2 <= i + 1 ? (j + 4 < w + 2 ? image[j + w * i - w + 2] : 0.0f) : 0.0f) +
-                    2.0f * (j + 4 < w + 2 ? image[j + w * i + 2] : 0.0f) +
-                    (i + 3 < h + 2 ? (j + 4 < w + 2 ? image[j + w + w * i + 2] : 0.0f) : 0.0f) -
-                    ((2 <= i + 1 ? image[j + w * i - w] : 0.0f) + 2.0f * image[j + w * i] +
-                     (i + 3 < h + 2 ? image[j + w + w * i] : 0.0f))) *
-                       ((2 <= i + 1 ? (j + 4 < w + 2 ? image[j + w * i - w + 2] : 0.0f) : 0.0f) +
-                        2.0f * (j + 4 < w + 2 ? image[j + w * i + 2] : 0.0f) +
-                        (i + 3 < h + 2 ? (j + 4 < w + 2 ? image[j + w + w * i + 2] : 0.0f) : 0.0f) -
-                        ((2 <= i + 1 ? image[j + w * i - w] : 0.0f) + 2.0f * image[j + w * i] +
-                         (i + 3 < h + 2 ? image[j + w + w * i] : 0.0f))) *
-                       (j + 3 < w + 2 ? 1.0f : 0.0f);
-      next_6.snd.fst =
-          acc.snd.fst +
-          ((2 <= i + 1 ? (j + 4 < w + 2 ? image[j + w * i - w + 2] : 0.0f) : 0.0f) +
-           2.0f * (j + 4 < w + 2 ? image[j + w * i + 2] : 0.0f) +
-           (i + 3 < h + 2 ? (j + 4 < w + 2 ? image[j + w + w * i + 2] : 0.0f) : 0.0f) -
-           ((2 <= i + 1 ? image[j + w * i - w] : 0.0f) + 2.0f * image[j + w * i] +
-            (i + 3 < h + 2 ? image[j + w + w * i] : 0.0f))) *
-              ((i + 3 < h + 2 ? image[j + w + w * i] : 0.0f) +
-               2.0f * (i + 3 < h + 2 ? (j + 3 < w + 2 ? image[j + w + w * i + 1] : 0.0f) : 0.0f) +
-               (i + 3 < h + 2 ? (j + 4 < w + 2 ? image[j + w + w * i + 2] : 0.0f) : 0.0f) -
-               ((2 <= i + 1 ? image[j + w * i - w] : 0.0f) +
-                2.0f * (2 <= i + 1 ? (j + 3 < w + 2 ? image[j + w * i - w + 1] : 0.0f) : 0.0f) +
-                (2 <= i + 1 ? (j + 4 < w + 2 ? image[j + w * i - w + 2] : 0.0f) : 0.0f))) *
-              (j + 3 < w + 2 ? 1.0f : 0.0f);
-      next_6.snd.snd =
-          acc.snd.snd +
-          ((i + 3 < h + 2 ? image[j + w + w * i] : 0.0f) +
-           2.0f * (i + 3 < h + 2 ? (j + 3 < w + 2 ? image[j + w + w * i + 1] : 0.0f) : 0.0f) +
-           (i + 3 < h + 2 ? (j + 4 < w + 2 ? image[j + w + w * i + 2] : 0.0f) : 0.0f) -
-           ((2 <= i + 1 ? image[j + w * i - w] : 0.0f) +
-            2.0f * (2 <= i + 1 ? (j + 3 < w + 2 ? image[j + w * i - w + 1] : 0.0f) : 0.0f) +
-            (2 <= i + 1 ? (j + 4 < w + 2 ? image[j + w * i - w + 2] : 0.0f) : 0.0f))) *
-              ((i + 3 < h + 2 ? image[j + w + w * i] : 0.0f) +
-               2.0f * (i + 3 < h + 2 ? (j + 3 < w + 2 ? image[j + w + w * i + 1] : 0.0f) : 0.0f) +
-               (i + 3 < h + 2 ? (j + 4 < w + 2 ? image[j + w + w * i + 2] : 0.0f) : 0.0f) -
-               ((2 <= i + 1 ? image[j + w * i - w] : 0.0f) +
-                2.0f * (2 <= i + 1 ? (j + 3 < w + 2 ? image[j + w * i - w + 1] : 0.0f) : 0.0f) +
-                (2 <= i + 1 ? (j + 4 < w + 2 ? image[j + w * i - w + 2] : 0.0f) : 0.0f))) *
-              (j + 3 < w + 2 ? 1.0f : 0.0f);
+      float tmp_32 = (2 <= i + 1 ? (j + 4 < w + 2 ? image[j + w * i - w + 2] : 0.0f) : 0.0f) +
+                     2.0f * (j + 4 < w + 2 ? image[j + w * i + 2] : 0.0f) +
+                     (i + 3 < h + 2 ? (j + 4 < w + 2 ? image[j + w + w * i + 2] : 0.0f) : 0.0f) -
+                     ((2 <= i + 1 ? image[j + w * i - w] : 0.0f) + 2.0f * image[j + w * i] +
+                      (i + 3 < h + 2 ? image[j + w + w * i] : 0.0f));
+      next_6.fst = acc.fst + tmp_32 * tmp_32 * (j + 3 < w + 2 ? 1.0f : 0.0f);
+      float tmp_34 = (2 <= i + 1 ? (j + 4 < w + 2 ? image[j + w * i - w + 2] : 0.0f) : 0.0f) +
+                     2.0f * (j + 4 < w + 2 ? image[j + w * i + 2] : 0.0f) +
+                     (i + 3 < h + 2 ? (j + 4 < w + 2 ? image[j + w + w * i + 2] : 0.0f) : 0.0f) -
+                     ((2 <= i + 1 ? image[j + w * i - w] : 0.0f) + 2.0f * image[j + w * i] +
+                      (i + 3 < h + 2 ? image[j + w + w * i] : 0.0f));
+      float tmp_35 =
+          (i + 3 < h + 2 ? image[j + w + w * i] : 0.0f) +
+          2.0f * (i + 3 < h + 2 ? (j + 3 < w + 2 ? image[j + w + w * i + 1] : 0.0f) : 0.0f) +
+          (i + 3 < h + 2 ? (j + 4 < w + 2 ? image[j + w + w * i + 2] : 0.0f) : 0.0f) -
+          ((2 <= i + 1 ? image[j + w * i - w] : 0.0f) +
+           2.0f * (2 <= i + 1 ? (j + 3 < w + 2 ? image[j + w * i - w + 1] : 0.0f) : 0.0f) +
+           (2 <= i + 1 ? (j + 4 < w + 2 ? image[j + w * i - w + 2] : 0.0f) : 0.0f));
+      next_6.snd.fst = acc.snd.fst + tmp_34 * tmp_35 * (j + 3 < w + 2 ? 1.0f : 0.0f);
+      float tmp_37 =
+          (i + 3 < h + 2 ? image[j + w + w * i] : 0.0f) +
+          2.0f * (i + 3 < h + 2 ? (j + 3 < w + 2 ? image[j + w + w * i + 1] : 0.0f) : 0.0f) +
+          (i + 3 < h + 2 ? (j + 4 < w + 2 ? image[j + w + w * i + 2] : 0.0f) : 0.0f) -
+          ((2 <= i + 1 ? image[j + w * i - w] : 0.0f) +
+           2.0f * (2 <= i + 1 ? (j + 3 < w + 2 ? image[j + w * i - w + 1] : 0.0f) : 0.0f) +
+           (2 <= i + 1 ? (j + 4 < w + 2 ? image[j + w * i - w + 2] : 0.0f) : 0.0f));
+      next_6.snd.snd = acc.snd.snd + tmp_37 * tmp_37 * (j + 3 < w + 2 ? 1.0f : 0.0f);
       acc.fst = next_6.fst;
       acc.snd.fst = next_6.snd.fst;
       acc.snd.snd = next_6.snd.snd;
       struct pair_f32_pair_f32_f32 next_7;
-      next_7.fst =
-          acc.fst +
-          (image[j + w * i] + 2.0f * (i + 3 < h + 2 ? image[j + w + w * i] : 0.0f) +
-           (i + 4 < h + 2 ? image[j + w * i + 2 * w] : 0.0f) -
-           ((2 <= j ? image[j + w * i - 2] : 0.0f) +
-            2.0f * (i + 3 < h + 2 ? (2 <= j ? image[j + w + w * i - 2] : 0.0f) : 0.0f) +
-            (i + 4 < h + 2 ? (2 <= j ? image[j + w * i + 2 * w - 2] : 0.0f) : 0.0f))) *
-              (image[j + w * i] + 2.0f * (i + 3 < h + 2 ? image[j + w + w * i] : 0.0f) +
-               (i + 4 < h + 2 ? image[j + w * i + 2 * w] : 0.0f) -
-               ((2 <= j ? image[j + w * i - 2] : 0.0f) +
-                2.0f * (i + 3 < h + 2 ? (2 <= j ? image[j + w + w * i - 2] : 0.0f) : 0.0f) +
-                (i + 4 < h + 2 ? (2 <= j ? image[j + w * i + 2 * w - 2] : 0.0f) : 0.0f))) *
-              (i + 3 < h + 2 ? (2 <= j + 1 ? 1.0f : 0.0f) : 0.0f);
+      float tmp_38 = image[j + w * i] + 2.0f * (i + 3 < h + 2 ? image[j + w + w * i] : 0.0f) +
+                     (i + 4 < h + 2 ? image[j + w * i + 2 * w] : 0.0f) -
+                     ((2 <= j ? image[j + w * i - 2] : 0.0f) +
+                      2.0f * (i + 3 < h + 2 ? (2 <= j ? image[j + w + w * i - 2] : 0.0f) : 0.0f) +
+                      (i + 4 < h + 2 ? (2 <= j ? image[j + w * i + 2 * w - 2] : 0.0f) : 0.0f));
+      next_7.fst = acc.fst + tmp_38 * tmp_38 * (i + 3 < h + 2 ? (2 <= j + 1 ? 1.0f : 0.0f) : 0.0f);
+      float tmp_40 = image[j + w * i] + 2.0f * (i + 3 < h + 2 ? image[j + w + w * i] : 0.0f) +
+                     (i + 4 < h + 2 ? image[j + w * i + 2 * w] : 0.0f) -
+                     ((2 <= j ? image[j + w * i - 2] : 0.0f) +
+                      2.0f * (i + 3 < h + 2 ? (2 <= j ? image[j + w + w * i - 2] : 0.0f) : 0.0f) +
+                      (i + 4 < h + 2 ? (2 <= j ? image[j + w * i + 2 * w - 2] : 0.0f) : 0.0f));
+      float tmp_41 =
+          (i + 4 < h + 2 ? (2 <= j ? image[j + w * i + 2 * w - 2] : 0.0f) : 0.0f) +
+          2.0f * (i + 4 < h + 2 ? (2 <= j + 1 ? image[j + w * i + 2 * w - 1] : 0.0f) : 0.0f) +
+          (i + 4 < h + 2 ? image[j + w * i + 2 * w] : 0.0f) -
+          ((2 <= j ? image[j + w * i - 2] : 0.0f) +
+           2.0f * (2 <= j + 1 ? image[j + w * i - 1] : 0.0f) + image[j + w * i]);
       next_7.snd.fst =
-          acc.snd.fst +
-          (image[j + w * i] + 2.0f * (i + 3 < h + 2 ? image[j + w + w * i] : 0.0f) +
-           (i + 4 < h + 2 ? image[j + w * i + 2 * w] : 0.0f) -
-           ((2 <= j ? image[j + w * i - 2] : 0.0f) +
-            2.0f * (i + 3 < h + 2 ? (2 <= j ? image[j + w + w * i - 2] : 0.0f) : 0.0f) +
-            (i + 4 < h + 2 ? (2 <= j ? image[j + w * i + 2 * w - 2] : 0.0f) : 0.0f))) *
-              ((i + 4 < h + 2 ? (2 <= j ? image[j + w * i + 2 * w - 2] : 0.0f) : 0.0f) +
-               2.0f * (i + 4 < h + 2 ? (2 <= j + 1 ? image[j + w * i + 2 * w - 1] : 0.0f) : 0.0f) +
-               (i + 4 < h + 2 ? image[j + w * i + 2 * w] : 0.0f) -
-               ((2 <= j ? image[j + w * i - 2] : 0.0f) +
-                2.0f * (2 <= j + 1 ? image[j + w * i - 1] : 0.0f) + image[j + w * i])) *
-              (i + 3 < h + 2 ? (2 <= j + 1 ? 1.0f : 0.0f) : 0.0f);
+          acc.snd.fst + tmp_40 * tmp_41 * (i + 3 < h + 2 ? (2 <= j + 1 ? 1.0f : 0.0f) : 0.0f);
+      float tmp_43 =
+          (i + 4 < h + 2 ? (2 <= j ? image[j + w * i + 2 * w - 2] : 0.0f) : 0.0f) +
+          2.0f * (i + 4 < h + 2 ? (2 <= j + 1 ? image[j + w * i + 2 * w - 1] : 0.0f) : 0.0f) +
+          (i + 4 < h + 2 ? image[j + w * i + 2 * w] : 0.0f) -
+          ((2 <= j ? image[j + w * i - 2] : 0.0f) +
+           2.0f * (2 <= j + 1 ? image[j + w * i - 1] : 0.0f) + image[j + w * i]);
       next_7.snd.snd =
-          acc.snd.snd +
-          ((i + 4 < h + 2 ? (2 <= j ? image[j + w * i + 2 * w - 2] : 0.0f) : 0.0f) +
-           2.0f * (i + 4 < h + 2 ? (2 <= j + 1 ? image[j + w * i + 2 * w - 1] : 0.0f) : 0.0f) +
-           (i + 4 < h + 2 ? image[j + w * i + 2 * w] : 0.0f) -
-           ((2 <= j ? image[j + w * i - 2] : 0.0f) +
-            2.0f * (2 <= j + 1 ? image[j + w * i - 1] : 0.0f) + image[j + w * i])) *
-              ((i + 4 < h + 2 ? (2 <= j ? image[j + w * i + 2 * w - 2] : 0.0f) : 0.0f) +
-               2.0f * (i + 4 < h + 2 ? (2 <= j + 1 ? image[j + w * i + 2 * w - 1] : 0.0f) : 0.0f) +
-               (i + 4 < h + 2 ? image[j + w * i + 2 * w] : 0.0f) -
-               ((2 <= j ? image[j + w * i - 2] : 0.0f) +
-                2.0f * (2 <= j + 1 ? image[j + w * i - 1] : 0.0f) + image[j + w * i])) *
-              (i + 3 < h + 2 ? (2 <= j + 1 ? 1.0f : 0.0f) : 0.0f);
+          acc.snd.snd + tmp_43 * tmp_43 * (i + 3 < h + 2 ? (2 <= j + 1 ? 1.0f : 0.0f) : 0.0f);
       acc.fst = next_7.fst;
       acc.snd.fst = next_7.snd.fst;
       acc.snd.snd = next_7.snd.snd;
       struct pair_f32_pair_f32_f32 next_8;
-      next_8.fst =
-          acc.fst +
-          ((j + 3 < w + 2 ? image[j + w * i + 1] : 0.0f) +
-           2.0f * (i + 3 < h + 2 ? (j + 3 < w + 2 ? image[j + w + w * i + 1] : 0.0f) : 0.0f) +
-           (i + 4 < h + 2 ? (j + 3 < w + 2 ? image[j + w * i + 2 * w + 1] : 0.0f) : 0.0f) -
-           ((2 <= j + 1 ? image[j + w * i - 1] : 0.0f) +
-            2.0f * (i + 3 < h + 2 ? (2 <= j + 1 ? image[j + w + w * i - 1] : 0.0f) : 0.0f) +
-            (i + 4 < h + 2 ? (2 <= j + 1 ? image[j + w * i + 2 * w - 1] : 0.0f) : 0.0f))) *
-              ((j + 3 < w + 2 ? image[j + w * i + 1] : 0.0f) +
-               2.0f * (i + 3 < h + 2 ? (j + 3 < w + 2 ? image[j + w + w * i + 1] : 0.0f) : 0.0f) +
-               (i + 4 < h + 2 ? (j + 3 < w + 2 ? image[j + w * i + 2 * w + 1] : 0.0f) : 0.0f) -
-               ((2 <= j + 1 ? image[j + w * i - 1] : 0.0f) +
-                2.0f * (i + 3 < h + 2 ? (2 <= j + 1 ? image[j + w + w * i - 1] : 0.0f) : 0.0f) +
-                (i + 4 < h + 2 ? (2 <= j + 1 ? image[j + w * i + 2 * w - 1] : 0.0f) : 0.0f))) *
-              (i + 3 < h + 2 ? 1.0f : 0.0f);
-      next_8.snd.fst =
-          acc.snd.fst +
-          ((j + 3 < w + 2 ? image[j + w * i + 1] : 0.0f) +
-           2.0f * (i + 3 < h + 2 ? (j + 3 < w + 2 ? image[j + w + w * i + 1] : 0.0f) : 0.0f) +
-           (i + 4 < h + 2 ? (j + 3 < w + 2 ? image[j + w * i + 2 * w + 1] : 0.0f) : 0.0f) -
-           ((2 <= j + 1 ? image[j + w * i - 1] : 0.0f) +
-            2.0f * (i + 3 < h + 2 ? (2 <= j + 1 ? image[j + w + w * i - 1] : 0.0f) : 0.0f) +
-            (i + 4 < h + 2 ? (2 <= j + 1 ? image[j + w * i + 2 * w - 1] : 0.0f) : 0.0f))) *
-              ((i + 4 < h + 2 ? (2 <= j + 1 ? image[j + w * i + 2 * w - 1] : 0.0f) : 0.0f) +
-               2.0f * (i + 4 < h + 2 ? image[j + w * i + 2 * w] : 0.0f) +
-               (i + 4 < h + 2 ? (j + 3 < w + 2 ? image[j + w * i + 2 * w + 1] : 0.0f) : 0.0f) -
-               ((2 <= j + 1 ? image[j + w * i - 1] : 0.0f) + 2.0f * image[j + w * i] +
-                (j + 3 < w + 2 ? image[j + w * i + 1] : 0.0f))) *
-              (i + 3 < h + 2 ? 1.0f : 0.0f);
-      next_8.snd.snd =
-          acc.snd.snd +
-          ((i + 4 < h + 2 ? (2 <= j + 1 ? image[j + w * i + 2 * w - 1] : 0.0f) : 0.0f) +
-           2.0f * (i + 4 < h + 2 ? image[j + w * i + 2 * w] : 0.0f) +
-           (i + 4 < h + 2 ? (j + 3 < w + 2 ? image[j + w * i + 2 * w + 1] : 0.0f) : 0.0f) -
-           ((2 <= j + 1 ? image[j + w * i - 1] : 0.0f) + 2.0f * image[j + w * i] +
-            (j + 3 < w + 2 ? image[j + w * i + 1] : 0.0f))) *
-              ((i + 4 < h + 2 ? (2 <= j + 1 ? image[j + w * i + 2 * w - 1] : 0.0f) : 0.0f) +
-               2.0f * (i + 4 < h + 2 ? image[j + w * i + 2 * w] : 0.0f) +
-               (i + 4 < h + 2 ? (j + 3 < w + 2 ? image[j + w * i + 2 * w + 1] : 0.0f) : 0.0f) -
-               ((2 <= j + 1 ? image[j + w * i - 1] : 0.0f) + 2.0f * image[j + w * i] +
-                (j + 3 < w + 2 ? image[j + w * i + 1] : 0.0f))) *
-              (i + 3 < h + 2 ? 1.0f : 0.0f);
+      float tmp_44 =
+          (j + 3 < w + 2 ? image[j + w * i + 1] : 0.0f) +
+          2.0f * (i + 3 < h + 2 ? (j + 3 < w + 2 ? image[j + w + w * i + 1] : 0.0f) : 0.0f) +
+          (i + 4 < h + 2 ? (j + 3 < w + 2 ? image[j + w * i + 2 * w + 1] : 0.0f) : 0.0f) -
+          ((2 <= j + 1 ? image[j + w * i - 1] : 0.0f) +
+           2.0f * (i + 3 < h + 2 ? (2 <= j + 1 ? image[j + w + w * i - 1] : 0.0f) : 0.0f) +
+           (i + 4 < h + 2 ? (2 <= j + 1 ? image[j + w * i + 2 * w - 1] : 0.0f) : 0.0f));
+      next_8.fst = acc.fst + tmp_44 * tmp_44 * (i + 3 < h + 2 ? 1.0f : 0.0f);
+      float tmp_46 =
+          (j + 3 < w + 2 ? image[j + w * i + 1] : 0.0f) +
+          2.0f * (i + 3 < h + 2 ? (j + 3 < w + 2 ? image[j + w + w * i + 1] : 0.0f) : 0.0f) +
+          (i + 4 < h + 2 ? (j + 3 < w + 2 ? image[j + w * i + 2 * w + 1] : 0.0f) : 0.0f) -
+          ((2 <= j + 1 ? image[j + w * i - 1] : 0.0f) +
+           2.0f * (i + 3 < h + 2 ? (2 <= j + 1 ? image[j + w + w * i - 1] : 0.0f) : 0.0f) +
+           (i + 4 < h + 2 ? (2 <= j + 1 ? image[j + w * i + 2 * w - 1] : 0.0f) : 0.0f));
+      float tmp_47 =
+          (i + 4 < h + 2 ? (2 <= j + 1 ? image[j + w * i + 2 * w - 1] : 0.0f) : 0.0f) +
+          2.0f * (i + 4 < h + 2 ? image[j + w * i + 2 * w] : 0.0f) +
+          (i + 4 < h + 2 ? (j + 3 < w + 2 ? image[j + w * i + 2 * w + 1] : 0.0f) : 0.0f) -
+          ((2 <= j + 1 ? image[j + w * i - 1] : 0.0f) + 2.0f * image[j + w * i] +
+           (j + 3 < w + 2 ? image[j + w * i + 1] : 0.0f));
+      next_8.snd.fst = acc.snd.fst + tmp_46 * tmp_47 * (i + 3 < h + 2 ? 1.0f : 0.0f);
+      float tmp_49 =
+          (i + 4 < h + 2 ? (2 <= j + 1 ? image[j + w * i + 2 * w - 1] : 0.0f) : 0.0f) +
+          2.0f * (i + 4 < h + 2 ? image[j + w * i + 2 * w] : 0.0f) +
+          (i + 4 < h + 2 ? (j + 3 < w + 2 ? image[j + w * i + 2 * w + 1] : 0.0f) : 0.0f) -
+          ((2 <= j + 1 ? image[j + w * i - 1] : 0.0f) + 2.0f * image[j + w * i] +
+           (j + 3 < w + 2 ? image[j + w * i + 1] : 0.0f));
+      next_8.snd.snd = acc.snd.snd + tmp_49 * tmp_49 * (i + 3 < h + 2 ? 1.0f : 0.0f);
       acc.fst = next_8.fst;
       acc.snd.fst = next_8.snd.fst;
       acc.snd.snd = next_8.snd.snd;
       struct pair_f32_pair_f32_f32 next_9;
+      float tmp_50 =
+          (j + 4 < w + 2 ? image[j + w * i + 2] : 0.0f) +
+          2.0f * (i + 3 < h + 2 ? (j + 4 < w + 2 ? image[j + w + w * i + 2] : 0.0f) : 0.0f) +
+          (i + 4 < h + 2 ? (j + 4 < w + 2 ? image[j + w * i + 2 * w + 2] : 0.0f) : 0.0f) -
+          (image[j + w * i] + 2.0f * (i + 3 < h + 2 ? image[j + w + w * i] : 0.0f) +
+           (i + 4 < h + 2 ? image[j + w * i + 2 * w] : 0.0f));
       next_9.fst =
-          acc.fst +
-          ((j + 4 < w + 2 ? image[j + w * i + 2] : 0.0f) +
-           2.0f * (i + 3 < h + 2 ? (j + 4 < w + 2 ? image[j + w + w * i + 2] : 0.0f) : 0.0f) +
-           (i + 4 < h + 2 ? (j + 4 < w + 2 ? image[j + w * i + 2 * w + 2] : 0.0f) : 0.0f) -
-           (image[j + w * i] + 2.0f * (i + 3 < h + 2 ? image[j + w + w * i] : 0.0f) +
-            (i + 4 < h + 2 ? image[j + w * i + 2 * w] : 0.0f))) *
-              ((j + 4 < w + 2 ? image[j + w * i + 2] : 0.0f) +
-               2.0f * (i + 3 < h + 2 ? (j + 4 < w + 2 ? image[j + w + w * i + 2] : 0.0f) : 0.0f) +
-               (i + 4 < h + 2 ? (j + 4 < w + 2 ? image[j + w * i + 2 * w + 2] : 0.0f) : 0.0f) -
-               (image[j + w * i] + 2.0f * (i + 3 < h + 2 ? image[j + w + w * i] : 0.0f) +
-                (i + 4 < h + 2 ? image[j + w * i + 2 * w] : 0.0f))) *
-              (i + 3 < h + 2 ? (j + 3 < w + 2 ? 1.0f : 0.0f) : 0.0f);
+          acc.fst + tmp_50 * tmp_50 * (i + 3 < h + 2 ? (j + 3 < w + 2 ? 1.0f : 0.0f) : 0.0f);
+      float tmp_52 =
+          (j + 4 < w + 2 ? image[j + w * i + 2] : 0.0f) +
+          2.0f * (i + 3 < h + 2 ? (j + 4 < w + 2 ? image[j + w + w * i + 2] : 0.0f) : 0.0f) +
+          (i + 4 < h + 2 ? (j + 4 < w + 2 ? image[j + w * i + 2 * w + 2] : 0.0f) : 0.0f) -
+          (image[j + w * i] + 2.0f * (i + 3 < h + 2 ? image[j + w + w * i] : 0.0f) +
+           (i + 4 < h + 2 ? image[j + w * i + 2 * w] : 0.0f));
+      float tmp_53 =
+          (i + 4 < h + 2 ? image[j + w * i + 2 * w] : 0.0f) +
+          2.0f * (i + 4 < h + 2 ? (j + 3 < w + 2 ? image[j + w * i + 2 * w + 1] : 0.0f) : 0.0f) +
+          (i + 4 < h + 2 ? (j + 4 < w + 2 ? image[j + w * i + 2 * w + 2] : 0.0f) : 0.0f) -
+          (image[j + w * i] + 2.0f * (j + 3 < w + 2 ? image[j + w * i + 1] : 0.0f) +
+           (j + 4 < w + 2 ? image[j + w * i + 2] : 0.0f));
       next_9.snd.fst =
-          acc.snd.fst +
-          ((j + 4 < w + 2 ? image[j + w * i + 2] : 0.0f) +
-           2.0f * (i + 3 < h + 2 ? (j + 4 < w + 2 ? image[j + w + w * i + 2] : 0.0f) : 0.0f) +
-           (i + 4 < h + 2 ? (j + 4 < w + 2 ? image[j + w * i + 2 * w + 2] : 0.0f) : 0.0f) -
-           (image[j + w * i] + 2.0f * (i + 3 < h + 2 ? image[j + w + w * i] : 0.0f) +
-            (i + 4 < h + 2 ? image[j + w * i + 2 * w] : 0.0f))) *
-              ((i + 4 < h + 2 ? image[j + w * i + 2 * w] : 0.0f) +
-               2.0f *
-                   (i + 4 < h + 2 ? (j + 3 < w + 2 ? image[j + w * i + 2 * w + 1] : 0.0f) : 0.0f) +
-               (i + 4 < h + 2 ? (j + 4 < w + 2 ? image[j + w * i + 2 * w + 2] : 0.0f) : 0.0f) -
-               (image[j + w * i] + 2.0f * (j + 3 < w + 2 ? image[j + w * i + 1] : 0.0f) +
-                (j + 4 < w + 2 ? image[j + w * i + 2] : 0.0f))) *
-              (i + 3 < h + 2 ? (j + 3 < w + 2 ? 1.0f : 0.0f) : 0.0f);
+          acc.snd.fst + tmp_52 * tmp_53 * (i + 3 < h + 2 ? (j + 3 < w + 2 ? 1.0f : 0.0f) : 0.0f);
+      float tmp_55 =
+          (i + 4 < h + 2 ? image[j + w * i + 2 * w] : 0.0f) +
+          2.0f * (i + 4 < h + 2 ? (j + 3 < w + 2 ? image[j + w * i + 2 * w + 1] : 0.0f) : 0.0f) +
+          (i + 4 < h + 2 ? (j + 4 < w + 2 ? image[j + w * i + 2 * w + 2] : 0.0f) : 0.0f) -
+          (image[j + w * i] + 2.0f * (j + 3 < w + 2 ? image[j + w * i + 1] : 0.0f) +
+           (j + 4 < w + 2 ? image[j + w * i + 2] : 0.0f));
       next_9.snd.snd =
-          acc.snd.snd +
-          ((i + 4 < h + 2 ? image[j + w * i + 2 * w] : 0.0f) +
-           2.0f * (i + 4 < h + 2 ? (j + 3 < w + 2 ? image[j + w * i + 2 * w + 1] : 0.0f) : 0.0f) +
-           (i + 4 < h + 2 ? (j + 4 < w + 2 ? image[j + w * i + 2 * w + 2] : 0.0f) : 0.0f) -
-           (image[j + w * i] + 2.0f * (j + 3 < w + 2 ? image[j + w * i + 1] : 0.0f) +
-            (j + 4 < w + 2 ? image[j + w * i + 2] : 0.0f))) *
-              ((i + 4 < h + 2 ? image[j + w * i + 2 * w] : 0.0f) +
-               2.0f *
-                   (i + 4 < h + 2 ? (j + 3 < w + 2 ? image[j + w * i + 2 * w + 1] : 0.0f) : 0.0f) +
-               (i + 4 < h + 2 ? (j + 4 < w + 2 ? image[j + w * i + 2 * w + 2] : 0.0f) : 0.0f) -
-               (image[j + w * i] + 2.0f * (j + 3 < w + 2 ? image[j + w * i + 1] : 0.0f) +
-                (j + 4 < w + 2 ? image[j + w * i + 2] : 0.0f))) *
-              (i + 3 < h + 2 ? (j + 3 < w + 2 ? 1.0f : 0.0f) : 0.0f);
+          acc.snd.snd + tmp_55 * tmp_55 * (i + 3 < h + 2 ? (j + 3 < w + 2 ? 1.0f : 0.0f) : 0.0f);
       acc.fst = next_9.fst;
       acc.snd.fst = next_9.snd.fst;
       acc.snd.snd = next_9.snd.snd;

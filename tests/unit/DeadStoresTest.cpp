@@ -81,3 +81,18 @@ TEST(DeadStores, VectorStoresWriteTheirArray) {
                              store("tmp", ident("v")), store("output", ident("v"))};
   EXPECT_EQ(print(eliminateDeadStores(body)), "int k = 0;\n*(risec_f32x4u*)&output[k] = v;\n");
 }
+
+TEST(DeadStores, RemovesAnUnreadScalarWithAPureInitialiser) {
+  // A stored scalar whose only reader was dropped by a view: its initialiser
+  // only reads, so the declaration goes; one with a call stays.
+  std::vector<CStmt> body = {
+      declStmt(namedType("float"), "tmp",
+               binary("+", index(ident("x"), intLit(1)),
+                      ternary(binary("<=", intLit(2), ident("j")), index(ident("x"), intLit(0)),
+                              literal("0.0f")))),
+      declStmt(namedType("float"), "r", call("next", {})),
+      assign(index(ident("output"), intLit(0)), literal("1.0f"))};
+  std::string out = print(eliminateDeadStores(body));
+  EXPECT_EQ(out.find("tmp"), std::string::npos) << out;
+  EXPECT_NE(out.find("float r = next();"), std::string::npos) << out;
+}

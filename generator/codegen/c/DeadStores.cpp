@@ -70,12 +70,30 @@ void collectReads(const std::vector<CStmt>& body, std::set<std::string>& reads) 
     collectReads(s, reads);
 }
 
-/// Local variables that may be removed: declared without an initialiser or
-/// with a literal one, and not pointers.
+/// Whether evaluating `e` has no effect but its value: no assignment, no
+/// increment, no call (a call may allocate, like malloc, or be a foreign
+/// function).
+bool withoutSideEffects(const CExpr& e) {
+  if (!e)
+    return true;
+  if (isAssignment(e) || e->kind() == ExprNode::Kind::Call)
+    return false;
+  if (e->kind() == ExprNode::Kind::Unary && (e->text() == "++" || e->text() == "--"))
+    return false;
+  for (const CExpr& op : e->operands())
+    if (!withoutSideEffects(op))
+      return false;
+  return true;
+}
+
+/// Local variables that may be removed: not pointers, and declared without
+/// an initialiser or with one that has no side effects (e.g. `float tmp =
+/// image[..] + ...` of a stored scalar whose reader was a component that a
+/// view dropped).
 void collectCandidates(const std::vector<CStmt>& body, std::set<std::string>& out) {
   for (const CStmt& s : body) {
     if (s->kind() == StmtNode::Kind::Decl && s->declType()->kind() != TypeNode::Kind::Pointer &&
-        (!s->init() || s->init()->kind() == ExprNode::Kind::Literal))
+        withoutSideEffects(s->init()))
       out.insert(s->name());
     collectCandidates(s->body(), out);
     collectCandidates(s->elseBody(), out);

@@ -3,8 +3,8 @@
 // touches the part of a stored value that was computed (e.g. only `fst` of a
 // stored pair is read); besides wasting work they trip gcc's
 // -Wunused-but-set-variable. Only variables declared in the function body
-// without a side-effecting initialiser are removed, so pointers returned by
-// malloc are never touched.
+// without a side-effecting initialiser (no assignment, increment or call) are
+// removed, and never pointers, so what malloc returned is never touched.
 #pragma once
 
 #include "codegen/c/CAst.h"
