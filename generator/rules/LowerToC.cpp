@@ -35,6 +35,40 @@ Expr primWithDepArgs(Prim p, const std::vector<std::pair<TypeArg, bool>>& depArg
   return e;
 }
 
+/// mapSeq(fun(x => copy(x)))(e) for an array; for a pair holding arrays
+/// let(e)(fun(p => (copy(fst(p)), copy(snd(p))))) (e is computed once);
+/// e itself otherwise (it is copied by an assignment).
+Expr copy(const Expr& e) {
+  const Type& t = e->type();
+  const SourceLocation& loc = e->loc();
+  if (t->kind() == TypeKind::Pair) {
+    const Type &a = t->first(), &b = t->second();
+    Expr p = makeVar("p", loc, t);
+    Expr fst = makeApp(primWithDepArgs(Prim::Fst, {{a, true}, {b, true}}, loc), p, loc, a);
+    Expr snd = makeApp(primWithDepArgs(Prim::Snd, {{a, true}, {b, true}}, loc), p, loc, b);
+    Expr pair = makeApp(makeApp(primWithDepArgs(Prim::MakePair, {{a, true}, {b, true}}, loc),
+                                copy(fst), loc, funType(b, t)),
+                        copy(snd), loc, t);
+    Expr f = makeLambda("p", nullptr, pair, loc, funType(t, t));
+    Expr let = primWithDepArgs(Prim::Let, {{t, true}, {t, true}}, loc);
+    return makeApp(makeApp(let, e, loc, funType(funType(t, t), t)), f, loc, t);
+  }
+  if (t->kind() != TypeKind::Array)
+    return e;
+  Expr x = makeVar("x", loc, t->elem());
+  Expr f = makeLambda("x", nullptr, copy(x), loc, funType(t->elem(), t->elem()));
+  Expr map =
+      primWithDepArgs(Prim::MapSeq, {{t->size(), true}, {t->elem(), true}, {t->elem(), true}}, loc);
+  Expr mapF = makeApp(map, f, loc, funType(t, t));
+  return makeApp(mapF, e, loc, t);
+}
+
+/// `toMem(e)`.
+Expr toMem(const Expr& e) {
+  return makeApp(primWithDepArgs(Prim::ToMem, {{e->type(), true}}, e->loc()), e, e->loc(),
+                 e->type());
+}
+
 /// Step 1: the sequential choice for every primitive that leaves one open.
 class Sequentialise {
 public:
@@ -128,6 +162,231 @@ private:
   }
 };
 
+/// Step 1b: DPIA updates an array accumulator in place, element by element
+/// (dpia/primitives/Reduces.cpp): `acc[j] = f(acc, x)[j]` for every j in turn.
+/// That computes the left fold only when element j of the new value reads
+/// the accumulator at element j alone, as the operators of vectorReduce and
+/// liftReduce do (`zip(acc, x) |> mapSeq(...)`). For any other operator (a
+/// rotation `concat(drop(1)(acc))(take(1)(acc))`, a reduction over the
+/// accumulator, ...) the new value is computed into a temporary first and
+/// then copied: `fun(acc, x => copy(toMem(body)))`. (C and OpenMP; an OpenCL
+/// accumulator is left as written: its copy would need an address space and
+/// work-items, docs/dpia.md.)
+class SeparateAccumulatorUpdates {
+public:
+  Expr run(const Expr& e) {
+    switch (e->kind()) {
+    case ExprKind::Lambda:
+      return makeLambda(e->name(), e->paramType(), run(e->body()), e->loc(), e->type());
+    case ExprKind::DepLambda:
+      return makeDepLambda(e->binder(), run(e->body()), e->loc(), e->type());
+    case ExprKind::DepApp:
+      return makeDepApp(run(e->fn()), e->typeArg(), e->implicitArg(), e->loc(), e->type());
+    case ExprKind::App: {
+      Expr arg = run(e->arg());
+      Spine s = collectSpine(e, false);
+      bool isOperator =
+          s.head->kind() == ExprKind::Primitive && s.args.size() == 1 &&
+          (s.head->prim() == Prim::ReduceSeq || s.head->prim() == Prim::ReduceSeqUnroll ||
+           s.head->prim() == Prim::OclReduceSeq);
+      if (isOperator)
+        arg = separated(arg);
+      return makeApp(run(e->fn()), arg, e->loc(), e->type());
+    }
+    default:
+      return e;
+    }
+  }
+
+private:
+  static bool holdsArray(const Type& t) {
+    if (t->kind() == TypeKind::Array)
+      return true;
+    return t->kind() == TypeKind::Pair && (holdsArray(t->first()) || holdsArray(t->second()));
+  }
+
+  static bool isPrimCall(const Expr& e, Prim p) {
+    Spine s = collectSpine(e, false);
+    return s.head->kind() == ExprKind::Primitive && s.head->prim() == p;
+  }
+
+  // The parts of the accumulator in scope are paths: `acc`, or `p.1` for the
+  // first component of a map's element `p` that a zip made of an accumulator
+  // row and something else (`zip(acc, x)`: `p.1` is the accumulator's
+  // element, `p.2` is not).
+  using Paths = std::set<std::string>;
+
+  static bool related(const std::string& a, const std::string& b) {
+    auto prefix = [](const std::string& x, const std::string& y) {
+      return y.compare(0, x.size(), x) == 0 && (y.size() == x.size() || y[x.size()] == '.');
+    };
+    return prefix(a, b) || prefix(b, a);
+  }
+
+  /// `fst(snd(v))` as `v.2.1`; empty if `e` is not a projection chain of a variable.
+  static std::string pathOf(const Expr& e) {
+    if (e->kind() == ExprKind::Var)
+      return e->name();
+    Spine s = collectSpine(e, false);
+    if (s.head->kind() != ExprKind::Primitive || s.args.size() != 1 ||
+        (s.head->prim() != Prim::Fst && s.head->prim() != Prim::Snd))
+      return "";
+    std::string inner = pathOf(s.args[0]);
+    return inner.empty() ? "" : inner + (s.head->prim() == Prim::Fst ? ".1" : ".2");
+  }
+
+  /// Whether `e` reads a part of the accumulator named in `aligned`.
+  static bool mentions(const Expr& e, const Paths& aligned) {
+    if (aligned.empty())
+      return false;
+    std::string path = pathOf(e);
+    if (!path.empty()) {
+      for (const std::string& a : aligned)
+        if (related(a, path))
+          return true;
+      return false;
+    }
+    switch (e->kind()) {
+    case ExprKind::Lambda: {
+      Paths inner;
+      for (const std::string& a : aligned)
+        if (a.substr(0, a.find('.')) != e->name())
+          inner.insert(a);
+      return mentions(e->body(), inner);
+    }
+    case ExprKind::App:
+      return mentions(e->fn(), aligned) || mentions(e->arg(), aligned);
+    case ExprKind::DepLambda:
+    case ExprKind::DepApp:
+      return mentions(e->kind() == ExprKind::DepLambda ? e->body() : e->fn(), aligned);
+    default:
+      return false;
+    }
+  }
+
+  /// For an array `e` read element-wise: the parts of its element that are
+  /// the accumulator at the element being written ("" the whole element,
+  /// ".1" its first component, ...); nothing if `e` reads no accumulator;
+  /// nullopt if it reads the accumulator elsewhere (a rotation, a transpose,
+  /// a take of it).
+  static std::optional<Paths> alignedParts(const Expr& e, const Paths& aligned) {
+    if (!mentions(e, aligned))
+      return Paths{};
+    std::string path = pathOf(e);
+    if (!path.empty()) {
+      Paths parts;
+      for (const std::string& a : aligned) {
+        if (!related(a, path))
+          continue;
+        if (a.size() <= path.size())
+          return Paths{""}; // the whole of e is the accumulator
+        parts.insert(a.substr(path.size()));
+      }
+      return parts;
+    }
+    Spine s = collectSpine(e, false);
+    if (s.head->kind() != ExprKind::Primitive)
+      return std::nullopt;
+    switch (s.head->prim()) {
+    case Prim::Zip: {
+      if (s.args.size() != 2)
+        return std::nullopt;
+      auto a = alignedParts(s.args[0], aligned), b = alignedParts(s.args[1], aligned);
+      if (!a || !b)
+        return std::nullopt;
+      Paths parts;
+      for (const std::string& p : *a)
+        parts.insert(".1" + p);
+      for (const std::string& p : *b)
+        parts.insert(".2" + p);
+      return parts;
+    }
+    case Prim::AsVector:
+      // vector j is elements [j*k, (j+1)*k): aligned with a result written
+      // through asScalar (of the same width, by the types)
+      return s.args.size() == 1 ? alignedParts(s.args[0], aligned) : std::nullopt;
+    case Prim::ToMem:
+    case Prim::ToPrivate:
+    case Prim::ToLocal:
+    case Prim::ToGlobal:
+      return Paths{}; // computed before anything is written
+    default:
+      return std::nullopt;
+    }
+  }
+
+  /// Whether writing `e` element by element into the accumulator position it
+  /// stands for reads the accumulator (the parts in `aligned`: that position)
+  /// only at the element being written.
+  static bool writesAligned(const Expr& e, const Paths& aligned) {
+    if (!mentions(e, aligned))
+      return true;
+    const Type& t = e->type();
+    if (t->kind() == TypeKind::Pair)
+      return false; // written one component at a time
+    if (t->kind() != TypeKind::Array)
+      return true; // evaluated whole, then stored
+    if (auto parts = alignedParts(e, aligned); parts && parts->count(""))
+      return true; // acc[j] = acc[j]
+    Spine s = collectSpine(e, false);
+    if (s.head->kind() != ExprKind::Primitive)
+      return false;
+    if (s.head->prim() == Prim::AsScalar && s.args.size() == 1)
+      return writesAligned(s.args[0], aligned); // elements [j*k, (j+1)*k) from vector j
+    if (s.args.size() != 2)
+      return false;
+    const Expr& f = s.args[0];
+    if (s.head->prim() == Prim::Let) {
+      // let(v)(fun(y => body)): v is computed first; y is not the accumulator
+      const Expr& v = s.args[0];
+      const Expr& g = s.args[1];
+      if (g->kind() != ExprKind::Lambda || (mentions(v, aligned) && !isPrimCall(v, Prim::ToMem)))
+        return false;
+      Paths rest;
+      for (const std::string& a : aligned)
+        if (a.substr(0, a.find('.')) != g->name())
+          rest.insert(a);
+      return writesAligned(g->body(), rest);
+    }
+    if (!isMapLike(s.head->prim()) || f->kind() != ExprKind::Lambda || mentions(f, aligned))
+      return false;
+    std::optional<Paths> parts = alignedParts(s.args[1], aligned);
+    if (!parts)
+      return false;
+    Paths inner;
+    for (const std::string& p : *parts)
+      inner.insert(f->name() + p);
+    return writesAligned(f->body(), inner);
+  }
+
+  static Expr separated(const Expr& op) {
+    const Type& t = op->type();
+    if (t->kind() != TypeKind::Fun || !holdsArray(t->param()))
+      return op;
+    if (op->kind() == ExprKind::Lambda && op->body()->kind() == ExprKind::Lambda) {
+      const Expr& inner = op->body();
+      if (writesAligned(inner->body(), {op->name()}))
+        return op;
+      Expr body = copy(toMem(inner->body()));
+      return makeLambda(
+          op->name(), op->paramType(),
+          makeLambda(inner->name(), inner->paramType(), body, inner->loc(), inner->type()),
+          op->loc(), t);
+    }
+    // an operator that is not written as a lambda of two parameters
+    NameSupply names;
+    names.reserve(op);
+    const Type& elemFn = t->result();
+    std::string accName = names.fresh("acc"), xName = names.fresh("x");
+    Expr a = makeVar(accName, op->loc(), t->param());
+    Expr x = makeVar(xName, op->loc(), elemFn->param());
+    Expr call = makeApp(makeApp(op, a, op->loc(), elemFn), x, op->loc(), elemFn->result());
+    return makeLambda(accName, nullptr,
+                      makeLambda(xName, nullptr, copy(toMem(call)), op->loc(), elemFn), op->loc(),
+                      t);
+  }
+};
+
 /// Step 2: wraps the expressions the access analysis marked.
 class InsertCopies {
 public:
@@ -157,10 +416,7 @@ public:
     if (it->second == dpia::Repair::ViewMap)
       return makePrimitive(Prim::Map, e->loc(), signature(Prim::Map));
     if (it->second == dpia::Repair::ToMem)
-      return onResult(r, [](const Expr& x) {
-        return makeApp(primWithDepArgs(Prim::ToMem, {{x->type(), true}}, x->loc()), x, x->loc(),
-                       x->type());
-      });
+      return onResult(r, toMem);
     return onResult(r, copy);
   }
 
@@ -177,34 +433,6 @@ public:
 
 private:
   const dpia::Repairs& repairs_;
-
-  /// mapSeq(fun(x => copy(x)))(e) for an array; for a pair holding arrays
-  /// let(e)(fun(p => (copy(fst(p)), copy(snd(p))))) (e is computed once);
-  /// e itself otherwise (it is copied by an assignment).
-  static Expr copy(const Expr& e) {
-    const Type& t = e->type();
-    const SourceLocation& loc = e->loc();
-    if (t->kind() == TypeKind::Pair) {
-      const Type &a = t->first(), &b = t->second();
-      Expr p = makeVar("p", loc, t);
-      Expr fst = makeApp(primWithDepArgs(Prim::Fst, {{a, true}, {b, true}}, loc), p, loc, a);
-      Expr snd = makeApp(primWithDepArgs(Prim::Snd, {{a, true}, {b, true}}, loc), p, loc, b);
-      Expr pair = makeApp(makeApp(primWithDepArgs(Prim::MakePair, {{a, true}, {b, true}}, loc),
-                                  copy(fst), loc, funType(b, t)),
-                          copy(snd), loc, t);
-      Expr f = makeLambda("p", nullptr, pair, loc, funType(t, t));
-      Expr let = primWithDepArgs(Prim::Let, {{t, true}, {t, true}}, loc);
-      return makeApp(makeApp(let, e, loc, funType(funType(t, t), t)), f, loc, t);
-    }
-    if (t->kind() != TypeKind::Array)
-      return e;
-    Expr x = makeVar("x", loc, t->elem());
-    Expr f = makeLambda("x", nullptr, copy(x), loc, funType(t->elem(), t->elem()));
-    Expr map = primWithDepArgs(Prim::MapSeq,
-                               {{t->size(), true}, {t->elem(), true}, {t->elem(), true}}, loc);
-    Expr mapF = makeApp(map, f, loc, funType(t, t));
-    return makeApp(mapF, e, loc, t);
-  }
 };
 
 /// Step 3: print, re-parse and re-infer; returns nothing, throws InternalError.
@@ -287,6 +515,8 @@ TypedDef lowerToC(const Program& program, const TypedDef& def, LowerTarget targe
   TypedDef out = betaNormal(program, def);
   Sequentialise seq(target);
   out.expr = seq.run(out.expr);
+  if (target != LowerTarget::OpenCL)
+    out.expr = SeparateAccumulatorUpdates().run(out.expr);
   for (int round = 0; round < 8; ++round) {
     dpia::Repairs repairs = dpia::findRepairs(out, seq.fromMap);
     if (repairs.empty())

@@ -21,6 +21,9 @@ const std::optional<clang::format::FormatStyle>& repositoryStyle() {
   static const std::optional<clang::format::FormatStyle> style =
       []() -> std::optional<clang::format::FormatStyle> {
     clang::format::FormatStyle s = clang::format::getLLVMStyle();
+    // LLVM 14's getLLVMStyle leaves this flag uninitialised; copying the
+    // style (into the optional) would read it (UBSan: invalid bool).
+    s.InheritsParentConfig = false;
     s.Language = clang::format::FormatStyle::LK_Cpp;
     if (clang::format::parseConfiguration(kEmbeddedClangFormatStyle, &s))
       return std::nullopt;
