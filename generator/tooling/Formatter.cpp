@@ -16,20 +16,20 @@ namespace risec::tooling {
 
 namespace {
 
-/// The repository style, parsed once (empty if the embedded text is invalid).
-const std::optional<clang::format::FormatStyle>& repositoryStyle() {
-  static const std::optional<clang::format::FormatStyle> style =
-      []() -> std::optional<clang::format::FormatStyle> {
-    clang::format::FormatStyle s = clang::format::getLLVMStyle();
-    // LLVM 14's getLLVMStyle leaves this flag uninitialised; copying the
-    // style (into the optional) would read it (UBSan: invalid bool).
-    s.InheritsParentConfig = false;
-    s.Language = clang::format::FormatStyle::LK_Cpp;
-    if (clang::format::parseConfiguration(kEmbeddedClangFormatStyle, &s))
-      return std::nullopt;
-    return s;
+/// The repository style, parsed once (null if the embedded text is invalid).
+/// Built in place and never copied: a FormatStyle copy or move constructor
+/// instantiated here would also serve libclang-cpp's own copies of styles
+/// (ELF interposition of the inline constructor), and LLVM 14 copies styles
+/// whose InheritsParentConfig it never initialised: UBSan reports that load
+/// in the sanitizer build.
+const clang::format::FormatStyle* repositoryStyle() {
+  static clang::format::FormatStyle style = clang::format::getLLVMStyle();
+  static const bool valid = [] {
+    style.InheritsParentConfig = false;
+    style.Language = clang::format::FormatStyle::LK_Cpp;
+    return !clang::format::parseConfiguration(kEmbeddedClangFormatStyle, &style);
   }();
-  return style;
+  return valid ? &style : nullptr;
 }
 
 /// One edit of a memoised line, relative to the line's first character.
@@ -144,7 +144,7 @@ const char* embeddedStyle() {
 std::string formatSourceUnmemoised(const std::string& code, SourceLanguage language,
                                    const std::string& fileName) {
   (void)language; // C, OpenMP and OpenCL are all formatted as C-family code.
-  const std::optional<clang::format::FormatStyle>& style = repositoryStyle();
+  const clang::format::FormatStyle* style = repositoryStyle();
   if (!style)
     return code;
   std::vector<clang::tooling::Range> ranges{
@@ -160,7 +160,7 @@ std::string formatSourceUnmemoised(const std::string& code, SourceLanguage langu
 // newline touches the next line but not the line.
 std::string formatSource(const std::string& code, SourceLanguage language,
                          const std::string& fileName) {
-  const std::optional<clang::format::FormatStyle>& style = repositoryStyle();
+  const clang::format::FormatStyle* style = repositoryStyle();
   if (!style)
     return code;
   std::vector<LineExtent> lines = memoisableLines(code, style->ColumnLimit, style->IndentWidth);
