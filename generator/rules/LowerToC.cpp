@@ -162,7 +162,8 @@ private:
   }
 };
 
-/// Step 1b: DPIA updates an array accumulator in place, element by element
+/// Step 1b: DPIA updates an array accumulator (of reduceSeq, reduceSeqUnroll,
+/// scanSeq) in place, element by element
 /// (dpia/primitives/Reduces.cpp): `acc[j] = f(acc, x)[j]` for every j in turn.
 /// That computes the left fold only when element j of the new value reads
 /// the accumulator at element j alone, as the operators of vectorReduce and
@@ -188,7 +189,7 @@ public:
       bool isOperator =
           s.head->kind() == ExprKind::Primitive && s.args.size() == 1 &&
           (s.head->prim() == Prim::ReduceSeq || s.head->prim() == Prim::ReduceSeqUnroll ||
-           s.head->prim() == Prim::OclReduceSeq);
+           s.head->prim() == Prim::OclReduceSeq || s.head->prim() == Prim::ScanSeq);
       if (isOperator)
         arg = separated(arg);
       return makeApp(run(e->fn()), arg, e->loc(), e->type());

@@ -404,12 +404,15 @@ TEST(OpenMPLegality, ParallelLoopInAReduceParOperatorIsE0622) {
 TEST(OpenMPLegality, MapParReadingTheAccumulatorElsewhereWritesATemporary) {
   // Updated in place, the iterations would race (E0623); lowerToC computes
   // such a new accumulator into a temporary and copies it (docs/dpia.md,
-  // "Array accumulators"), so the program is legal.
-  expectLegal(
-      openmpError("def f = depFun((n: Nat, m: Nat) => fun(x: n.(m+1).f32 =>\n"
-                  "  x |> reduceSeq(fun(acc, r =>\n"
-                  "    zip(concat(drop(1)(acc))(take(1)(acc)), r)\n"
-                  "      |> mapPar(fun(p => fst(p) + snd(p)))))(generate(fun(i => 0.0f)))))\n"));
+  // "Array accumulators"), so the program is legal, for reduceSeq and scanSeq.
+  for (std::string reduce : {"reduceSeq", "scanSeq"})
+    expectLegal(openmpError("def f = depFun((n: Nat, m: Nat) => fun(x: n.(m+1).f32 =>\n"
+                            "  x |> " +
+                            reduce +
+                            "(fun(acc, r =>\n"
+                            "    zip(concat(drop(1)(acc))(take(1)(acc)), r)\n"
+                            "      |> mapPar(fun(p => fst(p) + snd(p)))))(generate(fun(i => "
+                            "0.0f)))))\n"));
 }
 
 TEST(OpenMPLegality, MapParReadingItsOwnElementOfTheAccumulatorIsLegal) {

@@ -31,6 +31,17 @@ Phrase update(Translator& t, const rise::Type& acc, const Phrase& f, const Phras
   });
 }
 
+/// `out := value` for the stored value of a variable: an array element by
+/// element (scanSeq writes its array accumulator after every step).
+Phrase copyInto(Translator& t, const rise::Type& dt, const Phrase& value, const Phrase& out) {
+  if (dt->kind() != rise::TypeKind::Array)
+    return t.accT(value, out);
+  return forLoop(
+      dt->size(), "j",
+      [&](const Phrase& j) { return copyInto(t, dt->elem(), idxExp(j, value), idxAcc(j, out)); },
+      "scanSeq");
+}
+
 /// `ocl`: oclReduceSeq(a), whose first type argument is the accumulator's
 /// OpenCL address space.
 void addReduce(PrimitiveRegistry& r, rise::Prim p, const char* name, bool unroll,
@@ -80,7 +91,7 @@ void registerReduces(PrimitiveRegistry& r) {
                         n, "i",
                         [&](const Phrase& i) {
                           return seq({update(t, e->dataArg(2), f, v, idxExp(i, x)),
-                                      t.accT(proj1(v), idxAcc(i, out))});
+                                      copyInto(t, e->dataArg(2), proj1(v), idxAcc(i, out))});
                         },
                         "scanSeq")});
       });
