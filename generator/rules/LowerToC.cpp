@@ -185,11 +185,9 @@ public:
       return makeDepApp(run(e->fn()), e->typeArg(), e->implicitArg(), e->loc(), e->type());
     case ExprKind::App: {
       Expr arg = run(e->arg());
-      Spine s = collectSpine(e, false);
-      bool isOperator =
-          s.head->kind() == ExprKind::Primitive && s.args.size() == 1 &&
-          (s.head->prim() == Prim::ReduceSeq || s.head->prim() == Prim::ReduceSeqUnroll ||
-           s.head->prim() == Prim::OclReduceSeq || s.head->prim() == Prim::ScanSeq);
+      std::optional<Prim> p = headPrim(e);
+      bool isOperator = spineOf(e).args.size() == 1 &&
+                        (p == Prim::ReduceSeq || p == Prim::ReduceSeqUnroll || p == Prim::ScanSeq);
       if (isOperator)
         arg = separated(arg);
       return makeApp(run(e->fn()), arg, e->loc(), e->type());
@@ -206,16 +204,20 @@ private:
     return t->kind() == TypeKind::Pair && (holdsArray(t->first()) || holdsArray(t->second()));
   }
 
-  static bool isPrimCall(const Expr& e, Prim p) {
-    Spine s = collectSpine(e, false);
-    return s.head->kind() == ExprKind::Primitive && s.head->prim() == p;
-  }
-
   // The parts of the accumulator in scope are paths: `acc`, or `p.1` for the
   // first component of a map's element `p` that a zip made of an accumulator
   // row and something else (`zip(acc, x)`: `p.1` is the accumulator's
   // element, `p.2` is not).
   using Paths = std::set<std::string>;
+
+  /// `aligned` inside the scope of a binder `x`: without the paths of x.
+  static Paths without(const Paths& aligned, const std::string& x) {
+    Paths inner;
+    for (const std::string& a : aligned)
+      if (a.substr(0, a.find('.')) != x)
+        inner.insert(a);
+    return inner;
+  }
 
   static bool related(const std::string& a, const std::string& b) {
     auto prefix = [](const std::string& x, const std::string& y) {
@@ -228,12 +230,11 @@ private:
   static std::string pathOf(const Expr& e) {
     if (e->kind() == ExprKind::Var)
       return e->name();
-    Spine s = collectSpine(e, false);
-    if (s.head->kind() != ExprKind::Primitive || s.args.size() != 1 ||
-        (s.head->prim() != Prim::Fst && s.head->prim() != Prim::Snd))
+    bool fst = isCall(e, Prim::Fst, 1);
+    if (!fst && !isCall(e, Prim::Snd, 1))
       return "";
-    std::string inner = pathOf(s.args[0]);
-    return inner.empty() ? "" : inner + (s.head->prim() == Prim::Fst ? ".1" : ".2");
+    std::string inner = pathOf(spineOf(e).args[0]);
+    return inner.empty() ? "" : inner + (fst ? ".1" : ".2");
   }
 
   /// Whether `e` reads a part of the accumulator named in `aligned`.
@@ -248,13 +249,8 @@ private:
       return false;
     }
     switch (e->kind()) {
-    case ExprKind::Lambda: {
-      Paths inner;
-      for (const std::string& a : aligned)
-        if (a.substr(0, a.find('.')) != e->name())
-          inner.insert(a);
-      return mentions(e->body(), inner);
-    }
+    case ExprKind::Lambda:
+      return mentions(e->body(), without(aligned, e->name()));
     case ExprKind::App:
       return mentions(e->fn(), aligned) || mentions(e->arg(), aligned);
     case ExprKind::DepLambda:
@@ -285,7 +281,7 @@ private:
       }
       return parts;
     }
-    Spine s = collectSpine(e, false);
+    Spine s = spineOf(e);
     if (s.head->kind() != ExprKind::Primitive)
       return std::nullopt;
     switch (s.head->prim()) {
@@ -329,26 +325,22 @@ private:
       return true; // evaluated whole, then stored
     if (auto parts = alignedParts(e, aligned); parts && parts->count(""))
       return true; // acc[j] = acc[j]
-    Spine s = collectSpine(e, false);
+    Spine s = spineOf(e);
     if (s.head->kind() != ExprKind::Primitive)
       return false;
     if (s.head->prim() == Prim::AsScalar && s.args.size() == 1)
       return writesAligned(s.args[0], aligned); // elements [j*k, (j+1)*k) from vector j
     if (s.args.size() != 2)
       return false;
-    const Expr& f = s.args[0];
     if (s.head->prim() == Prim::Let) {
       // let(v)(fun(y => body)): v is computed first; y is not the accumulator
       const Expr& v = s.args[0];
       const Expr& g = s.args[1];
-      if (g->kind() != ExprKind::Lambda || (mentions(v, aligned) && !isPrimCall(v, Prim::ToMem)))
+      if (g->kind() != ExprKind::Lambda || (mentions(v, aligned) && headPrim(v) != Prim::ToMem))
         return false;
-      Paths rest;
-      for (const std::string& a : aligned)
-        if (a.substr(0, a.find('.')) != g->name())
-          rest.insert(a);
-      return writesAligned(g->body(), rest);
+      return writesAligned(g->body(), without(aligned, g->name()));
     }
+    const Expr& f = s.args[0];
     if (!isMapLike(s.head->prim()) || f->kind() != ExprKind::Lambda || mentions(f, aligned))
       return false;
     std::optional<Paths> parts = alignedParts(s.args[1], aligned);

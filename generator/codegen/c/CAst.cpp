@@ -243,6 +243,23 @@ std::set<std::string> identifiersUsed(const std::vector<CStmt>& body) {
   return out;
 }
 
+bool isAssignment(const CExpr& e) {
+  return e->kind() == ExprNode::Kind::Binary && !e->text().empty() && e->text().back() == '=' &&
+         e->text() != "==" && e->text() != "!=" && e->text() != "<=" && e->text() != ">=";
+}
+
+bool isLvalueStep(const ExprNode* e) {
+  return e->kind() == ExprNode::Kind::Index || e->kind() == ExprNode::Kind::Member ||
+         e->kind() == ExprNode::Kind::Cast ||
+         (e->kind() == ExprNode::Kind::Unary && (e->text() == "*" || e->text() == "&"));
+}
+
+const ExprNode* writtenVariable(const ExprNode* lvalue) {
+  while (isLvalueStep(lvalue))
+    lvalue = lvalue->operands()[0].get();
+  return lvalue->kind() == ExprNode::Kind::Ident ? lvalue : nullptr;
+}
+
 // ---- top level ----------------------------------------------------------------------
 
 namespace {

@@ -164,6 +164,14 @@ CStmt breakStmt();
 /// expressions; not the names it declares, not called function names).
 std::set<std::string> identifiersUsed(const std::vector<CStmt>& body);
 
+/// `lhs = rhs` or a compound assignment (`+=`, ...), not a comparison.
+bool isAssignment(const CExpr& e);
+/// A step from an lvalue towards the variable it writes: `x[i]`, `x.fst`, and
+/// the vector stores `*(risec_f32x4u*)&x[i]` (EmitVectors.h).
+bool isLvalueStep(const ExprNode* e);
+/// The variable an lvalue writes to (`x` of `x[i].fst`), or null.
+const ExprNode* writtenVariable(const ExprNode* lvalue);
+
 // ---- top level ----------------------------------------------------------------------
 
 struct Param {

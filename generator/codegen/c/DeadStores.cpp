@@ -7,27 +7,6 @@ namespace risec::codegen::c {
 
 namespace {
 
-/// A step from an lvalue to the variable it writes: `x[i]`, `x.fst`, and the
-/// vector stores `*(risec_f32x4u*)&x[i]` (EmitVectors.h).
-bool lvalueStep(const ExprNode* e) {
-  return e->kind() == ExprNode::Kind::Index || e->kind() == ExprNode::Kind::Member ||
-         e->kind() == ExprNode::Kind::Cast ||
-         (e->kind() == ExprNode::Kind::Unary && (e->text() == "*" || e->text() == "&"));
-}
-
-/// The variable an lvalue writes to: `x`, `x[i]`, `x[i].fst`, `x.fst[j]`.
-const ExprNode* lvalueBase(const CExpr& e) {
-  const ExprNode* cur = e.get();
-  while (lvalueStep(cur))
-    cur = cur->operands()[0].get();
-  return cur->kind() == ExprNode::Kind::Ident ? cur : nullptr;
-}
-
-bool isAssignment(const CExpr& e) {
-  return e->kind() == ExprNode::Kind::Binary && e->text().size() >= 1 && e->text().back() == '=' &&
-         e->text() != "==" && e->text() != "!=" && e->text() != "<=" && e->text() != ">=";
-}
-
 /// Records every identifier read by `e`. The target of an assignment is not
 /// a read, but the indices that select the written element are.
 void collectReads(const CExpr& e, std::set<std::string>& reads) {
@@ -35,12 +14,12 @@ void collectReads(const CExpr& e, std::set<std::string>& reads) {
     return;
   if (isAssignment(e)) {
     const CExpr& lhs = e->operands()[0];
-    for (const ExprNode* cur = lhs.get(); lvalueStep(cur); cur = cur->operands()[0].get())
+    for (const ExprNode* cur = lhs.get(); isLvalueStep(cur); cur = cur->operands()[0].get())
       if (cur->kind() == ExprNode::Kind::Index)
         collectReads(cur->operands()[1], reads);
     // `x += e` reads x too.
     if (e->text() != "=")
-      if (const ExprNode* base = lvalueBase(lhs))
+      if (const ExprNode* base = writtenVariable(lhs.get()))
         reads.insert(base->text());
     collectReads(e->operands()[1], reads);
     return;
@@ -119,7 +98,7 @@ private:
       return dead_.count(s->name()) ? nullptr : s;
     case StmtNode::Kind::Expr:
       if (isAssignment(s->expr()))
-        if (const ExprNode* base = lvalueBase(s->expr()->operands()[0]))
+        if (const ExprNode* base = writtenVariable(s->expr()->operands()[0].get()))
           if (dead_.count(base->text()))
             return nullptr;
       return s;

@@ -17,25 +17,6 @@ using c::TypeNode;
 
 namespace {
 
-bool isAssignment(const CExpr& e) {
-  return e->kind() == ExprNode::Kind::Binary && !e->text().empty() && e->text().back() == '=' &&
-         e->text() != "==" && e->text() != "!=" && e->text() != "<=" && e->text() != ">=";
-}
-
-/// A step from an lvalue towards the variable it writes: `x[i]`, `x.fst`, and
-/// the vector stores `*(risec_f32x4u*)&x[i]` (EmitVectors.h).
-bool lvalueStep(const ExprNode* e) {
-  return e->kind() == ExprNode::Kind::Index || e->kind() == ExprNode::Kind::Member ||
-         e->kind() == ExprNode::Kind::Cast ||
-         (e->kind() == ExprNode::Kind::Unary && (e->text() == "*" || e->text() == "&"));
-}
-
-const ExprNode* baseOf(const ExprNode* e) {
-  while (lvalueStep(e))
-    e = e->operands()[0].get();
-  return e->kind() == ExprNode::Kind::Ident ? e : nullptr;
-}
-
 bool sameType(const CType& a, const CType& b) {
   if (!a || !b)
     return a == b;
@@ -109,7 +90,7 @@ private:
   }
 
   void collectStores(const CExpr& e) {
-    if (isAssignment(e))
+    if (c::isAssignment(e))
       store(e->operands()[0]);
     for (const CExpr& op : e->operands())
       collectStores(op);
@@ -118,7 +99,7 @@ private:
   /// A store to `lhs`: a variable of the body, or an element indexed by the
   /// loop variable.
   void store(const CExpr& lhs) {
-    const ExprNode* base = baseOf(lhs.get());
+    const ExprNode* base = c::writtenVariable(lhs.get());
     if (!base) {
       ok_ = false;
       return;
@@ -126,7 +107,7 @@ private:
     if (declared_.count(base->text()))
       return;
     bool byLoop = false;
-    for (const ExprNode* cur = lhs.get(); lvalueStep(cur); cur = cur->operands()[0].get())
+    for (const ExprNode* cur = lhs.get(); c::isLvalueStep(cur); cur = cur->operands()[0].get())
       if (cur->kind() == ExprNode::Kind::Index) {
         if (mentions(cur->operands()[1], var_))
           byLoop = true;
@@ -141,7 +122,7 @@ private:
     if (!ok_ || !e)
       return;
     if (e->kind() == ExprNode::Kind::Index) {
-      const ExprNode* base = baseOf(e.get());
+      const ExprNode* base = c::writtenVariable(e.get());
       if (base && stored_.count(base->text()) && !declared_.count(base->text())) {
         if (e->operands()[0]->kind() != ExprNode::Kind::Ident || !storedAt(base->text(), e)) {
           ok_ = false;
