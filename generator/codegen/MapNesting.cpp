@@ -63,6 +63,8 @@ std::string MemoryStore::description() const {
     return "the accumulator of `" + name + "` at " + at->loc().shortStr();
   if (at->prim() == Prim::ToMem) // a copy lowerToC inserted (OpenCL keeps toPrivate)
     return "the temporary stored at " + at->loc().shortStr();
+  if (at->prim() == Prim::Iterate || at->prim() == Prim::OclIterate)
+    return "the double buffers of `" + name + "` at " + at->loc().shortStr();
   return "`" + name + "` at " + at->loc().shortStr();
 }
 
@@ -154,6 +156,8 @@ private:
       return walkMap(s);
     if (isReduceLike(p) || p == Prim::ScanSeq)
       return walkReduce(s);
+    if (p == Prim::Iterate || p == Prim::OclIterate)
+      return walkIterate(s);
     if (auto space = storedIn(s))
       return walkStore(s, *space);
     if (p == Prim::Let && s.args.size() == 2) {
@@ -168,7 +172,7 @@ private:
       append(r.writers, f.writers);
       append(r.origin, f.origin);
     }
-    if (isScalarPrimitive(p) || p == Prim::Generate || p == Prim::Iterate)
+    if (isScalarPrimitive(p) || p == Prim::Generate)
       r.origin.clear();
     return r;
   }
@@ -189,6 +193,32 @@ private:
     default:
       return std::nullopt;
     }
+  }
+
+  /// iterate(k)(f)(x), oclIterate(a)(k)(f)(x): with two steps or more the
+  /// steps alternate between two buffers (dpia/primitives/Iterate.cpp), a
+  /// temporary written by the maps producing a step's result and read by the
+  /// next step, whose parameter is the input or a buffer. The last step
+  /// writes the result itself.
+  Facts walkIterate(const Spine& s) {
+    Facts in = s.args.size() > 1 ? walk(s.args[1]) : Facts{};
+    if (s.args.empty())
+      return {};
+    bool ocl = s.head->prim() == Prim::OclIterate;
+    std::size_t kAt = ocl ? 1 : 0;
+    const Nat* k = s.depArgs.size() > kAt ? std::get_if<Nat>(&s.depArgs[kAt]) : nullptr;
+    bool buffers = !k || !*k || !(*k)->isConst() || (*k)->value() >= 2;
+    MemoryStore* buf = buffers ? newStore(s.head, ocl ? spaceArg(s) : plainToMem_) : nullptr;
+    std::vector<const MemoryStore*> param = in.origin;
+    if (buf)
+      param.push_back(buf);
+    Expr f = s.args[0];
+    while (f->kind() == ExprKind::DepLambda) // (l: Nat) => ...
+      f = f->body();
+    Facts step = walkFunction(f, {param});
+    if (buf)
+      buf->writers = step.writers;
+    return {step.writers, {}};
   }
 
   static MemorySpace spaceArg(const Spine& s) {

@@ -11,7 +11,8 @@
 //
 // A map is nested in another when it is inside that map's function. A
 // temporary is every `toMem`, `toPrivate`, `toLocal`, `toGlobal`,
-// `oclToMem(a)` and the accumulator of every sequential reduction or scan. The
+// `oclToMem(a)`, the accumulator of every sequential reduction or scan and
+// the double buffers of `iterate` (private in OpenCL) and `oclIterate(a)`. The
 // maps that write a temporary are those that produce the stored value: a map
 // whose result is stored (through views such as join or zip), and the maps
 // that produce its elements inside its function. Reductions are not maps: the

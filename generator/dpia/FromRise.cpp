@@ -58,6 +58,7 @@ bool storesIntoMemory(const Expr& e) {
     case rise::Prim::OclReduceSeq:
     case rise::Prim::ScanSeq:
     case rise::Prim::Iterate:
+    case rise::Prim::OclIterate:
     case rise::Prim::ToMem:
     case rise::Prim::OclToMem:
     case rise::Prim::ToGlobal:

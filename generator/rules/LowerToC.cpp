@@ -156,6 +156,10 @@ private:
       if (keepOpenCL_)
         return e;
       return rebuilt(Prim::ToMem, implicitAll(drop1()));
+    case Prim::OclIterate: // the number of steps stays written
+      if (keepOpenCL_)
+        return e;
+      return rebuilt(Prim::Iterate, drop1());
     default:
       return e;
     }

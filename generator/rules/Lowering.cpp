@@ -111,6 +111,21 @@ void registerLoweringRules(RuleRegistry& r) {
                    return renameHead({Prim::Reduce}, Prim::OclReduceSeq,
                                      {std::get<AddrSpace>(a.at(0))});
                  }});
+  // the address space of iterate's double buffers (docs/dpia.md, "Temporaries")
+  r.add(RuleInfo{"iterateToOcl",
+                 "lowering",
+                 {ParamKind::AddrSpace},
+                 "iterate(k)(f)",
+                 "oclIterate(a)(k)(f)",
+                 [](const std::vector<RuleArg>& a) -> RuleFn {
+                   AddrSpace space = std::get<AddrSpace>(a.at(0));
+                   return [space](const Expr& e, RuleContext&) -> std::optional<Expr> {
+                     Spine s = spineOf(e);
+                     if (!isPrim(s.head, Prim::Iterate) || s.depArgs.size() != 1)
+                       return std::nullopt;
+                     return withHead(s, Prim::OclIterate, {space, s.depArgs[0]});
+                   };
+                 }});
   r.add(simpleRule("unroll", "lowering", "mapSeq(f) | reduceSeq(op)(init)",
                    "mapSeqUnroll(f) | reduceSeqUnroll(op)(init)",
                    [](const Expr& e, RuleContext& ctx) -> std::optional<Expr> {

@@ -180,6 +180,13 @@ def sum = fun(xs: 8.f32 =>
   EXPECT_EQ(typeOf(src), "8.f32 -> 1.f32");
 }
 
+TEST(Infer, OclIterateTakesTheAddressSpaceFirst) {
+  EXPECT_EQ(
+      typeOf("def sum = fun(xs: 8.f32 => xs |> oclIterate(Local)(3)(depFun(l: Nat =>\n"
+             "  fun(ys => ys |> split(2) |> mapLocal(0)(oclReduceSeq(Private)(add)(0.0f))))))"),
+      "8.f32 -> 1.f32");
+}
+
 TEST(Infer, DefsAreInlinedAndPolymorphic) {
   const char* src = R"(
 def dot = fun(a, b => zip(a)(b) |> map(fun(p => fst(p) * snd(p))) |> reduce(add)(0.0f))

@@ -247,6 +247,18 @@ TEST(InterpIterate, TreeReduction) {
             "[10.0, 26.0]");
 }
 
+TEST(InterpIterate, OclIterateIsIterateWhateverTheAddressSpace) {
+  // oclIterate(a) only tells the OpenCL back end where the buffers live
+  for (const char* space : {"Local", "Global", "Private"})
+    EXPECT_EQ(run1("8.f32",
+                   std::string("xs |> oclIterate(") + space +
+                       ")(2)(depFun(l: Nat => fun(ys => ys |> split(2) |> "
+                       "mapSeq(oclReduceSeq(Private)(add)(0.0f)))))",
+                   "[1, 2, 3, 4, 5, 6, 7, 8]"),
+              "[10.0, 26.0]")
+        << space;
+}
+
 TEST(InterpIterate, ZeroIterationsIsTheIdentity) {
   EXPECT_EQ(run1("3.i32",
                  "xs |> iterate(0)(depFun(l: Nat => fun(ys => ys |> split(2) |> "

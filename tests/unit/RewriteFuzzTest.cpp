@@ -180,7 +180,7 @@ std::optional<std::vector<rules::RuleArg>> chooseArgs(const rules::RuleInfo& inf
     return std::vector<rules::RuleArg>{rng.range(1, 4), rng.range(1, 3), rng.range(1, 3)};
   if (n == "mapToGlobal" || n == "mapToWorkGroup" || n == "mapToLocal")
     return std::vector<rules::RuleArg>{rng.range(0, 2)};
-  if (n == "reduceToOclSeq") {
+  if (n == "reduceToOclSeq" || n == "iterateToOcl") {
     static const std::vector<rise::AddrSpace> kSpaces = {
         rise::AddrSpace::global(), rise::AddrSpace::local(), rise::AddrSpace::privateSpace()};
     return std::vector<rules::RuleArg>{rng.pick(kSpaces)};

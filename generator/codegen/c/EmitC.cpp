@@ -10,6 +10,7 @@
 #include "codegen/host/HostWrappers.h"
 #include "codegen/opencl/Barriers.h"
 #include "codegen/opencl/Kernel.h"
+#include "codegen/opencl/PrivateMemory.h"
 #include "codegen/opencl/Temporaries.h"
 #include "codegen/openmp/Pragmas.h"
 #include "codegen/openmp/SimdLoops.h"
@@ -51,9 +52,10 @@ void voidUnusedParameters(const std::vector<Param>& params, std::vector<CStmt>& 
 struct Memory {
   std::string name;
   rise::Type type;
-  bool variable = false;     ///< a plain C variable (non-array); else a pointer/array
-  std::vector<Memory> parts; ///< a pair holding arrays: one memory per component
-  Nat offset = nullptr;      ///< OpenCL: the start of this copy's slice (null: 0)
+  bool variable = false;       ///< a plain C variable (non-array); else a pointer/array
+  std::vector<Memory> parts;   ///< a pair holding arrays: one memory per component
+  Nat offset = nullptr;        ///< OpenCL: the start of this copy's slice (null: 0)
+  std::uint64_t privateId = 0; ///< OpenCL: the private temporary (its `new`), or 0
 };
 
 bool holdsArray(const rise::Type& t) {
@@ -125,13 +127,14 @@ private:
   /// heap temporaries private to the iterations of a parallel loop, by the
   /// id of its index: allocated once per thread, each thread uses its slice
   std::multimap<std::uint64_t, std::pair<std::uint64_t, Nat>> privateHeap_;
-  std::string threadsName_;         ///< the variable holding omp_get_max_threads()
-  std::vector<CStmt> localDecls_;   ///< OpenCL: `local T name[N];` at kernel scope
-  std::vector<std::string> loops_;  ///< loop indices in scope, outermost first
-  std::set<std::uint64_t> sizeIds_; ///< the size parameters
-  host::GridLoops gridLoops_;       ///< OpenCL: for the launch configuration
-  int gridDepth_ = 0;               ///< OpenCL: grid loops around the current one
-  std::set<std::string> loopNames_; ///< every name used for a loop index
+  std::string threadsName_;                    ///< the variable holding omp_get_max_threads()
+  std::vector<CStmt> localDecls_;              ///< OpenCL: `local T name[N];` at kernel scope
+  std::vector<std::string> loops_;             ///< loop indices in scope, outermost first
+  std::set<std::uint64_t> sizeIds_;            ///< the size parameters
+  host::GridLoops gridLoops_;                  ///< OpenCL: for the launch configuration
+  std::vector<opencl::GridLoopRef> gridStack_; ///< OpenCL: the grid loops around, outermost first
+  opencl::PrivateMemoryCheck privateMemory_;   ///< OpenCL: rule 1 on every private temporary
+  std::set<std::string> loopNames_;            ///< every name used for a loop index
 
   // ---- expressions -----------------------------------------------------------
 
@@ -167,10 +170,10 @@ private:
     return it->second;
   }
 
-  /// The element of memory `m` selected by `path`.
-  CExpr access(const Memory& m, Path& path) {
+  /// The element of memory `m` selected by `path`, read or (`write`) written.
+  CExpr access(const Memory& m, Path& path, bool write) {
     if (!m.parts.empty())
-      return access(m.parts[path.popFst() ? 0 : 1], path);
+      return access(m.parts[path.popFst() ? 0 : 1], path, write);
     CExpr e = ident(m.name);
     rise::Type t = m.type;
     if (!m.variable) {
@@ -178,11 +181,17 @@ private:
       // arrays and vector lanes, row-major
       for (; t->kind() == rise::TypeKind::Array || t->kind() == rise::TypeKind::Vec; t = t->elem())
         flat = flat * t->size() + path.popIndex();
+      if (m.privateId)
+        privateMemory_.access(m.privateId, flat, printExpr(nats_.bare(flat)), !write, write,
+                              gridStack_);
       if (m.offset)
         flat = m.offset + flat;
       e = index(e, nats_.bare(flat));
-    } else if (t->kind() == rise::TypeKind::Vec && !path.empty() &&
-               path.next() == PathElem::Kind::Index) { // a lane of a vector variable
+    } else if (m.privateId) {
+      privateMemory_.access(m.privateId, nullptr, "", !write, write, gridStack_);
+    }
+    if (m.variable && t->kind() == rise::TypeKind::Vec && !path.empty() &&
+        path.next() == PathElem::Kind::Index) { // a lane of a vector variable
       Nat lane = path.popIndex();
       if (!lane->isConst())
         throw CompileError("E0699", {},
@@ -224,7 +233,7 @@ private:
     switch (p->kind()) {
     case PhraseKind::Ident:
     case PhraseKind::Proj1:
-      return access(memoryOf(p), path);
+      return access(memoryOf(p), path, false);
     case PhraseKind::Literal:
       return scalarLiteral(p->value());
     case PhraseKind::Natural:
@@ -327,7 +336,7 @@ private:
     switch (a->kind()) {
     case PhraseKind::Ident:
     case PhraseKind::Proj2:
-      return access(memoryOf(a), path);
+      return access(memoryOf(a), path, true);
     case PhraseKind::Prim:
       if (a->prim().view) {
         Phrase next = a->prim().view(a, path);
@@ -370,6 +379,8 @@ private:
       m = &m->parts[path.popFst() ? 0 : 1];
     if (!m->parts.empty())
       return std::nullopt;
+    if (m->privateId) // a vector load or store: which elements is not known here
+      privateMemory_.access(m->privateId, nullptr, "", false, false, gridStack_);
     return VectorMemory{m->name, m->type, m->variable};
   }
 
@@ -432,6 +443,10 @@ private:
       if (array)
         ct = arrayType(ct, TypeMapper::count(t)->value());
       memory_[f->param()->id()] = {name, t, !array, {}};
+      if (opencl()) { // hoisting took the local and global ones: this one is private
+        memory_[f->param()->id()].privateId = f->param()->id();
+        privateMemory_.declare(f->param()->id(), c, name, gridStack_);
+      }
       std::vector<CStmt> body;
       comm(f->body(), body);
       // `float acc; acc = 0.0f;` reads better as `float acc = 0.0f;`
@@ -479,9 +494,9 @@ private:
     natNames_[dpia::forIndex(c)->var().id] = i;
     loops_.push_back(i);
     std::vector<CStmt> body;
-    ++gridDepth_;
+    gridStack_.push_back({dpia::forIndex(c)->var().id, i, c->tag()});
     comm(c->args()[0], body);
-    --gridDepth_;
+    gridStack_.pop_back();
     loops_.pop_back();
     out.push_back(countingLoop(namedType("int"), i, call(g.id, {intLit(g.dim)}),
                                nats_.bare(dpia::forCount(c)), call(g.size, {intLit(g.dim)}), body,
@@ -501,7 +516,7 @@ private:
     Kind kind = g.id == "get_global_id"  ? Kind::Global
                 : g.id == "get_group_id" ? Kind::WorkGroup
                                          : Kind::Local;
-    gridLoops_.add({kind, g.dim, count, gridDepth_});
+    gridLoops_.add({kind, g.dim, count, static_cast<int>(gridStack_.size())});
   }
 
   void parallelLoop(const Phrase& c, std::vector<CStmt>& out) {
@@ -1008,6 +1023,7 @@ CFiles Emitter::openclFiles(const dpia::Program& p, const Phrase& command,
 
   std::vector<CStmt> body;
   comm(command, body);
+  privateMemory_.check();
   body = eliminateDeadStores(body);
   body.insert(body.begin(), localDecls_.begin(), localDecls_.end());
   voidUnusedParameters(params, body);

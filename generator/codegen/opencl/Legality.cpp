@@ -28,7 +28,8 @@ void visit(const Expr& e) {
   case ExprKind::DepApp: {
     const Expr& f = e->fn();
     if (f->kind() == ExprKind::Primitive &&
-        (f->prim() == Prim::OclToMem || f->prim() == Prim::OclReduceSeq)) {
+        (f->prim() == Prim::OclToMem || f->prim() == Prim::OclReduceSeq ||
+         f->prim() == Prim::OclIterate)) {
       const auto* a = std::get_if<AddrSpace>(&e->typeArg());
       if (!a || a->tag == AddrSpace::Tag::Var)
         reject(f,

@@ -1,6 +1,7 @@
 #include "codegen/opencl/MappingLegality.h"
 
 #include "codegen/MapNesting.h"
+#include "rise/ast/Spine.h"
 #include "support/Diagnostic.h"
 
 #include <algorithm>
@@ -100,26 +101,90 @@ private:
     return s.description();
   }
 
+  /// A map's input that gives iteration i element i of every array in it:
+  /// a variable, a value computed into memory (a reduction, a store), a zip
+  /// of such inputs, a view map over one (`map(snd)(xs)`: after lowerToC a
+  /// plain map is computed where it is read), or a component of one.
+  static bool aligned(const Expr& input) {
+    if (!input)
+      return false;
+    if (input->kind() == ExprKind::Var)
+      return true;
+    Spine s = collectSpine(input, true);
+    if (s.head->kind() != ExprKind::Primitive)
+      return false;
+    Prim p = s.head->prim();
+    if (p == Prim::Zip)
+      return s.args.size() == 2 && aligned(s.args[0]) && aligned(s.args[1]);
+    if (p == Prim::Map)
+      return s.args.size() == 2 && aligned(s.args[1]);
+    if (p == Prim::Fst || p == Prim::Snd)
+      return s.args.size() == 1 && aligned(s.args[0]);
+    return isReduceLike(p) || p == Prim::ToPrivate || p == Prim::OclToMem || p == Prim::ToMem;
+  }
+
+  /// A private array that one OpenCL map level both writes and iterates
+  /// over element by element (the private accumulators of Shine's and LIFT's
+  /// gemv): each work-item then only touches the elements of its own
+  /// iterations, so its own copy holds them. Rule 1 is left to the exact
+  /// check on the generated loops (codegen/opencl/PrivateMemory.h, E0648),
+  /// which sees every index, also of the reads by reductions.
+  bool ownedPerIteration(const MemoryStore& s) const {
+    const MapNode* first = nullptr;
+    bool written = false, read = false;
+    auto same = [&](const MapNode* m) {
+      if (!isOpenCL(*m))
+        return true;
+      if (m->domain == MapDomain::WorkGroup)
+        return false;
+      first = first ? first : m;
+      return m->domain == first->domain && m->dim == first->dim;
+    };
+    for (const MapNode* w : s.writers) {
+      if (!same(w))
+        return false;
+      written |= isOpenCL(*w);
+    }
+    for (const MapNode* m : maps_)
+      for (const MemoryStore* in : m->inputs) {
+        if (in != &s)
+          continue;
+        if (!same(m) || (isOpenCL(*m) && !aligned(m->input)))
+          return false;
+        read |= isOpenCL(*m);
+      }
+    return written && read;
+  }
+
+  /// How to fix a rule 1 violation on `s`, for `what` ("its result", "its input").
+  static std::string privateFix(const MemoryStore& s, const std::string& what) {
+    Prim p = s.at->prim();
+    if (p == Prim::Iterate || p == Prim::OclIterate)
+      return "make the map sequential (mapSeq), or keep the buffers in memory the work-items "
+             "share (oclIterate(Local) inside a mapWorkGroup, or oclIterate(Global))";
+    return "make the map sequential (mapSeq) or store " + what +
+           " in local or global memory (toLocal, toGlobal)";
+  }
+
   void privateMemory() {
     const std::string why = "which belongs to a single work-item, but its iterations run on "
                             "different work-items (" +
-                            rule(1, "private memory stays sequential") + "); make the map " +
-                            "sequential (mapSeq) or store ";
+                            rule(1, "private memory stays sequential") + "); ";
     for (const MemoryStore* s : n_.stores()) {
-      if (s->space != MemorySpace::Private)
+      if (s->space != MemorySpace::Private || ownedPerIteration(*s))
         continue;
       for (const MapNode* w : s->writers)
         if (isOpenCL(*w))
           reject("E0640", *w,
                  "writes its result into private memory (" + privateStore(*s, *w) + "), " + why +
-                     "its result in local or global memory (toLocal, toGlobal)");
+                     privateFix(*s, "its result"));
     }
     for (const MapNode* m : maps_)
       for (const MemoryStore* s : m->inputs)
-        if (isOpenCL(*m) && s->space == MemorySpace::Private)
+        if (isOpenCL(*m) && s->space == MemorySpace::Private && !ownedPerIteration(*s))
           reject("E0640", *m,
                  "iterates over private memory (" + s->description() + "), " + why +
-                     "its input in local or global memory (toLocal, toGlobal)");
+                     privateFix(*s, "its input"));
   }
 
   // ---- rule 2 -----------------------------------------------------------------------

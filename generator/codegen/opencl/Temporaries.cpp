@@ -50,14 +50,33 @@ std::string identifierAt(const SourceLocation& loc) {
 /// `oclReduceSeq(Local)` (an accumulator), ...
 std::string primitiveOf(const dpia::Phrase& c, AddrSpace::Tag t) {
   std::string written = identifierAt(c->loc());
-  if (written == "oclToMem" || written == "oclReduceSeq")
+  if (written == "oclToMem" || written == "oclReduceSeq" || written == "oclIterate")
     return written + "(" + spaceName(t) + ")";
   if (c->tag() == "acc")
     return "oclReduceSeq(" + spaceName(t) + ")";
+  if (c->tag() == "bufA" || c->tag() == "bufB")
+    return "oclIterate(" + spaceName(t) + ")";
   return t == AddrSpace::Tag::Local ? "toLocal" : "toGlobal";
 }
 
 } // namespace
+
+std::string describeTemporary(const dpia::Phrase& c) {
+  std::string written = identifierAt(c->loc());
+  std::string at = c->loc().known() ? " at " + c->loc().shortStr() : "";
+  const std::string& tag = c->tag();
+  if (written == "oclToMem" || written == "oclIterate" || written == "oclReduceSeq")
+    written += "(" + spaceName(dpia::newAddrSpace(c).tag) + ")";
+  if (tag == "bufA" || tag == "bufB")
+    return "the double buffer `" + tag + "` of `" + written + "`" + at;
+  if (tag == "acc" && !written.empty())
+    return "the accumulator of `" + written + "`" + at;
+  if (tag == "buf" && !written.empty())
+    return "the buffer of `" + written + "`" + at;
+  if ((written.rfind("to", 0) == 0 && written != "toMem") || written.rfind("oclToMem", 0) == 0)
+    return "`" + written + "`" + at;
+  return "the temporary `" + tag + "` stored" + at;
+}
 
 bool hoistForOpenCL(const dpia::Phrase& c) {
   AddrSpace::Tag t = dpia::newAddrSpace(c).tag;

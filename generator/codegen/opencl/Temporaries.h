@@ -35,6 +35,12 @@ struct Placement {
 /// above for one that cannot be placed (a too large private one included).
 Placement placeTemporary(const dpia::HoistedAllocation& h);
 
+/// What a temporary is, for messages: "the double buffer `bufA` of
+/// `iterate` at f.rise:3:5", "the accumulator of `oclReduceSeq` at ...",
+/// "`toPrivate` at ...", "the temporary `tmp` stored at ..." (a copy lowerToC
+/// inserted).
+std::string describeTemporary(const dpia::Phrase& newCommand);
+
 /// Whether the OpenCL back end hoists the `new` command `c`: local and
 /// global temporaries, and private ones too large for private memory (which
 /// placeTemporary then rejects).

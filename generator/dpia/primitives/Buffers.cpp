@@ -26,7 +26,7 @@ void addWindows(PrimitiveRegistry& r, rise::Prim p, const char* name, std::size_
     const rise::Type& elem = e->dataArg(tArg);
     Nat count = n + sz - 1;
     return t.conT(e->args()[1], [&](const Phrase& x) {
-      return newVar(rise::arrayType(count, elem), "buf", [&](const Phrase& buf) {
+      auto fillAndRead = [&](const Phrase& buf) {
         Phrase fill = forLoop(
             count, "i",
             [&](const Phrase& i) {
@@ -37,7 +37,8 @@ void addWindows(PrimitiveRegistry& r, rise::Prim p, const char* name, std::size_
             primTyped(*findPrimitive("slide"), {sz, rise::natConst(1), n - 1, elem}, {proj1(buf)},
                       expType(rise::arrayType(n, rise::arrayType(sz, elem)), Access::Rd), e->loc());
         return seq({fill, k(windows)});
-      });
+      };
+      return newVar(rise::arrayType(count, elem), "buf", fillAndRead, e->loc());
     });
   };
 }

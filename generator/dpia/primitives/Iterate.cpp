@@ -7,6 +7,11 @@
 // writes the output, so there is no copy. With a constant k (the C back end
 // requires it) the loop over the steps is unrolled, which turns the pointer
 // swap into a static choice of buffer and keeps every size a plain Nat.
+//
+// oclIterate(a, k, n, m, t, f, x) (OpenCL, as in Shine): the same, with the
+// two buffers in address space `a`. Plain `iterate` allocates them without
+// an address space (private in OpenCL). Who may write and read them is
+// checked like any other temporary (docs/dpia.md, "Temporaries").
 #include "dpia/primitives/Common.h"
 
 namespace risec::dpia {
@@ -14,15 +19,22 @@ namespace risec::dpia {
 using namespace prims;
 using rise::Nat;
 
-void registerIterate(PrimitiveRegistry& r) {
-  PrimitiveDef& d = r.add("iterate", rise::Prim::Iterate);
+namespace {
+
+/// `iterate`, or `oclIterate` when `spaceArg` (its first type argument is
+/// the buffers' address space).
+void addIterate(PrimitiveRegistry& r, const char* name, rise::Prim p, bool spaceArg) {
+  PrimitiveDef& d = r.add(name, p);
   ArgAccess body = fun(1, Access::Wr);
   body.depNat = true;
   d.access = {body, rd()};
   d.result = fixed(Access::Wr);
-  d.accT = [](Translator& t, const Phrase& e, const Phrase& out) -> Phrase {
-    const Nat &kNat = e->natArg(0), &n = e->natArg(1), &m = e->natArg(2);
-    const rise::Type& dt = e->dataArg(3);
+  d.accT = [spaceArg](Translator& t, const Phrase& e, const Phrase& out) -> Phrase {
+    std::size_t first = spaceArg ? 1 : 0;
+    const Nat &kNat = e->natArg(first), &n = e->natArg(first + 1), &m = e->natArg(first + 2);
+    const rise::Type& dt = e->dataArg(first + 3);
+    const rise::AddrSpace* space =
+        spaceArg ? std::get_if<rise::AddrSpace>(&e->typeArgs().at(0)) : nullptr;
     if (!kNat->isConst())
       throw CompileError("E0699", e->loc(),
                          "`iterate` with a symbolic number of steps (`" + rise::natToString(kNat) +
@@ -46,8 +58,12 @@ void registerIterate(PrimitiveRegistry& r) {
         return primTyped(*findPrimitive("take"), {len, cap - len, dt}, {proj1(buf)},
                          expType(rise::arrayType(len, dt), Access::Rd), {});
       };
-      return newVar(bufType, "bufA", [&](const Phrase& a) {
-        return newVar(bufType, "bufB", [&](const Phrase& b) {
+      auto buffer = [&](const char* bufName, const std::function<Phrase(const Phrase&)>& body) {
+        return space ? newVarIn(*space, e->loc(), bufType, bufName, body)
+                     : newVar(bufType, bufName, body, e->loc());
+      };
+      return buffer("bufA", [&](const Phrase& a) {
+        return buffer("bufB", [&](const Phrase& b) {
           std::vector<Phrase> steps;
           Phrase in = x;
           for (std::int64_t j = 0; j < k; ++j) {
@@ -65,6 +81,13 @@ void registerIterate(PrimitiveRegistry& r) {
       });
     });
   };
+}
+
+} // namespace
+
+void registerIterate(PrimitiveRegistry& r) {
+  addIterate(r, "iterate", rise::Prim::Iterate, false);
+  addIterate(r, "oclIterate", rise::Prim::OclIterate, true);
 }
 
 } // namespace risec::dpia

@@ -85,7 +85,7 @@ void registerReduces(PrimitiveRegistry& r) {
     const Phrase& f = e->args()[0];
     const rise::Nat& n = e->natArg(0);
     return t.conT(e->args()[2], [&](const Phrase& x) {
-      return newVar(e->dataArg(2), "acc", [&](const Phrase& v) {
+      auto scan = [&](const Phrase& v) {
         return seq({t.accT(e->args()[1], proj2(v)),
                     forLoop(
                         n, "i",
@@ -94,7 +94,8 @@ void registerReduces(PrimitiveRegistry& r) {
                                       copyInto(t, e->dataArg(2), proj1(v), idxAcc(i, out))});
                         },
                         "scanSeq")});
-      });
+      };
+      return newVar(e->dataArg(2), "acc", scan, e->loc());
     });
   };
 }

@@ -56,6 +56,7 @@ namespace risec::rise {
   X(MapLocal, "mapLocal", OpenCL) \
   X(OclReduceSeq, "oclReduceSeq", OpenCL) \
   X(OclToMem, "oclToMem", OpenCL) \
+  X(OclIterate, "oclIterate", OpenCL) \
   X(ToGlobal, "toGlobal", OpenCL) \
   X(ToLocal, "toLocal", OpenCL) \
   X(ToPrivate, "toPrivate", OpenCL) \

@@ -69,6 +69,9 @@ std::string_view signatureText(Prim p) {
   case Prim::Iterate:
     return "(k: Nat) -> {n: Nat} -> {m: Nat} -> {t: Data} -> "
            "((l: Nat) -> (l*n).t -> l.t) -> (m*n^k).t -> m.t";
+  case Prim::OclIterate:
+    return "(a: AddrSpace) -> (k: Nat) -> {n: Nat} -> {m: Nat} -> {t: Data} -> "
+           "((l: Nat) -> (l*n).t -> l.t) -> (m*n^k).t -> m.t";
   case Prim::Let:
     return "{s: Data} -> {t: Data} -> s -> (s -> t) -> t";
   case Prim::ToMem:

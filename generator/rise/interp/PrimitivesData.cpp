@@ -257,8 +257,11 @@ Value primMapSnd(const PrimCall& call) {
 /// Applies the dependent function body k times. Iteration i (from 0) maps an
 /// array of l*n elements to one of l = m*n^(k-i-1) elements: xs = body(l)(xs).
 /// (RISE & Shine, Listing 14.)
+/// oclIterate: (a) (k) {n} {m} {t} ...: the same; `a` only tells the OpenCL
+/// back end where the double buffers live.
 Value primIterate(const PrimCall& call) {
-  std::int64_t k = call.nat(0), n = call.nat(1), m = call.nat(2);
+  std::size_t first = call.prim == Prim::OclIterate ? 1 : 0; // after oclIterate's address space
+  std::int64_t k = call.nat(first), n = call.nat(first + 1), m = call.nat(first + 2);
   const Value& body = call.arg(0);
   Value xs = call.arg(1);
   for (std::int64_t i = 0; i < k; ++i) {
@@ -403,6 +406,7 @@ Value runDataPrimitive(const PrimCall& call) {
   case Prim::MapSnd:
     return primMapSnd(call);
   case Prim::Iterate:
+  case Prim::OclIterate:
     return primIterate(call);
   case Prim::Let:
     return primLet(call);

@@ -65,6 +65,7 @@ std::optional<int> argumentsBeforeData(Prim p) {
   case Prim::Iterate:
     return 2;
   case Prim::OclReduceSeq:
+  case Prim::OclIterate:
   case Prim::PadCst:
   case Prim::RotateValues:
     return 3;
