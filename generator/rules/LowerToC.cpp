@@ -130,6 +130,8 @@ private:
     }
     case Prim::MapPar:
       return keepParallel_ ? e : rebuilt(Prim::MapSeq, args);
+    case Prim::IterateStream: // Shine's consumer of a stream: the elements in order
+      return rebuilt(Prim::MapSeq, args);
     case Prim::MapGlobal:
     case Prim::MapWorkGroup:
     case Prim::MapLocal:
@@ -303,6 +305,7 @@ private:
       return parts;
     }
     case Prim::AsVector:
+    case Prim::AsVectorAligned:
       // vector j is elements [j*k, (j+1)*k): aligned with a result written
       // through asScalar (of the same width, by the types)
       return s.args.size() == 1 ? alignedParts(s.args[0], aligned) : std::nullopt;

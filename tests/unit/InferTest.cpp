@@ -56,7 +56,8 @@ TEST(Signatures, EveryPrimitiveHasAWellFormedSignature) {
   for (Prim p : allPrims()) {
     const Type& t = signature(p);
     ASSERT_TRUE(t) << primName(p);
-    EXPECT_GE(valueArity(p), 1) << primName(p);
+    // natValue(n) is a value of its type-level argument alone
+    EXPECT_GE(valueArity(p), p == Prim::NatValue ? 0 : 1) << primName(p);
     EXPECT_FALSE(typeHasMeta(t)) << primName(p);
   }
   EXPECT_EQ(depArity(Prim::Map), 3);
@@ -185,6 +186,28 @@ TEST(Infer, OclIterateTakesTheAddressSpaceFirst) {
       typeOf("def sum = fun(xs: 8.f32 => xs |> oclIterate(Local)(3)(depFun(l: Nat =>\n"
              "  fun(ys => ys |> split(2) |> mapLocal(0)(oclReduceSeq(Private)(add)(0.0f))))))"),
       "8.f32 -> 1.f32");
+}
+
+// The primitives added for the ports of Shine's apps (tests/shine/).
+TEST(Infer, ShinePrimitives) {
+  EXPECT_EQ(typeOf("def f = fun(x: 16.f32 => x |> asVectorAligned(4))"), "16.f32 -> 4.vec[f32, 4]");
+  EXPECT_EQ(typeOf("def f = fun(x: 12.(f32, i32) => x |> reorderWithStride(4) |> split(3))"),
+            "12.(f32, i32) -> 4.3.(f32, i32)");
+  EXPECT_EQ(typeOf("def f = depFun(n: Nat => fun(x: n.f32 => natValue(n + 1)))"),
+            "(n: Nat) -> n.f32 -> natType");
+  EXPECT_EQ(typeOf("def f = fun(x: 8.f32 => x |> rotateValues(Private)(3)(fun(v => v))\n"
+                   "  |> iterateStream(reduceSeq(add)(0.0f)))"),
+            "8.f32 -> 6.f32");
+  // the stride divides the length, like split's chunk size
+  const char* src = "def f = depFun(n: Nat => fun(x: n.f32 => x |> reorderWithStride(128)))";
+  EXPECT_EQ(preconditions(src), std::vector<std::string>{"n%128 == 0"});
+  EXPECT_EQ(preconditions("def f = depFun((n: Nat, s: Nat) => fun(x: (s*n).f32 =>\n"
+                          "  x |> reorderWithStride(s)))"),
+            std::vector<std::string>{"s >= 1"});
+  expectError("def f = fun(x: 6.f32 => x |> reorderWithStride(4))", "E0303", 1, 25,
+              "6 is not a multiple of 4");
+  expectError("def f = fun(x: 8.f32 => x |> reorderWithStride(0))", "E0313", 1, 30, "at least 1");
+  expectError("def f = fun(x: 8.f32 => x |> asVectorAligned(0))", "E0313", 1, 30, "at least 1");
 }
 
 TEST(Infer, DefsAreInlinedAndPolymorphic) {

@@ -417,6 +417,57 @@ TEST(InterpScalars, FloatDivisionByZeroIsIEEE) {
   EXPECT_EQ(run1("f32", "xs / 0.0f", "-1"), "-Infinity");
 }
 
+// ---- primitives of Shine's apps (tests/shine/) ---------------------------------
+
+TEST(InterpShine, ReorderWithStrideReadsChunksWithTheStride) {
+  // out[i] = xs[i/m + s*(i%m)] with m = n/s: chunk a of m holds xs[a], xs[a+s], ...
+  EXPECT_EQ(run1("6.i32", "xs |> reorderWithStride(2)", "[0, 1, 2, 3, 4, 5]"),
+            "[0, 2, 4, 1, 3, 5]");
+  EXPECT_EQ(run1("6.i32", "xs |> reorderWithStride(3) |> split(2)", "[0, 1, 2, 3, 4, 5]"),
+            "[[0, 3], [1, 4], [2, 5]]");
+  // a stride of 1 or of the whole length is the identity
+  for (const char* s : {"1", "6"})
+    EXPECT_EQ(
+        run1("6.i32", std::string("xs |> reorderWithStride(") + s + ")", "[0, 1, 2, 3, 4, 5]"),
+        "[0, 1, 2, 3, 4, 5]")
+        << s;
+  // it is transpose(split(m)) joined
+  EXPECT_EQ(run1("8.i32", "xs |> reorderWithStride(4)", "[0, 1, 2, 3, 4, 5, 6, 7]"),
+            run1("8.i32", "xs |> split(4) |> transpose |> join", "[0, 1, 2, 3, 4, 5, 6, 7]"));
+}
+
+TEST(InterpShine, ReorderWithStrideChecksItsPrecondition) {
+  expectRunError("def f = depFun(n: Nat => fun(xs: n.i32 => xs |> reorderWithStride(4)))",
+                 {"[1, 2, 3, 4, 5, 6]"}, {{"n", 6}}, "E0411", "n%4 == 0");
+}
+
+TEST(InterpShine, AsVectorAlignedIsAsVector) {
+  EXPECT_EQ(run1("8.f32", "xs |> asVectorAligned(4)", "[1, 2, 3, 4, 5, 6, 7, 8]"),
+            "[[1.0, 2.0, 3.0, 4.0], [5.0, 6.0, 7.0, 8.0]]");
+  EXPECT_EQ(run1("4.f32", "xs |> asVectorAligned(2) |> map(fun(v => fabs(v))) |> asScalar",
+                 "[-1, 2, -3, 4]"),
+            "[1.0, 2.0, 3.0, 4.0]");
+}
+
+TEST(InterpShine, NatValueIsTheSize) {
+  EXPECT_EQ(run("def f = depFun(n: Nat => fun(xs: n.i32 => natValue(2*n + 1)))", {"[7, 7, 7]"},
+                {{"n", 3}}),
+            "7");
+  // the distance of every index to the end, as in Shine's `l(n)`
+  EXPECT_EQ(run("def f = depFun(n: Nat => fun(xs: n.i32 => generate(fun(i: idx[n] =>\n"
+                "  cast(i32)(natValue(n)) - cast(i32)(indexAsNat(i))))))",
+                {"[0, 0, 0, 0]"}, {{"n", 4}}),
+            "[4, 3, 2, 1]");
+}
+
+TEST(InterpShine, IterateStreamIsMap) {
+  EXPECT_EQ(run1("5.i32",
+                 "xs |> rotateValues(Private)(3)(fun(x => x)) |> "
+                 "iterateStream(reduceSeq(add)(0))",
+                 "[1, 2, 3, 4, 5]"),
+            "[6, 9, 12]");
+}
+
 // ---- stretch primitives --------------------------------------------------------
 
 TEST(InterpStretch, CircularBufferAndRotateValuesAreSlideOfMap) {

@@ -1,7 +1,8 @@
 // View primitives: they compute nothing, they change how memory is indexed.
-// zip, unzip, split, join, transpose, makePair and concat are polymorphic in
-// the access (a Wr view is written through an acceptor, Listing 8); slide,
-// padCst, padClamp, take, drop, idx, fst, snd, mapFst, mapSnd and generate
+// zip, unzip, split, join, transpose, makePair, concat, asVector,
+// asVectorAligned and asScalar are polymorphic in the access (a Wr view is
+// written through an acceptor, Listing 8); slide, reorderWithStride, padCst,
+// padClamp, take, drop, idx, fst, snd, mapFst, mapSnd, generate and natValue
 // are read-only.
 #include "dpia/primitives/Common.h"
 
@@ -160,6 +161,12 @@ void registerViews(PrimitiveRegistry& r) {
     p.pushIndex(i * e->natArg(0) + lane);
     return e->args()[0];
   };
+  // asVectorAligned(k) promises that the array starts at a multiple of k
+  // elements; its views and acceptors are asVector's.
+  PrimitiveDef& asVectorAligned =
+      view(r, "asVectorAligned", rise::Prim::AsVectorAligned, {poly()}, true);
+  asVectorAligned.accT = asVector.accT;
+  asVectorAligned.view = asVector.view;
   PrimitiveDef& asScalar = view(r, "asScalar", rise::Prim::AsScalar, {poly()}, true);
   asScalar.accT = [](Translator& t, const Phrase& e, const Phrase& out) {
     return t.accT(e->args()[0], asScalarAcc(e->natArg(1), out));
@@ -176,6 +183,20 @@ void registerViews(PrimitiveRegistry& r) {
     Nat i = p.popIndex(), j = p.popIndex();
     p.pushIndex(i * e->natArg(1) + j);
     return e->args()[0];
+  };
+
+  // reorderWithStride(s) of (m*s) elements: element i is xs[i/m + s*(i%m)].
+  view(r, "reorderWithStride", rise::Prim::ReorderWithStride, {rd()}, false).view =
+      [](const Phrase& e, Path& p) {
+        Nat i = p.popIndex();
+        const Nat &s = e->natArg(0), &m = e->natArg(1);
+        p.pushIndex(i / m + s * (i % m));
+        return e->args()[0];
+      };
+
+  // natValue(n): the size n as a natType value.
+  view(r, "natValue", rise::Prim::NatValue, {}, false).view = [](const Phrase& e, Path&) {
+    return natural(e->natArg(0));
   };
 
   view(r, "padCst", rise::Prim::PadCst, {rd(), rd()}, false).view = [](const Phrase& e,

@@ -38,6 +38,9 @@ namespace risec::rise {
   X(Cast, "cast", HighLevel) \
   X(AsVector, "asVector", HighLevel) \
   X(AsScalar, "asScalar", HighLevel) \
+  X(AsVectorAligned, "asVectorAligned", HighLevel) \
+  X(ReorderWithStride, "reorderWithStride", HighLevel) \
+  X(NatValue, "natValue", HighLevel) \
   X(VectorFromScalar, "vectorFromScalar", HighLevel) \
   X(IndexAsNat, "indexAsNat", HighLevel) \
   X(NatAsIndex, "natAsIndex", HighLevel) \
@@ -47,6 +50,7 @@ namespace risec::rise {
   X(ReduceSeq, "reduceSeq", SequentialC) \
   X(ReduceSeqUnroll, "reduceSeqUnroll", SequentialC) \
   X(ScanSeq, "scanSeq", SequentialC) \
+  X(IterateStream, "iterateStream", SequentialC) \
   /* low level: OpenMP */ \
   X(MapPar, "mapPar", OpenMP) \
   X(ReducePar, "reducePar", OpenMP) \

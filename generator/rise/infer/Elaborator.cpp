@@ -56,7 +56,8 @@ std::string ordinal(int n) {
 /// Primitives whose explicit size arguments must be at least 1 (chunk sizes,
 /// window sizes, steps, vector widths).
 bool needsPositiveSizes(Prim p) {
-  return p == Prim::Split || p == Prim::Slide || p == Prim::AsVector || p == Prim::CircularBuffer ||
+  return p == Prim::Split || p == Prim::Slide || p == Prim::AsVector ||
+         p == Prim::AsVectorAligned || p == Prim::ReorderWithStride || p == Prim::CircularBuffer ||
          p == Prim::RotateValues;
 }
 
@@ -115,7 +116,10 @@ Expr Elaborator::elabVar(const Expr& e) {
                        "`" + name + "` is a type-level " + std::string(kindName(b->kind)) +
                            " parameter, not a value; pass it as a type-level argument, e.g. "
                            "`split(" +
-                           name + ")`");
+                           name + ")`" +
+                           (b->kind == Kind::Nat
+                                ? ", or take its value with `natValue(" + name + ")`"
+                                : std::string()));
   if (program_) {
     for (std::size_t i = visibleDecls_; i-- > 0;) {
       int d = program_->order[i];

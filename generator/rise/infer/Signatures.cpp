@@ -14,6 +14,7 @@ std::string_view signatureText(Prim p) {
   case Prim::MapSeq:
   case Prim::MapSeqUnroll:
   case Prim::MapPar:
+  case Prim::IterateStream:
     return "{n: Nat} -> {s: Data} -> {t: Data} -> (s -> t) -> n.s -> n.t";
   case Prim::MapGlobal:
   case Prim::MapWorkGroup:
@@ -84,7 +85,12 @@ std::string_view signatureText(Prim p) {
   case Prim::Cast:
     return "(t: Scalar) -> {s: Scalar} -> s -> t";
   case Prim::AsVector:
+  case Prim::AsVectorAligned:
     return "(k: Nat) -> {m: Nat} -> {s: Scalar} -> (m*k).s -> m.vec[s, k]";
+  case Prim::ReorderWithStride:
+    return "(s: Nat) -> {m: Nat} -> {t: Data} -> (m*s).t -> (m*s).t";
+  case Prim::NatValue:
+    return "(n: Nat) -> natType";
   case Prim::AsScalar:
     return "{m: Nat} -> {k: Nat} -> {s: Scalar} -> m.vec[s, k] -> (m*k).s";
   case Prim::VectorFromScalar:

@@ -111,6 +111,8 @@ public:
       notApplicable("`" + std::string(primName(call_.prim)) + "`", "too many type-level arguments");
     auto next = std::make_shared<PrimitiveFunction>(*this);
     next->call_.deps.push_back(arg);
+    if (next->call_.deps.size() == depArity_ && valueArity_ == 0) // natValue(n)
+      return runPrimitive(next->call_);
     return Value::function(next);
   }
 

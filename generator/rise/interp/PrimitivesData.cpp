@@ -306,6 +306,19 @@ Value primAsVector(const PrimCall& call) {
   return Value::array(std::move(out));
 }
 
+/// reorderWithStride: (s) {m} {t} (m*s).t -> (m*s).t
+/// out[i] = xs[i/m + s*(i%m)]: chunk a of m consecutive outputs (a < s) holds
+/// xs[a], xs[a + s], xs[a + 2s], ... (Shine's HighLevelConstructs.reorderWithStride).
+Value primReorderWithStride(const PrimCall& call) {
+  std::int64_t s = call.nat(0), m = call.nat(1);
+  const Value& xs = call.arg(0);
+  expectLength(call, xs, sizeMul(call, m, s));
+  Values out;
+  for (std::int64_t i = 0; i < m * s; ++i)
+    out.push_back(xs[static_cast<std::size_t>(i / m + s * (i % m))]);
+  return Value::array(std::move(out));
+}
+
 /// asScalar: {m} {k} {s} m.vec[s, k] -> (m*k).s;  the lanes of all vectors in order
 Value primAsScalar(const PrimCall& call) {
   Values out;
@@ -356,6 +369,7 @@ Value runDataPrimitive(const PrimCall& call) {
   case Prim::Map:
   case Prim::MapSeq:
   case Prim::MapSeqUnroll:
+  case Prim::IterateStream: // a sequential map over a stream (rotateValues, circularBuffer)
   case Prim::MapPar:
   case Prim::MapGlobal:
   case Prim::MapWorkGroup:
@@ -421,7 +435,12 @@ Value runDataPrimitive(const PrimCall& call) {
   case Prim::Cast:
     return primCast(call);
   case Prim::AsVector:
+  case Prim::AsVectorAligned: // the alignment only matters to the code generator
     return primAsVector(call);
+  case Prim::ReorderWithStride:
+    return primReorderWithStride(call);
+  case Prim::NatValue: // (n) natType: the size as a value
+    return Value::scalar(ScalarValue::makeInt(ScalarKind::NatType, call.nat(0)));
   case Prim::AsScalar:
     return primAsScalar(call);
   case Prim::VectorFromScalar:

@@ -43,6 +43,7 @@ std::optional<int> argumentsBeforeData(Prim p) {
   case Prim::Map:
   case Prim::MapSeq:
   case Prim::MapSeqUnroll:
+  case Prim::IterateStream:
   case Prim::MapPar:
   case Prim::MapFst:
   case Prim::MapSnd:
@@ -51,6 +52,8 @@ std::optional<int> argumentsBeforeData(Prim p) {
   case Prim::Drop:
   case Prim::OclToMem:
   case Prim::AsVector:
+  case Prim::AsVectorAligned:
+  case Prim::ReorderWithStride:
     return 1;
   case Prim::MapGlobal:
   case Prim::MapWorkGroup:
