@@ -143,6 +143,18 @@ private:
 
   Facts walkApp(const Expr& e) {
     Spine s = collectSpine(e, true);
+    if (s.head->kind() == ExprKind::Lambda) { // fun(y => body)(v): y is v
+      std::vector<std::vector<const MemoryStore*>> params;
+      std::vector<MapNode*> writers;
+      for (const Expr& a : s.args) {
+        Facts f = walk(a);
+        params.push_back(f.origin);
+        append(writers, f.writers);
+      }
+      Facts r = walkFunction(s.head, std::move(params));
+      append(r.writers, writers);
+      return r;
+    }
     if (s.head->kind() != ExprKind::Primitive) {
       Facts r = walk(s.head);
       for (const Expr& a : s.args)

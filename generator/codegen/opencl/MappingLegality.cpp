@@ -118,7 +118,7 @@ private:
       return s.args.size() == 2 && aligned(s.args[0]) && aligned(s.args[1]);
     if (p == Prim::Map)
       return s.args.size() == 2 && aligned(s.args[1]);
-    if (p == Prim::Fst || p == Prim::Snd)
+    if (p == Prim::Fst || p == Prim::Snd || p == Prim::Unzip)
       return s.args.size() == 1 && aligned(s.args[0]);
     return isReduceLike(p) || p == Prim::ToPrivate || p == Prim::OclToMem || p == Prim::ToMem;
   }
