@@ -94,8 +94,27 @@ Conflict conflict(const Uses& before, const Uses& after,
 /// its last one (`tail`); both are everything if it has no barrier.
 struct Summary {
   Uses head, tail;
+  /// Every access, wherever it is: a barrier orders the work-items of one
+  /// group only, so accesses spread over work-groups stay in conflict with
+  /// everything before and after them, barriers or not.
+  Uses all;
   bool barrier = false; ///< every work-item passes a barrier inside it
 };
+
+/// The reads and writes in `u` spread over work-groups.
+Uses acrossGroups(const Uses& u) {
+  Uses out;
+  for (const auto& [id, use] : u) {
+    Use a;
+    a.read = use.read && (use.readSpread & kAcrossGroups);
+    a.write = use.write && (use.writeSpread & kAcrossGroups);
+    a.readSpread = a.read ? use.readSpread : 0;
+    a.writeSpread = a.write ? use.writeSpread : 0;
+    if (a.read || a.write)
+      out[id] = a;
+  }
+  return out;
+}
 
 class BarrierPass {
 public:
@@ -120,6 +139,7 @@ public:
     Summary s;
     uses(c, {}, s.head);
     s.tail = s.head;
+    s.all = s.head;
     return s;
   }
 
@@ -146,6 +166,8 @@ private:
     loops_.push_back(c);
     Phrase body;
     Summary b = block({bodyOf(c)}, body);
+    if (!c->isPrim("parFor")) // a later iteration against an earlier one
+      rejectAcrossGroups(b.all, b.all);
     // the end of one iteration against the start of the next
     Conflict x = conflict(reused(b.tail, c), reused(b.head, c), shared_);
     if (x.found) {
@@ -157,6 +179,7 @@ private:
     out = dpia::mapChildren(c, [&](const Phrase&) { return body; });
     widen(b.head, c);
     widen(b.tail, c);
+    widen(b.all, c);
     if (!b.barrier) {
       merge(b.head, b.tail);
       b.tail = b.head;
@@ -165,6 +188,16 @@ private:
     const rise::Nat& n = dpia::forCount(c);
     b.barrier = b.barrier && n->isConst() && n->value() > 0;
     return b;
+  }
+
+  /// E0635 when an access of `after` depends on one of `before` and one of
+  /// the two is spread over work-groups: barriers between them do not help.
+  void rejectAcrossGroups(const Uses& before, const Uses& after) const {
+    Conflict c = conflict(acrossGroups(before), after, shared_);
+    if (!c.found)
+      c = conflict(before, acrossGroups(after), shared_);
+    if (c.found)
+      barrierFor(c, false);
   }
 
   /// The accesses in `u` that the next iteration of `loop` may conflict
@@ -205,6 +238,8 @@ private:
     for (const Phrase& x : flat) {
       Phrase y;
       Summary s = run(x, y);
+      rejectAcrossGroups(b.all, s.all);
+      merge(b.all, s.all);
       Conflict c = conflict(pending, s.head, shared_);
       if (c.found) {
         stmts.push_back(barrierFor(c, false));

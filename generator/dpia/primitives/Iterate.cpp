@@ -62,22 +62,25 @@ void addIterate(PrimitiveRegistry& r, const char* name, rise::Prim p, bool space
         return space ? newVarIn(*space, e->loc(), bufType, bufName, body)
                      : newVar(bufType, bufName, body, e->loc());
       };
-      return buffer("bufA", [&](const Phrase& a) {
-        return buffer("bufB", [&](const Phrase& b) {
-          std::vector<Phrase> steps;
-          Phrase in = x;
-          for (std::int64_t j = 0; j < k; ++j) {
-            Nat len = sizeAfter(j + 1);
-            const Phrase& buf = j % 2 == 0 ? a : b;
-            if (j + 1 == k) {
-              steps.push_back(t.accT(stepBody(j, in), out));
-            } else {
-              steps.push_back(t.accT(stepBody(j, in), takeAcc(len, cap - len, proj2(buf))));
-              in = prefix(buf, len);
-            }
+      auto steps = [&](const Phrase& a, const Phrase& b) {
+        std::vector<Phrase> cmds;
+        Phrase in = x;
+        for (std::int64_t j = 0; j < k; ++j) {
+          Nat len = sizeAfter(j + 1);
+          const Phrase& buf = j % 2 == 0 ? a : b;
+          if (j + 1 == k) {
+            cmds.push_back(t.accT(stepBody(j, in), out));
+          } else {
+            cmds.push_back(t.accT(stepBody(j, in), takeAcc(len, cap - len, proj2(buf))));
+            in = prefix(buf, len);
           }
-          return seq(std::move(steps));
-        });
+        }
+        return seq(std::move(cmds));
+      };
+      return buffer("bufA", [&](const Phrase& a) {
+        if (k == 2) // step 0 writes bufA, step 1 the output: no second buffer
+          return steps(a, a);
+        return buffer("bufB", [&](const Phrase& b) { return steps(a, b); });
       });
     });
   };
