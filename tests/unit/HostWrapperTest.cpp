@@ -299,6 +299,30 @@ TEST_F(LaunchOption, Diagnostics) {
             "E0513: --launch 'local=[1]': the global size is missing; add `global=[...]`");
 }
 
+TEST_F(LaunchOption, UnusedDimensionsHaveOneWorkItem) {
+  // a kernel whose maps use dimension 0 only (fuzz finding F2: in-place
+  // updates of an accumulator tile were repeated by the work-items of
+  // dimension 1)
+  using codegen::host::checkUnusedDimensions;
+  auto launch = [&](const std::string& text) {
+    return codegen::host::parseLaunchOption(text, sizes);
+  };
+  EXPECT_NO_THROW(checkUnusedDimensions(launch("global=[n],local=[s]"), {0}));
+  EXPECT_NO_THROW(checkUnusedDimensions(launch("global=[n, 1, 1]"), {0}));
+  EXPECT_NO_THROW(checkUnusedDimensions(launch("global=[n, m]"), {0, 1}));
+  try {
+    checkUnusedDimensions(launch("global=[n, m],local=[s, 2]"), {0});
+    ADD_FAILURE() << "accepted";
+  } catch (const CompileError& e) {
+    EXPECT_EQ(e.code(), "E0515");
+    EXPECT_EQ(e.message().rfind("--launch 'global=[n, m],local=[s, 2]': no parallel map of the "
+                                "kernel uses dimension 1, so its global size must be 1, not `m`",
+                                0),
+              0u)
+        << e.message();
+  }
+}
+
 TEST(LaunchOptionCli, OnlyForOpenCL) {
   driver::CompileOptions opts;
   opts.file = (fs::path(RISEC_TEST_DATA) / "e2e" / "ocl_scal.rise").string();
@@ -319,7 +343,7 @@ TEST(LaunchOptionCli, OnlyForOpenCL) {
 TEST(LaunchOptionCli, GivenLaunchIsTheOneUsed) {
   Compiled ocl =
       compile("rise/mv_ocl.rise", "opencl",
-              codegen::host::parseLaunchOption("global=[n/s*8, 2],local=[8, 1]",
+              codegen::host::parseLaunchOption("global=[n/s*8, 1],local=[8, 1]",
                                                sizesOf(compile("rise/mv_ocl.rise", "c").def)));
   const std::string& host = ocl.result.files.hostSource;
   EXPECT_NE(host.find("*risec_dims = 2;"), std::string::npos) << host;

@@ -133,6 +133,7 @@ private:
   std::set<std::uint64_t> sizeIds_;            ///< the size parameters
   host::GridLoops gridLoops_;                  ///< OpenCL: for the launch configuration
   std::vector<opencl::GridLoopRef> gridStack_; ///< OpenCL: the grid loops around, outermost first
+  std::set<int> usedDims_;                     ///< OpenCL: the dimensions of all grid loops
   opencl::PrivateMemoryCheck privateMemory_;   ///< OpenCL: rule 1 on every private temporary
   std::set<std::string> loopNames_;            ///< every name used for a loop index
 
@@ -490,6 +491,7 @@ private:
   void gridStrideLoop(const Phrase& c, std::vector<CStmt>& out) {
     opencl::GridLoop g = opencl::gridLoop(c->tag());
     recordGridLoop(c, g);
+    usedDims_.insert(g.dim);
     std::string i = loopName();
     natNames_[dpia::forIndex(c)->var().id] = i;
     loops_.push_back(i);
@@ -1085,6 +1087,8 @@ CFiles Emitter::openclFiles(const dpia::Program& p, const Phrase& command,
   host::LaunchPlan plan;
   plan.loops = gridLoops_;
   plan.given = opts_.launch.has_value();
+  if (plan.given)
+    host::checkUnusedDimensions(*opts_.launch, usedDims_);
   plan.launch = plan.given ? *opts_.launch : host::defaultLaunch(gridLoops_);
   return {source, host::openclHeader(abi_, opts_, plan, declarations), abi_,
           host::openclHostSource(abi_, opts_, plan, source)};

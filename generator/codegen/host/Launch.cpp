@@ -174,6 +174,24 @@ Launch parseLaunchOption(const std::string& text, const std::vector<rise::DepBin
   return launch;
 }
 
+void checkUnusedDimensions(const Launch& launch, const std::set<int>& usedDims) {
+  for (std::size_t d = 0; d < launch.global.size(); ++d)
+    if (!usedDims.count(static_cast<int>(d)) && !launch.global[d]->isConst(1))
+      throw CompileError(
+          "E0515", {},
+          "--launch '" + launchToString(launch) +
+              "': no parallel map of the kernel "
+              "uses dimension " +
+              std::to_string(d) +
+              ", so its global size must be 1, "
+              "not `" +
+              rise::natToString(launch.global[d]) +
+              "`: every work-item in it "
+              "would run the whole kernel again, and in-place updates of local or "
+              "global memory would be counted once per work-item; drop the dimension "
+              "or give it size 1");
+}
+
 std::string launchToString(const Launch& launch) {
   auto list = [](const std::vector<Nat>& ns) {
     std::string s = "[";

@@ -24,6 +24,7 @@
 #include "support/SourceLocation.h"
 
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -67,6 +68,12 @@ std::optional<rise::Nat> neededGlobal(const GridLoops& loops, int d, const rise:
 /// Parses `--launch 'global=[n, m/4],local=[32, 1]'` against the entry's size
 /// parameters. Errors E0510..E0513 name the option.
 Launch parseLaunchOption(const std::string& text, const std::vector<rise::DepBinder>& sizes);
+
+/// Throws E0515 when the given launch puts more than one work-item in a
+/// dimension that no parallel map of the kernel uses (`usedDims`): every
+/// work-item there would run the whole kernel again, which an in-place
+/// update of local or global memory (an accumulator tile) counts twice.
+void checkUnusedDimensions(const Launch& launch, const std::set<int>& usedDims);
 
 /// `global=[n],local=[32]`, as parseLaunchOption reads it.
 std::string launchToString(const Launch& launch);
