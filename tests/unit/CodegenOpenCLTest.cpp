@@ -7,6 +7,7 @@
 // global temporaries and barriers run with several local sizes each
 // (structure and diagnostics: CodegenOpenCLMemoryTest.cpp).
 #include "CKernelRunner.h"
+#include "OclRunner.h"
 #include "codegen/Compile.h"
 #include "rise/infer/Infer.h"
 #include "rise/interp/Interpreter.h"
@@ -23,7 +24,6 @@
 #include <map>
 #include <random>
 #include <sstream>
-#include <unistd.h>
 
 namespace {
 
@@ -42,17 +42,14 @@ fs::path data(const std::string& dir, const std::string& f) {
   return fs::path(RISEC_TEST_DATA) / dir / f;
 }
 
-struct Compiled {
-  rise::TypedDef def;
-  codegen::CompileResult result;
-};
-
-Compiled compile(const std::string& name, const std::string& text) {
-  rise::Program program = rise::parseProgram(rise::makeSourceFile(name, text));
-  std::string entry = program.defs.back().name;
-  rise::TypedDef def = rise::inferDef(program, entry);
-  codegen::c::COptions opts{entry, name, "test", "", "opencl"};
-  return {def, codegen::compileToC(program, def, opts)};
+/// Compiles for OpenCL; a diagnostic is thrown as the CompileError it is.
+CompiledKernel compile(const std::string& name, const std::string& text) {
+  OclCompileOutcome o = compileOpenCL(name, text);
+  if (o.error)
+    throw *o.error;
+  if (!o.compiled())
+    throw InternalError(o.internal);
+  return std::move(*o.kernel);
 }
 
 /// The kernel text after the doc comment.
@@ -62,7 +59,7 @@ std::string kernelOf(const std::string& cl) {
 }
 
 TEST(CodegenOpenCL, MvListing4HasTheListing11Shape) {
-  Compiled c = compile("mv_ocl.rise", readFile(data("rise", "mv_ocl.rise")));
+  CompiledKernel c = compile("mv_ocl.rise", readFile(data("rise", "mv_ocl.rise")));
   EXPECT_EQ(kernelOf(c.result.files.source),
             R"(
 __kernel void mvOpt(global float* restrict output, int n, int m, int s,
@@ -84,7 +81,7 @@ __kernel void mvOpt(global float* restrict output, int n, int m, int s,
 }
 
 TEST(CodegenOpenCL, HeaderHasTheHostSideCheck) {
-  Compiled c = compile("mv_ocl.rise", readFile(data("rise", "mv_ocl.rise")));
+  CompiledKernel c = compile("mv_ocl.rise", readFile(data("rise", "mv_ocl.rise")));
   const std::string& h = c.result.files.header;
   EXPECT_NE(h.find("static inline __attribute__((unused)) int mvOpt_check(int n, int m, int s) {"),
             std::string::npos)
@@ -95,7 +92,7 @@ TEST(CodegenOpenCL, HeaderHasTheHostSideCheck) {
 }
 
 TEST(CodegenOpenCL, GlobalMapInTwoDimensionsAndPrivateScalar) {
-  Compiled c = compile("matrix_add_ocl.rise", readFile(data("rise", "matrix_add_ocl.rise")));
+  CompiledKernel c = compile("matrix_add_ocl.rise", readFile(data("rise", "matrix_add_ocl.rise")));
   const std::string& k = c.result.files.source;
   EXPECT_NE(k.find("for (int i = get_global_id(1); i < n; i += get_global_size(1))"),
             std::string::npos)
@@ -119,140 +116,16 @@ TEST(CodegenOpenCL, PrivateTemporaryOfSymbolicSizeIsRejected) {
 
 // ---- end to end on PoCL -----------------------------------------------------------
 
-struct Launch {
-  unsigned dims = 1;
-  std::size_t global[2] = {1, 1};
-  std::size_t local[2] = {1, 1};
-};
-
-std::vector<float> flat(const rise::Type& t, const rise::interp::Value& v) {
-  std::ostringstream os;
-  writeValue(t, v, os);
-  std::vector<float> out;
-  for (const std::string& tok : tokens(os.str()))
-    out.push_back(std::stof(tok));
-  if (t->kind() != rise::TypeKind::Scalar) // writeValue starts a buffer with its length
-    out.erase(out.begin());
-  return out;
-}
-
-// PoCL loads LLVM 15 and the compiler libraries LLVM 14: they cannot share a
-// process. The kernels run in a small C program built with the host runtime
-// (risec_host_cl): `runner FILE.cl KERNEL DIMS G0 G1 L0 L1 ARGS` where ARGS
-// lists the arguments in ABI order, one per line: `o COUNT` (the output
-// buffer), `i VALUE` (an int size), `f VALUE` (a float scalar), `b COUNT
-// VALUES...` (an input buffer), `t COUNT` (a global temporary, filled with
-// NaN so that reading it before writing shows). It prints `rc 0` and the
-// output.
-const char* kRunner = R"(#include "risec_cl.h"
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-static char* slurp(const char* path) {
-  FILE* f = fopen(path, "rb");
-  if (!f) return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char* s = calloc((size_t)n + 1, 1);
-  if (fread(s, 1, (size_t)n, f) != (size_t)n) return NULL;
-  fclose(f);
-  return s;
-}
-#define FAIL(what, code) do { printf("rc %d %s %s\n", (int)(code), what, risec_cl_error_string(code)); return 1; } while (0)
-int main(int argc, char** argv) {
-  if (argc != 9) return 2;
-  risec_cl_context* ctx;
-  int st = risec_cl_create(&ctx, NULL);
-  if (st) FAIL("create", st);
-  char* src = slurp(argv[1]);
-  cl_program prog;
-  st = risec_cl_program(ctx, src, "-cl-std=CL1.2", &prog);
-  if (st) { printf("%s\n", risec_cl_last_error(ctx)); FAIL("build", st); }
-  cl_int err;
-  cl_kernel k = clCreateKernel(prog, argv[2], &err);
-  if (err) FAIL("kernel", err);
-  cl_context c = risec_cl_context_handle(ctx);
-  FILE* a = fopen(argv[8], "r");
-  char kind[4];
-  cl_uint arg = 0;
-  cl_mem out = NULL;
-  long outCount = 0;
-  while (fscanf(a, "%3s", kind) == 1) {
-    if (kind[0] == 'i') {
-      cl_int v; if (fscanf(a, "%d", &v) != 1) return 2;
-      err = clSetKernelArg(k, arg++, sizeof v, &v);
-    } else if (kind[0] == 'f') {
-      float v; if (fscanf(a, "%f", &v) != 1) return 2;
-      err = clSetKernelArg(k, arg++, sizeof v, &v);
-    } else {
-      long n; if (fscanf(a, "%ld", &n) != 1) return 2;
-      float* h = calloc((size_t)n + 1, sizeof(float));
-      for (long i = 0; kind[0] == 'b' && i < n; ++i)
-        if (fscanf(a, "%f", &h[i]) != 1) return 2;
-      if (kind[0] == 'o') for (long i = 0; i < n; ++i) h[i] = -1.0f;
-      if (kind[0] == 't') for (long i = 0; i < n; ++i) h[i] = NAN;
-      cl_mem m = clCreateBuffer(c, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
-                                ((size_t)n + 1) * sizeof(float), h, &err);
-      if (err) FAIL("buffer", err);
-      if (kind[0] == 'o') { out = m; outCount = n; }
-      err = clSetKernelArg(k, arg++, sizeof m, &m);
-    }
-    if (err) FAIL("arg", err);
-  }
-  size_t g[2] = {strtoul(argv[4], 0, 10), strtoul(argv[5], 0, 10)};
-  size_t l[2] = {strtoul(argv[6], 0, 10), strtoul(argv[7], 0, 10)};
-  err = clEnqueueNDRangeKernel(risec_cl_queue(ctx), k, (cl_uint)atoi(argv[3]), NULL, g, l, 0,
-                               NULL, NULL);
-  if (err) FAIL("launch", err);
-  float* r = calloc((size_t)outCount + 1, sizeof(float));
-  err = clEnqueueReadBuffer(risec_cl_queue(ctx), out, CL_TRUE, 0, (size_t)outCount * sizeof(float),
-                            r, 0, NULL, NULL);
-  if (err && outCount) FAIL("read", err);
-  printf("rc 0\n");
-  for (long i = 0; i < outCount; ++i) printf("%.9g\n", (double)r[i]);
-  risec_cl_release(ctx);
-  return 0;
-}
-)";
-
-// In a sanitizer build the host runtime library is instrumented, so the
-// runner must be built with the same flags. PoCL's own allocations at exit
-// are not ours to report.
-#ifdef RISEC_E2E_SANITIZE
-const std::string kSanitizerFlags = " -fsanitize=address,undefined -fno-sanitize-recover=all";
-const std::string kRunEnvironment = "ASAN_OPTIONS=detect_leaks=0 ";
-#else
-const std::string kSanitizerFlags;
-const std::string kRunEnvironment;
-#endif
-
-/// The element count of an ABI parameter at the sizes `s`.
-std::int64_t countAt(const rise::Nat& n, const rise::interp::SizeEnv& s) {
-  rise::Nat v =
-      rise::natMapVars(n, [&](const rise::NatVarInfo& x) { return rise::natConst(s.at(x.name)); });
-  if (!v->isConst())
-    throw std::runtime_error("cannot evaluate " + rise::natToString(n));
-  return v->value();
-}
-
+// The kernels run in a separate runner process (OclRunner.h: PoCL and the
+// compiler's LLVM cannot share one), on random inputs, once per launch
+// configuration; global temporaries are filled with NaN so that reading one
+// before writing it shows.
 void runOnPocl(const fs::path& src, const std::vector<Launch>& launches,
                const std::vector<rise::interp::SizeEnv>& sizes) {
-  Compiled c = compile(src.filename().string(), readFile(src));
+  CompiledKernel c = compile(src.filename().string(), readFile(src));
   const rise::TypedDef& def = c.def;
-  fs::path dir = fs::temp_directory_path() /
-                 ("risec-ocl-" + std::to_string(::getpid()) + "-" + src.stem().string());
-  fs::create_directories(dir);
-  std::ofstream(dir / "kernel.cl") << c.result.files.source;
-  std::ofstream(dir / "runner.c") << kRunner;
-  std::string log;
-  std::string build = "gcc -std=c11 -O1" + kSanitizerFlags + " -I" +
-                      (fs::path(RISEC_TEST_DATA) / ".." / "host").string() + " -o " +
-                      (dir / "runner").string() + " " + (dir / "runner.c").string() + " " +
-                      RISEC_HOST_CL_LIB + " -lOpenCL 2>&1";
-  ASSERT_EQ(runCommand(build, &log), 0) << log;
-  std::vector<std::string> sizeNames = rise::interp::sizeParameters(def);
+  OclRunner& runner = defaultOclRunner();
+  ASSERT_TRUE(runner.ok()) << runner.buildLog();
   for (const rise::interp::SizeEnv& s : sizes) {
     rise::interp::EntryInterface iface = rise::interp::instantiateEntry(def, s);
     std::mt19937_64 rng(777);
@@ -260,52 +133,17 @@ void runOnPocl(const fs::path& src, const std::vector<Launch>& launches,
     for (const rise::Type& t : iface.inputTypes)
       inputs.push_back(rise::interp::randomValue(t, rng));
     rise::interp::Value expected = rise::interp::evaluate(def, s, inputs);
-
-    std::ostringstream args;
-    args.precision(9);
-    args << "o " << elementCount(iface.outputType) << "\n";
-    for (const std::string& n : sizeNames)
-      args << "i " << s.at(n) << "\n";
-    for (std::size_t i = 0; i < inputs.size(); ++i) {
-      std::vector<float> host = flat(iface.inputTypes[i], inputs[i]);
-      if (iface.inputTypes[i]->kind() == rise::TypeKind::Scalar) {
-        args << "f " << host.at(0) << "\n";
-        continue;
-      }
-      args << "b " << host.size();
-      for (float v : host)
-        args << " " << v;
-      args << "\n";
-    }
-    for (const codegen::AbiParam* t :
-         c.result.files.abi.withRole(codegen::AbiParam::Role::Temporary))
-      args << "t " << countAt(t->count, s) << "\n";
-    std::ofstream(dir / "args.txt") << args.str();
-    for (const Launch& launch : launches) {
-      std::string cmd = kRunEnvironment + "RISEC_CL_CACHE_DIR=" + (dir / "cache").string() + " " +
-                        (dir / "runner").string() + " " + (dir / "kernel.cl").string() + " " +
-                        def.name + " " + std::to_string(launch.dims);
-      for (std::size_t g : launch.global)
-        cmd += " " + std::to_string(g);
-      for (std::size_t l : launch.local)
-        cmd += " " + std::to_string(l);
-      cmd += " " + (dir / "args.txt").string() + " 2>&1";
-      std::string out;
-      EXPECT_EQ(runCommand(cmd, &out), 0) << out;
-      std::vector<std::string> tok = tokens(out);
-      ASSERT_GE(tok.size(), 2u) << out;
-      ASSERT_EQ(tok[0] + " " + tok[1], "rc 0") << out << "\n" << c.result.files.source;
-      std::size_t pos = 2;
-      rise::interp::Value actual = unflatten(iface.outputType, tok, pos);
+    std::vector<OclRunResult> results = runner.run(c, s, inputs, launches);
+    for (std::size_t i = 0; i < launches.size(); ++i) {
+      const OclRunResult& r = results[i];
+      ASSERT_EQ(r.rc, 0) << r.error << "\n" << c.result.files.source;
+      ASSERT_TRUE(r.output.has_value());
       std::string why;
-      EXPECT_TRUE(rise::interp::valuesClose(actual, expected, 1e-4, 1e-4, &why))
-          << src.filename() << ": " << why << " (local size " << launch.local[0] << "x"
-          << launch.local[1] << ")\n"
+      EXPECT_TRUE(rise::interp::valuesClose(*r.output, expected, 1e-4, 1e-4, &why))
+          << src.filename() << ": " << why << " (" << launches[i].str() << ")\n"
           << c.result.files.source;
     }
   }
-  if (!::testing::Test::HasFailure())
-    fs::remove_all(dir);
 }
 
 void runOnPocl(const fs::path& src, const Launch& launch,
@@ -314,20 +152,11 @@ void runOnPocl(const fs::path& src, const Launch& launch,
 }
 
 Launch oneDim(std::size_t global, std::size_t local) {
-  Launch l;
-  l.global[0] = global;
-  l.local[0] = local;
-  return l;
+  return launch1D(global, local);
 }
 
 Launch twoDim(std::size_t g0, std::size_t g1, std::size_t l0, std::size_t l1) {
-  Launch l;
-  l.dims = 2;
-  l.global[0] = g0;
-  l.global[1] = g1;
-  l.local[0] = l0;
-  l.local[1] = l1;
-  return l;
+  return launch2D(g0, g1, l0, l1);
 }
 
 TEST(CodegenOpenCLEndToEnd, MvListing4) {
@@ -341,13 +170,7 @@ TEST(CodegenOpenCLEndToEnd, MvListing4) {
 }
 
 TEST(CodegenOpenCLEndToEnd, MatrixAdd2D) {
-  Launch l;
-  l.dims = 2;
-  l.global[0] = 4;
-  l.global[1] = 6;
-  l.local[0] = 2;
-  l.local[1] = 3;
-  runOnPocl(data("rise", "matrix_add_ocl.rise"), l,
+  runOnPocl(data("rise", "matrix_add_ocl.rise"), twoDim(4, 6, 2, 3),
             {{{"n", 1}, {"m", 1}}, {{"n", 7}, {"m", 13}}, {{"n", 33}, {"m", 5}}});
 }
 

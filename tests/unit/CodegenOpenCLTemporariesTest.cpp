@@ -1,0 +1,304 @@
+// Every OpenCL temporary is checked, whoever made it (issue 13; docs/dpia.md,
+// "Temporaries"): the double buffers of iterate and oclIterate(a), private
+// arrays indexed by a parallel map (codegen/opencl/PrivateMemory.h, E0648),
+// and the address-space rules on them. Kernels run on PoCL against the
+// interpreter at local sizes that do and do not divide the work; rejections
+// are checked with their code, position and wording.
+#include "OclRunner.h"
+#include "codegen/opencl/PrivateMemory.h"
+#include "dpia/Imperative.h"
+#include "rise/interp/ValueIO.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+namespace {
+
+using namespace risec;
+using namespace risec::testsupport;
+namespace fs = std::filesystem;
+
+std::string readE2e(const std::string& file) {
+  std::ifstream in(fs::path(RISEC_TEST_DATA) / "e2e" / file);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::size_t count(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (std::size_t p = text.find(what); p != std::string::npos; p = text.find(what, p + 1))
+    ++n;
+  return n;
+}
+
+CompiledKernel compiled(const std::string& name, const std::string& text) {
+  OclCompileOutcome o = compileOpenCL(name, text);
+  if (!o.compiled())
+    throw std::runtime_error(name + ": " + o.describe());
+  return *o.kernel;
+}
+
+/// Runs `text` at every size and launch on random inputs and compares each
+/// result with the interpreter's.
+void expectRunsLikeTheInterpreter(const std::string& name, const std::string& text,
+                                  const std::vector<rise::interp::SizeEnv>& sizes,
+                                  const std::vector<Launch>& launches) {
+  CompiledKernel k = compiled(name, text);
+  ASSERT_TRUE(defaultOclRunner().ok()) << defaultOclRunner().buildLog();
+  std::mt19937_64 rng(1313);
+  for (const rise::interp::SizeEnv& s : sizes) {
+    rise::interp::EntryInterface iface = rise::interp::instantiateEntry(k.def, s);
+    std::vector<rise::interp::Value> inputs;
+    for (const rise::Type& t : iface.inputTypes)
+      inputs.push_back(rise::interp::randomValue(t, rng));
+    rise::interp::Value expected = rise::interp::evaluate(k.def, s, inputs);
+    std::vector<OclRunResult> got = defaultOclRunner().run(k, s, inputs, launches);
+    ASSERT_EQ(got.size(), launches.size());
+    for (std::size_t i = 0; i < got.size(); ++i) {
+      ASSERT_TRUE(got[i].ok()) << name << " at " << launches[i].str() << ": " << got[i].error;
+      std::string why;
+      EXPECT_TRUE(rise::interp::valuesClose(*got[i].output, expected, 1e-4, 1e-4, &why))
+          << name << " at " << launches[i].str() << ": " << why << "\n"
+          << k.result.files.source;
+    }
+  }
+}
+
+/// The diagnostic of compiling `text` as f.rise: "E0648 at f.rise:3:5: message".
+std::string rejection(const std::string& text) {
+  OclCompileOutcome o = compileOpenCL("f.rise", text);
+  EXPECT_EQ(o.status, OclCompileOutcome::Status::Rejected) << o.describe();
+  return o.describe();
+}
+
+std::vector<rise::interp::SizeEnv> sizesOf(const std::string& name,
+                                           std::vector<std::int64_t> values) {
+  std::vector<rise::interp::SizeEnv> r;
+  for (std::int64_t v : values)
+    r.push_back({{name, v}});
+  return r;
+}
+
+// ---- the tree reduction of issue 13 ----------------------------------------------------
+
+TEST(OpenCLTemporaries, TreeReductionWithOclIterateLocalComputesTheSum) {
+  // 8 work-items per group, fewer (3, 5: not dividing the 8 partial sums),
+  // more (16), fewer groups than chunks
+  expectRunsLikeTheInterpreter(
+      "ocl_tree_reduce_local.rise", readE2e("ocl_tree_reduce_local.rise"),
+      sizesOf("n", {0, 1, 3, 5}),
+      {launch1D(16, 8), launch1D(9, 3), launch1D(10, 5), launch1D(32, 16), launch1D(8, 1)});
+}
+
+TEST(OpenCLTemporaries, OclIterateLocalBuffersAreSharedAndSynchronised) {
+  CompiledKernel k = compiled("ocl_tree_reduce_local.rise", readE2e("ocl_tree_reduce_local.rise"));
+  const std::string& cl = k.result.files.source;
+  EXPECT_NE(cl.find("local float bufA[4];"), std::string::npos) << cl;
+  EXPECT_NE(cl.find("local float bufB[4];"), std::string::npos) << cl;
+  // before each step reads what the previous one wrote, and before the copy out
+  EXPECT_EQ(count(cl, "barrier(CLK_LOCAL_MEM_FENCE);"), 4u) << cl;
+  EXPECT_NE(cl.find("// barrier: bufA (oclIterate(Local) at ocl_tree_reduce_local.rise:12:10)"),
+            std::string::npos)
+      << cl;
+}
+
+TEST(OpenCLTemporaries, TreeReductionWithPrivateIterateBuffersIsRejected) {
+  std::string text = readE2e("ocl_tree_reduce_local.rise");
+  std::size_t at = text.rfind("oclIterate(Local)");
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, std::string("oclIterate(Local)").size(), "iterate");
+  std::string d = rejection(text);
+  EXPECT_NE(d.find("E0640 at f.rise:13:30: `mapLocal(0)` writes its result into private memory "
+                   "(the double buffers of `iterate` at f.rise:12:10)"),
+            std::string::npos)
+      << d;
+  EXPECT_NE(d.find("oclIterate(Local)"), std::string::npos) << d;
+}
+
+TEST(OpenCLTemporaries, OclIterateInEveryAddressSpace) {
+  // the tree of each chunk by one work-item (private buffers), by a
+  // work-group (local) and by a work-group in global buffers (one slice per
+  // group iteration, global fences)
+  const char* body = "ys |> split(2) |> MAP(oclReduceSeq(Private)(add)(0.0f))";
+  auto program = [&](const std::string& outer, const std::string& space, const std::string& map) {
+    std::string step = body, copy = map + "(fun(x => x))";
+    step.replace(step.find("MAP"), 3, map);
+    std::string store = map == "mapSeq" ? "" : " |> toLocal";
+    return "def f = depFun(n: Nat => fun(xs: (16*n).f32 =>\n  xs |> split(16) |> " + outer +
+           "(fun(c => c |> " + copy + store + " |> oclIterate(" + space +
+           ")(4)(depFun(l: Nat => fun(ys =>\n    " + step + ")))" + store + " |> " + copy +
+           ")) |> join))\n";
+  };
+  std::vector<Launch> launches = {launch1D(8, 4), launch1D(15, 5), launch1D(4, 4)};
+  expectRunsLikeTheInterpreter("private.rise", program("mapGlobal(0)", "Private", "mapSeq"),
+                               sizesOf("n", {0, 1, 7}), launches);
+  expectRunsLikeTheInterpreter("local.rise", program("mapWorkGroup(0)", "Local", "mapLocal(0)"),
+                               sizesOf("n", {1, 6}), launches);
+  std::string global = program("mapWorkGroup(0)", "Global", "mapLocal(0)");
+  const std::string& cl = compiled("global.rise", global).result.files.source;
+  EXPECT_NE(cl.find("barrier(CLK_GLOBAL_MEM_FENCE);"), std::string::npos) << cl;
+  expectRunsLikeTheInterpreter("global.rise", global, sizesOf("n", {1, 6}), launches);
+}
+
+TEST(OpenCLTemporaries, OclIterateWithTwoStepsNeedsOneBuffer) {
+  // fuzz finding F3: the second buffer was declared and never used, an
+  // internal error under -Werror
+  std::string text = "def k = depFun(n: Nat => fun(x: (8*n).f32 =>\n"
+                     "  x |> split(8) |> mapWorkGroup(0)(fun(c => c |> mapLocal(0)(fun(v => v))\n"
+                     "    |> toLocal |> oclIterate(Local)(2)(depFun(l: Nat => fun(ys =>\n"
+                     "         ys |> split(2) |> mapLocal(0)(oclReduceSeq(Private)(add)(0.0f)))))\n"
+                     "    |> toLocal |> mapLocal(0)(fun(v => v)))) |> join))\n";
+  const std::string& cl = compiled("k.rise", text).result.files.source;
+  EXPECT_NE(cl.find("local float bufA[4];"), std::string::npos) << cl;
+  EXPECT_EQ(cl.find("bufB"), std::string::npos) << cl;
+  expectRunsLikeTheInterpreter("k.rise", text, sizesOf("n", {1, 3}),
+                               {launch1D(8, 4), launch1D(6, 3), launch1D(2, 1)});
+}
+
+TEST(OpenCLTemporaries, OclIterateNeedsAKnownAddressSpace) {
+  std::string d = rejection("def f = depFun((n: Nat, a: AddrSpace) => fun(xs: (4*n).f32 =>\n"
+                            "  xs |> split(4) |> mapGlobal(0)(fun(c => c |> oclIterate(a)(2)(\n"
+                            "    depFun(l: Nat => fun(ys => ys |> split(2) |> "
+                            "mapSeq(reduceSeq(add)(0.0f))))))) |> join))\n");
+  EXPECT_NE(d.find("E0630 at f.rise:2:48"), std::string::npos) << d;
+}
+
+// ---- private arrays indexed by a parallel map (issue 13, item 3) ---------------------
+
+TEST(OpenCLTemporaries, PrivateAccumulatorOfBlastGemvIsAcceptedAndRight) {
+  CompiledKernel k =
+      compiled("ocl_private_accumulator.rise", readE2e("ocl_private_accumulator.rise"));
+  EXPECT_NE(k.result.files.source.find("float acc[8];"), std::string::npos)
+      << k.result.files.source;
+  std::vector<rise::interp::SizeEnv> sizes = {
+      {{"n", 1}, {"m", 1}}, {{"n", 3}, {"m", 2}}, {{"n", 2}, {"m", 5}}};
+  expectRunsLikeTheInterpreter(
+      "ocl_private_accumulator.rise", readE2e("ocl_private_accumulator.rise"), sizes,
+      {launch1D(16, 8), launch1D(9, 3), launch1D(10, 5), launch1D(4, 1), launch1D(32, 16)});
+}
+
+TEST(OpenCLTemporaries, PrivateArrayWrittenAndReadByOneMappingRuns) {
+  // lowerToC stores the first mapLocal's result in a private array; each
+  // work-item reads back the elements it wrote
+  expectRunsLikeTheInterpreter(
+      "f.rise",
+      "def f = depFun(n: Nat => fun(x: n.5.f32 =>\n"
+      "  x |> mapWorkGroup(0)(fun(r => r |> mapLocal(0)(fun(v => v * 2.0f))\n"
+      "    |> mapLocal(0)(fun(v => v + 1.0f))))))\n",
+      sizesOf("n", {1, 4}), {launch1D(4, 2), launch1D(6, 3), launch1D(1, 1), launch1D(16, 8)});
+}
+
+TEST(OpenCLTemporaries, PrivateElementReadByAnotherWorkItemIsRejected) {
+  std::string d =
+      rejection("def f = depFun(n: Nat => fun(xs: (8*n).f32 =>\n"
+                "  xs |> split(8) |> mapWorkGroup(0)(fun(c =>\n"
+                "    let(c |> mapLocal(0)(fun(x => x * 2.0f)) |> toPrivate)(fun(t =>\n"
+                "      t |> mapLocal(0)(fun(x => t |> oclReduceSeq(Private)(add)(x)))))))\n"
+                "  |> join))\n");
+  EXPECT_EQ(d, "E0648 at f.rise:3:49: `toPrivate` at f.rise:3:49 (`tmp`) is private memory, one "
+               "copy per work-item, and the `mapLocal(0)` loop writes its elements on different "
+               "work-items; but the `mapLocal(0)` loop over `j` reads `tmp[k]`, not only its own "
+               "element `tmp[j]`, so it may see an element another work-item wrote (rule 1 of the "
+               "mapping constraints: private memory belongs to one work-item); keep it in memory "
+               "the work-items share (toLocal or oclToMem(Local) inside a mapWorkGroup, "
+               "oclIterate(Local) for iterate's buffers, toGlobal), or make the loops that write "
+               "and read it sequential (mapSeq), or declare it inside the loop (one temporary per "
+               "iteration)");
+}
+
+TEST(OpenCLTemporaries, PrivateAccumulatorReadAtAnotherIndexIsRejected) {
+  // the BLAST gemv with the accumulators read in reverse at the end
+  std::string text = readE2e("ocl_private_accumulator.rise");
+  std::string last = "|> mapLocal(0)(fun(x => x)))) |> join)))";
+  std::size_t at = text.find(last);
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, last.size(),
+               "|> fun(r => let(r)(fun(acc => generate(fun(i: idx[8] =>\n"
+               "          acc |> idx(natAsIndex(8)(7n - indexAsNat(i)))))\n"
+               "        |> mapLocal(0)(fun(x => x))))))) |> join)))");
+  std::string d = rejection(text);
+  EXPECT_NE(d.find("E0648 at f.rise:12:10: the accumulator of `oclReduceSeq(Private)` at "
+                   "f.rise:12:10 (`acc`)"),
+            std::string::npos)
+      << d;
+}
+
+// ---- the check itself, on hand-made accesses ------------------------------------------
+
+struct CheckFixture : ::testing::Test {
+  dpia::Phrase tmp =
+      dpia::newVar(rise::arrayType(rise::natConst(8), rise::scalarType(rise::ScalarKind::F32)),
+                   "tmp", [](const dpia::Phrase&) { return dpia::skip(); }, {});
+  rise::Nat i = rise::natVar("i"), j = rise::natVar("j");
+  codegen::opencl::GridLoopRef local0{i->var().id, "i", "mapLocal(0)"};
+  codegen::opencl::GridLoopRef otherLocal0{j->var().id, "j", "mapLocal(0)"};
+  codegen::opencl::GridLoopRef local1{j->var().id, "j", "mapLocal(1)"};
+  codegen::opencl::PrivateMemoryCheck check;
+
+  std::string error() {
+    try {
+      check.check();
+    } catch (const CompileError& e) {
+      return e.code() + ": " + e.message();
+    }
+    return "accepted";
+  }
+};
+
+TEST_F(CheckFixture, OwnElementsUnderOneMappingAreAccepted) {
+  check.declare(1, tmp, "tmp", {});
+  check.access(1, i, "i", false, true, {local0});
+  check.access(1, j, "j", true, false, {otherLocal0}); // another mapLocal(0) loop, own index
+  check.access(1, i, "i", true, true, {local0});
+  EXPECT_EQ(error(), "accepted");
+}
+
+TEST_F(CheckFixture, WrittenWholeByEveryWorkItemIsAccepted) {
+  check.declare(1, tmp, "tmp", {});
+  check.access(1, rise::natConst(3), "3", false, true, {});
+  check.access(1, i + 1, "i + 1", true, false, {local0}); // reads only: its own full copy
+  EXPECT_EQ(error(), "accepted");
+}
+
+TEST_F(CheckFixture, ReadOutsideTheWritingLoopIsRejected) {
+  check.declare(1, tmp, "tmp", {});
+  check.access(1, i, "i", false, true, {local0});
+  check.access(1, rise::natConst(0), "0", true, false, {});
+  std::string e = error();
+  EXPECT_EQ(e.rfind("E0648: the temporary `tmp` stored (`tmp`) is private memory", 0), 0u) << e;
+  EXPECT_NE(e.find("it is also read outside that loop"), std::string::npos) << e;
+}
+
+TEST_F(CheckFixture, AnotherMappingIsRejected) {
+  check.declare(1, tmp, "tmp", {});
+  check.access(1, i, "i", false, true, {local0});
+  check.access(1, j, "j", true, false, {local1});
+  EXPECT_NE(error().find("it is also accessed inside `mapLocal(1)`"), std::string::npos);
+}
+
+TEST_F(CheckFixture, NestedDistributionIsRejected) {
+  check.declare(1, tmp, "tmp", {});
+  check.access(1, i, "i", false, true, {local0, local1});
+  EXPECT_NE(error().find("E0648"), std::string::npos);
+}
+
+TEST_F(CheckFixture, UnknownElementUnderADistributedWriteIsRejected) {
+  check.declare(1, tmp, "tmp", {});
+  check.access(1, nullptr, "", false, false, {local0}); // a vector load or store
+  EXPECT_NE(error().find("reads `tmp`, not only its own element `tmp[i]`"), std::string::npos)
+      << error();
+}
+
+TEST_F(CheckFixture, DeclaredInsideTheLoopIsPerIteration) {
+  check.declare(1, tmp, "tmp", {local0});
+  check.access(1, rise::natConst(5), "5", false, true, {local0});
+  check.access(1, rise::natConst(2), "2", true, false, {local0});
+  EXPECT_EQ(error(), "accepted");
+}
+
+} // namespace
