@@ -22,7 +22,10 @@
 //   E0634  the barrier would be inside a mapLocal or mapGlobal loop (work-items
 //          run different numbers of iterations);
 //   E0635  the dependency is between work-groups (a distributed access by a
-//          mapWorkGroup or mapGlobal loop): OpenCL has no global barrier.
+//          mapWorkGroup or mapGlobal loop): OpenCL has no global barrier,
+//          and the work-group barriers of either side do not order it, so
+//          such accesses are compared with every access before and after
+//          them, across barriers.
 #pragma once
 
 #include "dpia/Phrase.h"
