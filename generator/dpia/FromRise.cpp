@@ -85,8 +85,8 @@ std::string describe(const Phrase& p) {
 
 class FromRise {
 public:
-  FromRise(bool repair, const std::set<const rise::ExprNode*>& viewableMaps)
-      : repair_(repair), viewableMaps_(viewableMaps) {}
+  FromRise(bool repair, const std::set<const rise::ExprNode*>& viewableMaps, bool readViews = false)
+      : repair_(repair), readViews_(readViews), viewableMaps_(viewableMaps) {}
 
   Program run(const rise::TypedDef& def) {
     Program prog;
@@ -145,6 +145,7 @@ public:
 
 private:
   bool repair_;
+  bool readViews_; ///< repair: a read `map` whose function computes on access stays a view
   const std::set<const rise::ExprNode*>& viewableMaps_;
   Repairs repairs_;
   std::vector<std::pair<std::string, Phrase>> env_;
@@ -164,7 +165,11 @@ private:
       return p;
     if (want == Access::Rd) {
       if (repair_) {
-        repairs_[src.get()] = Repair::ToMem;
+        const rise::ExprNode* view = readViews_ ? readableMap(src) : nullptr;
+        if (view)
+          repairs_[view] = Repair::ViewMap; // read from now on: as if stored, this round
+        else
+          repairs_[src.get()] = Repair::ToMem;
         return prim("toMem", {dataType(p)}, {p}, src->loc());
       }
       Phrase producer = wrProducer(p);
@@ -191,6 +196,37 @@ private:
                            " must write it; copying an array is a choice risec does not make: "
                            "insert an explicit copy such as `mapSeq(fun(x => x))` (nested once "
                            "per array dimension)");
+  }
+
+  /// Whether `e` can be computed where it is read: nothing in it stores
+  /// (reductions, toMem, ...) or loops, except maps made from `map`, which
+  /// become views in turn.
+  bool computesOnAccess(const Expr& e) const {
+    switch (e->kind()) {
+    case rise::ExprKind::App:
+      return computesOnAccess(e->fn()) && computesOnAccess(e->arg());
+    case rise::ExprKind::DepApp:
+      return computesOnAccess(e->fn());
+    case rise::ExprKind::Lambda:
+    case rise::ExprKind::DepLambda:
+      return computesOnAccess(e->body());
+    case rise::ExprKind::Primitive:
+      if (rise::isMapLike(e->prim()))
+        return e->prim() == rise::Prim::Map || viewableMaps_.count(e.get()) > 0;
+      return !storesIntoMemory(e);
+    default:
+      return true;
+    }
+  }
+
+  /// The head of `src` when it is a `mapSeq` made from `map`, applied to its
+  /// array, whose function computes on access.
+  const rise::ExprNode* readableMap(const Expr& src) const {
+    rise::Spine s = rise::collectSpine(src, true);
+    if (s.head->kind() != rise::ExprKind::Primitive || !viewableMaps_.count(s.head.get()) ||
+        s.args.size() != 2 || !computesOnAccess(s.args[0]))
+      return nullptr;
+    return s.head.get();
   }
 
   Phrase translate(const Expr& e) {
@@ -389,6 +425,19 @@ private:
     }
     Access result = def->result.access;
     if (def->result.kind == ResultAccess::Kind::Poly) {
+      // OpenCL: a map zipped with values read from memory stays a view, as
+      // Shine reads it, rather than making the zip written (and the values
+      // copied into private memory)
+      bool anyRd = false;
+      for (std::size_t i : polyArgs)
+        anyRd = anyRd || (ps[i]->type()->isExp() && ps[i]->type()->access() == Access::Rd);
+      if (repair_ && readViews_ && anyRd)
+        for (std::size_t i : polyArgs)
+          if (i < args.size() && ps[i]->type()->isExp() && ps[i]->type()->access() == Access::Wr)
+            if (const rise::ExprNode* view = readableMap(args[i])) {
+              repairs_[view] = Repair::ViewMap;
+              ps[i] = prim("toMem", {dataType(ps[i])}, {ps[i]}, args[i]->loc());
+            }
       bool anyWr = false;
       for (std::size_t i : polyArgs)
         anyWr = anyWr || ps[i]->type()->access() == Access::Wr;
@@ -467,9 +516,9 @@ Program fromRise(const rise::TypedDef& def) {
   return FromRise(false, {}).run(def);
 }
 
-Repairs findRepairs(const rise::TypedDef& def,
-                    const std::set<const rise::ExprNode*>& viewableMaps) {
-  FromRise t(true, viewableMaps);
+Repairs findRepairs(const rise::TypedDef& def, const std::set<const rise::ExprNode*>& viewableMaps,
+                    bool readViews) {
+  FromRise t(true, viewableMaps, readViews);
   t.run(def);
   return t.repairs();
 }

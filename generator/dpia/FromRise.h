@@ -38,8 +38,12 @@ Program fromRise(const rise::TypedDef& def);
 /// copy instead of failing on them (other errors still throw).
 /// `viewableMaps` are the `mapSeq` primitives that lowerToC made from `map`:
 /// when their function only builds a view, the repair is to keep them a
-/// read-only `map` (a view computed on access) rather than to copy.
+/// read-only `map` (a view computed on access) rather than to copy. With
+/// `readViews` (OpenCL, as Shine reads a `map`) such a map whose result is
+/// read is kept a view too, rather than stored (in private memory, which
+/// the work-items of a parallel map that reads it could not share).
 Repairs findRepairs(const rise::TypedDef& def,
-                    const std::set<const rise::ExprNode*>& viewableMaps = {});
+                    const std::set<const rise::ExprNode*>& viewableMaps = {},
+                    bool readViews = false);
 
 } // namespace risec::dpia

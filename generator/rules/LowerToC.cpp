@@ -518,7 +518,8 @@ TypedDef lowerToC(const Program& program, const TypedDef& def, LowerTarget targe
   if (target != LowerTarget::OpenCL)
     out.expr = SeparateAccumulatorUpdates().run(out.expr);
   for (int round = 0; round < 8; ++round) {
-    dpia::Repairs repairs = dpia::findRepairs(out, seq.fromMap);
+    dpia::Repairs repairs =
+        dpia::findRepairs(out, seq.fromMap, target == rules::LowerTarget::OpenCL);
     if (repairs.empty())
       break;
     out.expr = InsertCopies(repairs).run(out.expr);

@@ -228,6 +228,20 @@ TEST(OpenCLTemporaries, PrivateAccumulatorReadAtAnotherIndexIsRejected) {
       << d;
 }
 
+TEST(OpenCLTemporaries, AMapReadInPlaceIsAViewNotAPrivateCopy) {
+  // Shine reads `map(snd)` of a work-group's rows as a view; stored, it was a
+  // private temporary the mapLocal reading it could not share (E0640)
+  std::string text = "def f = depFun((n: Nat, m: Nat) => fun(mat: (4*m).n.f32, ys: (4*m).f32 =>\n"
+                     "  zip(mat)(ys) |> split(4) |> mapWorkGroup(0)(fun(c =>\n"
+                     "    zip(generate(fun(i => 1.0f)) |> mapLocal(0)(fun(x => x)) |> toLocal)\n"
+                     "       (c |> map(fun(r => snd(r))))\n"
+                     "      |> mapLocal(0)(fun(x => fst(x) + snd(x))))) |> join))\n";
+  const std::string& cl = compiled("f.rise", text).result.files.source;
+  EXPECT_EQ(count(cl, "float tmp"), count(cl, "local float tmp")) << cl; // no private copy
+  expectRunsLikeTheInterpreter("f.rise", text, {{{"n", 3}, {"m", 2}}},
+                               {launch1D(8, 4), launch1D(3, 3)});
+}
+
 // ---- the check itself, on hand-made accesses ------------------------------------------
 
 struct CheckFixture : ::testing::Test {
