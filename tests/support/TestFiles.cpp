@@ -33,4 +33,12 @@ std::vector<std::string> filesWithExtension(const fs::path& dir, const std::stri
   return files;
 }
 
+std::string testNameOfFile(const std::string& path) {
+  std::string name = fs::path(path).stem().string();
+  for (char& c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c)))
+      c = '_';
+  return name;
+}
+
 } // namespace risec::test

@@ -19,4 +19,8 @@ std::string trim(std::string s);
 std::vector<std::string> filesWithExtension(const std::filesystem::path& dir,
                                             const std::string& ext);
 
+/// A GoogleTest parameter name for a file: its stem with every character
+/// that is not a letter or digit replaced by `_` (`a-b.rise` -> `a_b`).
+std::string testNameOfFile(const std::string& path);
+
 } // namespace risec::test

@@ -266,11 +266,7 @@ TEST_P(CorpusTest, EveryDefTypeChecks) {
 }
 
 std::string testName(const ::testing::TestParamInfo<std::string>& info) {
-  std::string name = fs::path(info.param).stem().string();
-  for (char& c : name)
-    if (!std::isalnum(static_cast<unsigned char>(c)))
-      c = '_';
-  return name;
+  return risec::test::testNameOfFile(info.param);
 }
 
 INSTANTIATE_TEST_SUITE_P(Corpus, CorpusTest, ::testing::ValuesIn(corpusFiles()), testName);

@@ -31,6 +31,7 @@
 // global size: PoCL 3.1 has no non-uniform work-groups and answers
 // CL_INVALID_WORK_GROUP_SIZE otherwise, even for -cl-std=CL2.0 or CL3.0.
 #include "OclRunner.h"
+#include "TestFiles.h"
 
 #include "rise/interp/Interpreter.h"
 #include "rise/interp/Value.h"
@@ -227,11 +228,7 @@ TEST_P(ShineOpenCL, MatchesTheInterpreterOnPocl) {
 }
 
 std::string testName(const ::testing::TestParamInfo<std::string>& info) {
-  std::string name = fs::path(info.param).stem().string();
-  for (char& c : name)
-    if (!std::isalnum(static_cast<unsigned char>(c)))
-      c = '_';
-  return name;
+  return risec::test::testNameOfFile(info.param);
 }
 
 INSTANTIATE_TEST_SUITE_P(Ports, ShineOpenCL, ::testing::ValuesIn(shineFiles()), testName);
