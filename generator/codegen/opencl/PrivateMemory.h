@@ -48,7 +48,6 @@ public:
   /// declared inside the grid loops `around`.
   void declare(std::uint64_t id, const dpia::Phrase& newCommand, const std::string& name,
                const std::vector<GridLoopRef>& around);
-  bool tracks(std::uint64_t id) const { return temporaries_.count(id) > 0; }
   /// An access inside the grid loops `around`: to element `index` of an
   /// array, spelled `spelled` in C (null and "" for a scalar variable, or an
   /// element the emitter does not name), a read, a write or (both false)

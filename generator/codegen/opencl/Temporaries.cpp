@@ -46,12 +46,21 @@ std::string identifierAt(const SourceLocation& loc) {
   return pos < text.size() ? text.substr(pos, end - pos) : "";
 }
 
-/// How the program asked for the temporary: `toLocal`, `oclToMem(Local)`,
-/// `oclReduceSeq(Local)` (an accumulator), ...
-std::string primitiveOf(const dpia::Phrase& c, AddrSpace::Tag t) {
+/// The primitive written at the temporary's location, with the address
+/// space for those that take one (`oclIterate(Local)`), or "".
+std::string writtenPrimitive(const dpia::Phrase& c, AddrSpace::Tag t) {
   std::string written = identifierAt(c->loc());
   if (written == "oclToMem" || written == "oclReduceSeq" || written == "oclIterate")
     return written + "(" + spaceName(t) + ")";
+  return written;
+}
+
+/// How the program asked for the temporary: `toLocal`, `oclToMem(Local)`,
+/// `oclReduceSeq(Local)` (an accumulator), ...
+std::string primitiveOf(const dpia::Phrase& c, AddrSpace::Tag t) {
+  std::string written = writtenPrimitive(c, t);
+  if (written.rfind("ocl", 0) == 0)
+    return written;
   if (c->tag() == "acc")
     return "oclReduceSeq(" + spaceName(t) + ")";
   if (c->tag() == "bufA" || c->tag() == "bufB")
@@ -62,11 +71,9 @@ std::string primitiveOf(const dpia::Phrase& c, AddrSpace::Tag t) {
 } // namespace
 
 std::string describeTemporary(const dpia::Phrase& c) {
-  std::string written = identifierAt(c->loc());
+  std::string written = writtenPrimitive(c, dpia::newAddrSpace(c).tag);
   std::string at = c->loc().known() ? " at " + c->loc().shortStr() : "";
   const std::string& tag = c->tag();
-  if (written == "oclToMem" || written == "oclIterate" || written == "oclReduceSeq")
-    written += "(" + spaceName(dpia::newAddrSpace(c).tag) + ")";
   if (tag == "bufA" || tag == "bufB")
     return "the double buffer `" + tag + "` of `" + written + "`" + at;
   if (tag == "acc" && !written.empty())
