@@ -11,6 +11,7 @@
 #include "support/PassTimer.h"
 #include "support/Text.h"
 #include "tooling/Formatter.h"
+#include "tooling/Verifier.h"
 
 #include <algorithm>
 #include <atomic>
@@ -161,6 +162,7 @@ std::vector<codegen::CompileResult> compileAll(const std::vector<KernelSpec>& sp
     }
   };
   std::vector<std::thread> threads;
+  tooling::registerSignalHandlers();
   for (int t = 1; t < std::min<int>(jobs, static_cast<int>(work.size())); ++t)
     threads.emplace_back(worker);
   worker();

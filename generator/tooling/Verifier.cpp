@@ -14,6 +14,7 @@
 #include <llvm/ADT/SmallString.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/Path.h>
+#include <llvm/Support/Signals.h>
 #include <llvm/Support/VirtualFileSystem.h>
 
 namespace risec::tooling {
@@ -187,6 +188,11 @@ VerifyResult verifySource(const std::string& code, SourceLanguage language,
   if (!r.ok && r.diagnostics.empty())
     r.diagnostics = fileName + ": error: Clang could not parse the file\n";
   return r;
+}
+
+void registerSignalHandlers() {
+  static std::once_flag once;
+  std::call_once(once, [] { llvm::sys::AddSignalHandler([](void*) {}, nullptr); });
 }
 
 } // namespace risec::tooling

@@ -30,4 +30,12 @@ VerifyResult verifySource(const std::string& code, SourceLanguage language,
                           const std::vector<std::string>& includeDirs = {},
                           const std::map<std::string, std::string>& siblings = {});
 
+/// Call on the main thread before starting threads that call verifySource.
+/// Clang registers LLVM's signal handlers on first use, and with them an
+/// alternate signal stack for the calling thread, allocated with malloc. On a
+/// worker thread that stack outlives its registration: AddressSanitizer's
+/// thread exit unmaps whatever stack is registered and aborts on a heap
+/// block. Registering once here keeps that stack on the main thread.
+void registerSignalHandlers();
+
 } // namespace risec::tooling
