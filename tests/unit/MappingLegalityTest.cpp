@@ -230,6 +230,23 @@ TEST(OpenCLMappingLegality, Rule1LeavesAPrivateArrayOfOneMappingToTheIndexCheck)
       "E0640", 2, 38, "rule 1", "store its result in local or global memory");
 }
 
+TEST(OpenCLMappingLegality, Rule1LeavesAPrivateArrayOfNestedMappingsToTheIndexCheck) {
+  // Shine's nbodyNVIDIA: the accumulator written by mapLocal(1)(mapLocal(0))
+  // and read through zip by the same nest, the chunk written by mapLocal(0)
+  // and read inside mapLocal(1)(mapLocal(0)) (issue 13, item 3)
+  expectLegal(openclError(corpus("e2e", "ocl_private_nbody.rise")));
+  // read through transpose by the nest that wrote it: rule 1 as before
+  expectError(openclError("def f = fun(xs: 4.4.f32 =>\n"
+                          "  xs |> mapGlobal(1)(mapGlobal(0)(fun(x => x * 2.0f))) |> toPrivate\n"
+                          "    |> transpose |> mapGlobal(1)(mapGlobal(0)(fun(x => x + 1.0f))))\n"),
+              "E0640", 2, 9, "rule 1", "store its result in local or global memory");
+  // maps of two levels (mapWorkGroup and mapLocal): rule 1 as before
+  expectError(openclError("def f = depFun(n: Nat => fun(x: n.4.f32 =>\n"
+                          "  x |> mapWorkGroup(0)(mapLocal(0)(fun(v => v * 2.0f))) |> toPrivate\n"
+                          "    |> mapWorkGroup(0)(mapLocal(0)(fun(v => v + 1.0f)))))\n"),
+              "E0640", 2, 8, "rule 1", "store its result in local or global memory");
+}
+
 TEST(OpenCLMappingLegality, Rule1IterateBuffersArePrivate) {
   // issue 13: the steps of iterate map with mapLocal over buffers private to
   // each work-item

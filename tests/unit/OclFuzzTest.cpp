@@ -40,6 +40,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -109,7 +110,8 @@ bool frontEndKnowsOclIterate() {
 
 struct Stats {
   long generated = 0, typeErrors = 0, rejected = 0, internalErrors = 0, unlocated = 0, compiled = 0,
-       run = 0, launches = 0, matching = 0, mismatches = 0, runFailures = 0, noSizes = 0, known = 0;
+       run = 0, launches = 0, matching = 0, mismatches = 0, runFailures = 0, noSizes = 0, known = 0,
+       distributed = 0;
   double compileSeconds = 0, runSeconds = 0;
   std::map<std::string, long> byCode;
 
@@ -130,7 +132,8 @@ struct Stats {
        << (noSizes ? ", " + std::to_string(noSizes) + " without valid sizes" : "") << "), matching "
        << matching << ", mismatches " << mismatches << ", run failures " << runFailures
        << ", internal errors " << internalErrors << ", type errors " << typeErrors
-       << ", diagnostics without location " << unlocated << ", known findings " << known;
+       << ", diagnostics without location " << unlocated << ", known findings " << known
+       << ", with private arrays distributed for a launch known at compile time " << distributed;
     return os.str();
   }
 };
@@ -169,6 +172,12 @@ public:
   const std::set<std::uint64_t>& failingSeeds() const { return failingSeeds_; }
 
 private:
+  struct Pending;
+  /// Compiles the program of `whole` again for its first launch within the
+  /// contract, known at compile time (`risec compile --launch`): when that
+  /// distributes private arrays over the work-items (docs/dpia.md,
+  /// "Temporaries"), runs that kernel too, at that launch.
+  void withLaunchKnown(const Pending& whole);
   /// Records a failure of program `seed` with its reproducer.
   void fail(std::uint64_t seed, const RandomOclProgram& p, const std::string& kind,
             const std::string& details);
@@ -314,6 +323,51 @@ void Fuzzer::prepare(std::uint64_t seed) {
   ++stats_.run;
   stats_.launches += static_cast<long>(pending->jobs.size());
   pending_.push_back(std::move(pending));
+  withLaunchKnown(*pending_.back());
+}
+
+void Fuzzer::withLaunchKnown(const Pending& whole) {
+  const RandomOclProgram& p = whole.program;
+  auto first = std::find(whole.notes.begin(), whole.notes.end(), std::string());
+  if (first == whole.notes.end())
+    return;
+  const Launch launch = whole.jobs[static_cast<std::size_t>(first - whole.notes.begin())].launch;
+  std::string global = "global=[", local = "local=[";
+  for (unsigned d = 0; d < launch.dims; ++d) {
+    global += (d ? "," : "") + std::to_string(launch.global[d]);
+    local += (d ? "," : "") + std::to_string(launch.local[d]);
+  }
+  const std::string given = global + "]," + local + "]";
+  // another kernel name: the kernels of a batch share one OpenCL program
+  std::string text = p.text, entry = p.entry + "_launch";
+  std::size_t at = text.find("def " + p.entry + " ");
+  if (at == std::string::npos)
+    return;
+  text.replace(at, 4 + p.entry.size(), "def " + entry);
+  OclCompileOutcome c =
+      compileOpenCL("fuzz" + std::to_string(whole.seed) + ".rise", text, "", entry, given);
+  if (c.status == OclCompileOutcome::Status::Internal) {
+    ++stats_.internalErrors;
+    fail(whole.seed, p, "internal error with --launch '" + given + "'", c.internal);
+    return;
+  }
+  if (!c.compiled() ||
+      c.kernel->result.files.source.find("reqd_work_group_size") == std::string::npos)
+    return; // rejected for this launch (E0515), or nothing distributed
+  ++stats_.distributed;
+  auto d = std::make_unique<Pending>();
+  d->seed = whole.seed;
+  d->program = p;
+  d->kernel = std::move(*c.kernel);
+  for (std::size_t j = 0; j < whole.jobs.size(); ++j)
+    if (whole.notes[j].empty() && whole.jobs[j].launch.str() == launch.str()) {
+      d->jobs.push_back(whole.jobs[j]);
+      d->expected.push_back(whole.expected[j]);
+      d->notes.push_back("the launch known at compile time: --launch '" + given + "'");
+    }
+  ++stats_.run;
+  stats_.launches += static_cast<long>(d->jobs.size());
+  pending_.push_back(std::move(d));
 }
 
 void Fuzzer::runPending() {

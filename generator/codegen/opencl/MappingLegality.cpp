@@ -123,12 +123,13 @@ private:
     return isReduceLike(p) || p == Prim::ToPrivate || p == Prim::OclToMem || p == Prim::ToMem;
   }
 
-  /// A private array that one OpenCL map level both writes and iterates
-  /// over element by element (the private accumulators of Shine's and LIFT's
-  /// gemv): each work-item then only touches the elements of its own
-  /// iterations, so its own copy holds them. Rule 1 is left to the exact
-  /// check on the generated loops (codegen/opencl/PrivateMemory.h, E0648),
-  /// which sees every index, also of the reads by reductions.
+  /// A private array that the maps of one OpenCL level (`mapLocal(1)` and
+  /// `mapLocal(0)`, say) both write and iterate over element by element (the
+  /// private accumulators of Shine's and LIFT's gemv and nbody): each
+  /// work-item then only touches the elements of its own iterations, so its
+  /// own copy holds them. Rule 1 is left to the exact check on the generated
+  /// loops (codegen/opencl/PrivateMemory.h, E0648), which sees every index,
+  /// also of the reads by reductions, and which loop owns which dimension.
   bool ownedPerIteration(const MemoryStore& s) const {
     const MapNode* first = nullptr;
     bool written = false, read = false;
@@ -138,7 +139,7 @@ private:
       if (m->domain == MapDomain::WorkGroup)
         return false;
       first = first ? first : m;
-      return m->domain == first->domain && m->dim == first->dim;
+      return m->domain == first->domain;
     };
     for (const MapNode* w : s.writers) {
       if (!same(w))

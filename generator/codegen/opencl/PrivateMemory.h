@@ -15,11 +15,24 @@
 //     fine;
 //   - read inside such loops but never written there: every work-item reads
 //     its own complete copy; fine;
-//   - written inside such a loop: accepted only when every access to it is
-//     inside exactly one such loop, all of the same kind and dimension
-//     (`mapLocal(0)`), at the loop's own index: iteration i writes and reads
-//     element i, which the same work-item runs in every such loop (the
-//     private accumulators of Shine's and LIFT's gemv). Otherwise E0648.
+//   - written inside such loops: the first such write says which grid loops
+//     own which dimension of the array (`acc[i][j]` in `mapLocal(1)` over `i`
+//     and `mapLocal(0)` over `j`: dimension 1 belongs to `mapLocal(1)`,
+//     dimension 2 to `mapLocal(0)`). Every other access must be inside loops
+//     of the same kinds and dimensions, each at its own index in the
+//     dimension it owns (iteration j of every `mapLocal(0)` loop runs on the
+//     same work-item); a read may be inside further grid loops (fewer
+//     work-items read it), a write may not; a write outside every grid loop
+//     writes the whole copy of every work-item. Otherwise E0648. This accepts
+//     the private accumulators of Shine's and LIFT's gemv and nbody.
+//
+// Such a temporary can be distributed (Shine's idxDistribute): when no access
+// is outside the grid loops, each work-item needs only the elements of its
+// own iterations, element i of a dimension owned by `mapLocal(d)` at i /
+// get_local_size(d), so the array shrinks to ceil(n / local size) in that
+// dimension. That needs the local size at compile time (the --launch
+// configuration); layouts() computes the layouts and checks the size per
+// work-item against the limit for private memory (E0631).
 #pragma once
 
 #include "dpia/Phrase.h"
@@ -40,27 +53,46 @@ struct GridLoopRef {
   std::string origin;
 };
 
+/// The layout of a private array in each work-item: `divisors[k]` for the
+/// k-th array dimension of its type, outermost first; element i of that
+/// dimension is stored at i / divisors[k] (1: every element, undistributed).
+struct PrivateLayout {
+  std::vector<std::int64_t> divisors;
+};
+
 /// Collects the accesses to private temporaries while a kernel is emitted,
 /// then checks them.
 class PrivateMemoryCheck {
 public:
-  /// A private temporary: the `new` command and its C name (for messages),
-  /// declared inside the grid loops `around`.
+  /// A private temporary: the `new` command (its type is the temporary's)
+  /// and its C name (for messages), declared inside the grid loops `around`.
   void declare(std::uint64_t id, const dpia::Phrase& newCommand, const std::string& name,
                const std::vector<GridLoopRef>& around);
-  /// An access inside the grid loops `around`: to element `index` of an
-  /// array, spelled `spelled` in C (null and "" for a scalar variable, or an
-  /// element the emitter does not name), a read, a write or (both false)
-  /// either.
+  /// An access inside the grid loops `around`: to the element at `indices`
+  /// (one per array or vector dimension of the temporary's type, outermost
+  /// first; empty for a scalar variable or an element the emitter does not
+  /// name), spelled `spelled` in C (`i][k` for `tmp[i][k]`; "" when
+  /// unknown), a read, a write or (both false) either.
+  void access(std::uint64_t id, const std::vector<rise::Nat>& indices, const std::string& spelled,
+              bool read, bool write, const std::vector<GridLoopRef>& around);
+  /// The same for a one-dimensional array (`index` null: unknown).
   void access(std::uint64_t id, const rise::Nat& index, const std::string& spelled, bool read,
               bool write, const std::vector<GridLoopRef>& around);
   /// Throws CompileError E0648 for the first temporary that two work-items
   /// may share.
   void check() const;
+  /// After check(): the layout of every private array that can be
+  /// distributed over the grid loops whose number of work-items `strides`
+  /// gives (`mapLocal(0)` -> 64, known at compile time), by the id of the
+  /// temporary; only those with a divisor above 1. Throws E0631 for the
+  /// first private array larger than the limit for private memory
+  /// (c::kStackLimitBytes) in each work-item.
+  std::map<std::uint64_t, PrivateLayout>
+  layouts(const std::map<std::string, std::int64_t>& strides) const;
 
 private:
   struct Access {
-    rise::Nat index;
+    std::vector<rise::Nat> indices;
     std::string spelled;
     bool read = true, write = true;
     std::vector<GridLoopRef> loops; ///< the grid loops between declaration and access
@@ -71,6 +103,11 @@ private:
     std::size_t depth = 0; ///< grid loops around the declaration
     std::vector<Access> accesses;
   };
+  /// Which grid loop (origin) owns each dimension of `t`'s type ("": none);
+  /// empty when no grid loop writes it. Throws E0648 when two work-items
+  /// may share an element. `whole`: some write is outside every grid loop.
+  std::vector<std::string> owners(const Temporary& t, bool& whole) const;
+
   std::map<std::uint64_t, Temporary> temporaries_;
   std::vector<std::uint64_t> order_; ///< declaration order, for deterministic messages
 };
