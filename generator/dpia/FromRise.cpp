@@ -1,6 +1,7 @@
 #include "dpia/FromRise.h"
 
 #include "dpia/Primitive.h"
+#include "rise/ast/ForeignTypes.h"
 #include "rise/ast/Spine.h"
 #include "rise/infer/Signatures.h"
 #include "support/Diagnostic.h"
@@ -70,6 +71,23 @@ bool storesIntoMemory(const Expr& e) {
     default:
       return false;
     }
+  default:
+    return false;
+  }
+}
+
+/// The unary views that are bijections on the elements, so that a value
+/// written through them reaches every element of the memory behind once.
+bool isLayoutPrim(rise::Prim p) {
+  switch (p) {
+  case rise::Prim::Split:
+  case rise::Prim::Join:
+  case rise::Prim::Transpose:
+  case rise::Prim::AsVector:
+  case rise::Prim::AsVectorAligned:
+  case rise::Prim::AsScalar:
+  case rise::Prim::Unzip:
+    return true;
   default:
     return false;
   }
@@ -229,6 +247,72 @@ private:
     return s.head.get();
   }
 
+  /// Whether `head` is a `map` that may stay a view: a `map`, or in repair
+  /// mode a `mapSeq` that lowerToC made from one.
+  bool viewableMap(const Expr& head) const {
+    return head->kind() == ExprKind::Primitive &&
+           (head->prim() == rise::Prim::Map || (repair_ && viewableMaps_.count(head.get())));
+  }
+
+  /// Whether `f` only rearranges its argument through views that are
+  /// bijections (split, join, transpose, asVector, asScalar, unzip, and maps
+  /// of such functions), so that writing `f(x)` writes every element of `x`
+  /// once: `transpose`, `split(4)`, `map(join)`, `fun(x => join(transpose(x)))`.
+  bool layoutFunction(const Expr& f) const {
+    if (f->kind() == ExprKind::Lambda)
+      return layoutChain(f->body(), f->name());
+    rise::Spine s = rise::collectSpine(f, true);
+    if (s.head->kind() != ExprKind::Primitive)
+      return false;
+    if (isLayoutPrim(s.head->prim()))
+      return s.args.empty();
+    return viewableMap(s.head) && s.args.size() == 1 && layoutFunction(s.args[0]);
+  }
+
+  /// Whether `e` is the variable `x` rearranged by layout functions.
+  bool layoutChain(const Expr& e, const std::string& x) const {
+    if (e->kind() == ExprKind::Var)
+      return e->name() == x;
+    rise::Spine s = rise::collectSpine(e, true);
+    if (s.head->kind() == ExprKind::Lambda)
+      return s.args.size() == 1 && layoutFunction(s.head) && layoutChain(s.args[0], x);
+    if (s.head->kind() != ExprKind::Primitive || s.args.empty())
+      return false;
+    if (isLayoutPrim(s.head->prim()))
+      return s.args.size() == 1 && layoutChain(s.args[0], x);
+    return viewableMap(s.head) && s.args.size() == 2 && layoutFunction(s.args[0]) &&
+           layoutChain(s.args[1], x);
+  }
+
+  /// `map(f)(xs)` where `xs` is written (Wr) and `f` a layout function: the
+  /// map is written through as well, as Shine's DPIA does: accT gives the
+  /// acceptor of `xs` that applies `f`'s acceptors to each element
+  /// (`mapAcc`, dpia/primitives/Maps.cpp), so the producer of `xs` writes
+  /// straight into the final memory, with no temporary and no copy. Null if
+  /// `f`'s body is not written (then the map is handled as usual).
+  Phrase writeThrough(const Expr& head, const std::vector<rise::TypeArg>& depArgs, const Expr& f,
+                      const Phrase& xs, const rise::Type& t) {
+    const rise::Type& elem = dataType(xs)->elem();
+    Phrase x = freshIdent("x", expType(elem, Access::Wr));
+    Phrase body;
+    if (f->kind() == ExprKind::Lambda) {
+      env_.push_back({f->name(), x});
+      body = translate(f->body());
+    } else {
+      static const std::string name = "%written"; // no RISE name can capture it
+      env_.push_back({name, x});
+      body = translate(
+          rise::makeApp(f, rise::makeVar(name, f->loc(), elem), f->loc(), f->type()->result()));
+    }
+    env_.pop_back();
+    if (!body->type()->isExp() || body->type()->access() != Access::Wr)
+      return nullptr;
+    if (repair_ && head->prim() != rise::Prim::Map)
+      repairs_[head.get()] = Repair::ViewMap;
+    return primTyped(*primitiveForRise(rise::Prim::Map), depArgs, {lambda(x, body), xs},
+                     expType(t, Access::Wr), head->loc());
+  }
+
   Phrase translate(const Expr& e) {
     switch (e->kind()) {
     case ExprKind::Var:
@@ -316,6 +400,7 @@ private:
       return translatePrim(whole, head, depArgs, args);
     case ExprKind::Foreign: {
       auto decl = head->foreign();
+      rise::checkForeignSignature(*decl); // E0422 at the declaration
       bool seen = false;
       for (const auto& f : foreigns_)
         seen = seen || f->name == decl->name;
@@ -401,6 +486,13 @@ private:
                                  expType(t->param(), Access::Rd)));
       t = t->result();
     }
+    Phrase written; // the array of a map of a layout function, translated ahead
+    if (args.size() == 2 && viewableMap(head) && layoutFunction(args[0])) {
+      written = translate(args[1]);
+      if (written->type()->isExp() && written->type()->access() == Access::Wr)
+        if (Phrase w = writeThrough(head, depArgs, args[0], written, whole->type()))
+          return w;
+    }
     Consumer consumer{"`" + name + "`", head->loc(), head.get()};
     std::vector<Phrase> ps;
     std::vector<std::size_t> polyArgs;
@@ -413,7 +505,8 @@ private:
         ps.push_back(translateFun(args[i], spec, consumer));
         continue;
       }
-      Phrase a = given ? translate(args[i]) : extra[i - args.size()];
+      Phrase a =
+          given ? (i == 1 && written ? written : translate(args[i])) : extra[i - args.size()];
       if (spec.kind == ArgAccess::Kind::Poly) {
         polyArgs.push_back(i);
         ps.push_back(a);

@@ -10,6 +10,9 @@
 //     explicit copy (E0602): copying an array is a choice (sequential,
 //     vectorised, parallel) that must be made in RISE. Rd values copied by a
 //     single assignment (scalars, vectors, pairs of those) are accepted.
+// A `map` of layout functions (split, join, transpose, asVector, asScalar,
+// unzip, maps of those) over a written array is written too: accT writes it
+// through a map acceptor (dpia/primitives/Maps.cpp), as Shine's DPIA does.
 // The same analysis runs in "repair" mode for lowerToC (rules/LowerToC.h):
 // instead of failing it records where a `toMem` or a copy is needed.
 #pragma once
@@ -38,7 +41,9 @@ Program fromRise(const rise::TypedDef& def);
 /// copy instead of failing on them (other errors still throw).
 /// `viewableMaps` are the `mapSeq` primitives that lowerToC made from `map`:
 /// when their function only builds a view, the repair is to keep them a
-/// read-only `map` (a view computed on access) rather than to copy. With
+/// read-only `map` (a view computed on access) rather than to copy; when
+/// their array is written and their function a layout function, to keep
+/// them a written `map` (written through, with no temporary). With
 /// `readViews` (OpenCL, as Shine reads a `map`) such a map whose result is
 /// read is kept a view too, rather than stored (in private memory, which
 /// the work-items of a parallel map that reads it could not share).

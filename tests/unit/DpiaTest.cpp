@@ -221,6 +221,54 @@ TEST(DpiaTranslate, WritableViewsBecomeAcceptors) {
   EXPECT_NE(z.find("idxAcc(n, i, zipAcc2(output)) = mul("), std::string::npos) << z;
 }
 
+TEST(DpiaTranslate, AMapOfLayoutFunctionsInTheWritePathIsAnAcceptor) {
+  // map(transpose) and map(join) of a written array are written through (a
+  // mapAcc of the element acceptors), as Shine's DPIA does: no temporary, no
+  // copy loop
+  const char* text = "def wt = depFun((n: Nat, m: Nat, k: Nat) => fun(A: n.m.k.f32 =>\n"
+                     "  A |> mapSeq(mapSeq(mapSeq(fun(x => x * 2.0f))))\n"
+                     "    |> map(transpose) |> map(join) |> transpose))\n";
+  TypedDef d = lowered(text);
+  EXPECT_EQ(printExpr(d.expr), "depFun((n: Nat, m: Nat, k: Nat) =>\n"
+                               "  fun(A: n.m.k.f32 =>\n"
+                               "    A |> mapSeq(mapSeq(mapSeq(fun(x => x * 2.0f)))) |> "
+                               "map(transpose) |> map(join) |> transpose))");
+  std::string s = imperative(text);
+  EXPECT_EQ(s.find("new("), std::string::npos) << s;
+  EXPECT_NE(s.find("idxAcc(k, k, idxAcc(m, j, idxAcc(n, i, mapAcc(n, fun(o => transposeAcc(m, "
+                   "k, o)), mapAcc(n, fun(o2 => joinAcc(k, m, o2)), transposeAcc(n, k*m, "
+                   "output)))))) = mul(f32, idx(k, f32, k, idx(m, k.f32, j, idx(n, m.k.f32, i, "
+                   "A))), 2.0f)"),
+            std::string::npos)
+      << s;
+  // a map whose function computes is not a layout function: it stays a loop
+  // reading a stored value
+  std::string c = imperative("def c = depFun((n: Nat, m: Nat) => fun(A: n.m.f32 =>\n"
+                             "  A |> mapSeq(mapSeq(fun(x => x * 2.0f)))\n"
+                             "    |> map(map(fun(x => x + 1.0f)))))\n");
+  EXPECT_NE(c.find("new(n.m.f32"), std::string::npos) << c;
+  EXPECT_EQ(c.find("mapAcc"), std::string::npos) << c;
+}
+
+TEST(DpiaTranslate, AMapOverRotateValuesKeepsOnlyTheWindowInRotatingValues) {
+  // Shine's iterateStream over oclRotateValues: sz values, one new value per
+  // step, then rotated, instead of all n + sz - 1 values at once
+  std::string s = imperative("def rv = depFun(n: Nat => fun(xs: (n + 2).f32 =>\n"
+                             "  xs |> rotateValues(Private)(3)(fun(x => x * 2.0f))\n"
+                             "    |> mapSeq(reduceSeq(add, 0.0f))))\n");
+  EXPECT_NE(s.find("new(3.f32, fun(buf =>\n"
+                   "    for(2, fun(i =>  // rotateValues: the first values\n"
+                   "      idxAcc(3, i, buf.2) = mul(f32, idx(n + 2, f32, i, xs), 2.0f)));\n"
+                   "    for(n, fun(i =>  // mapSeq\n"
+                   "      idxAcc(3, 2, buf.2) = mul(f32, idx(n + 2, f32, i + 2, xs), 2.0f);"),
+            std::string::npos)
+      << s;
+  EXPECT_NE(s.find("for(2, fun(j =>  // rotateValues: rotate\n"
+                   "        idxAcc(3, j, buf.2) = idx(3, f32, j + 1, buf.1))"),
+            std::string::npos)
+      << s;
+}
+
 TEST(DpiaTranslate, IterateUsesTwoBuffersAndWritesTheLastStepToTheOutput) {
   std::string s = imperative("def t = depFun(m: Nat => fun(xs: (8*m).f32 =>\n"
                              "  xs |> iterate(3)(depFun(l: Nat => fun(ys => ys |> split(2) |> "

@@ -6,7 +6,9 @@
 //   rotateValues(a, sz, n, s, f: Exp[s, Rd] -> Exp[s, Wr], x): Exp[n.sz.s, Rd]
 // The C back end stores all n + sz - 1 values of f in one buffer and reads the
 // windows as a slide view of it: the same result as a circular buffer of
-// `alloc` values (or sz rotating registers), with more memory.
+// `alloc` values (or sz rotating registers), with more memory. A mapSeq
+// consuming the windows of rotateValues keeps only sz rotating values
+// (Maps.cpp, as Shine's iterateStream over oclRotateValues).
 #include "dpia/primitives/Common.h"
 
 namespace risec::dpia {
