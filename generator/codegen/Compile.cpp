@@ -1,5 +1,6 @@
 #include "codegen/Compile.h"
 
+#include "codegen/c/EmitTypes.h"
 #include "codegen/host/HostWrappers.h"
 #include "codegen/opencl/Legality.h"
 #include "codegen/opencl/MappingLegality.h"
@@ -85,6 +86,34 @@ void checkParallelMapping(const rise::TypedDef& lowered, const std::string& targ
     opencl::checkMappingLegality(lowered);
 }
 
+/// Every parameter and the result of the entry must have a memory layout
+/// (c::layoutProblem): otherwise E0699 at the parameter or at the body.
+void checkLayouts(const rise::TypedDef& def) {
+  rise::Expr e = def.expr;
+  while (e->kind() == rise::ExprKind::DepLambda)
+    e = e->body();
+  for (; e->kind() == rise::ExprKind::Lambda; e = e->body()) {
+    const rise::Type& t = e->type()->param();
+    if (!t->isData())
+      return; // rejected by the translation (E0605)
+    std::string why = c::layoutProblem(t);
+    if (!why.empty())
+      throw CompileError("E0699", e->loc(),
+                         "the parameter `" + e->name() + "` has the type `" +
+                             rise::typeToString(t) + "`: " + why +
+                             "; pass one array per component of the pairs instead and `zip` "
+                             "them in the program");
+  }
+  if (!e->type()->isData())
+    return;
+  std::string why = c::layoutProblem(e->type());
+  if (!why.empty())
+    throw CompileError("E0699", e->loc(),
+                       "the result has the type `" + rise::typeToString(e->type()) + "`: " + why +
+                           "; return one array per component of the pairs instead (`unzip` the "
+                           "result)");
+}
+
 } // namespace
 
 std::vector<OutputFile> outputFiles(const CompileResult& r) {
@@ -106,6 +135,7 @@ CompileResult compileToC(const rise::Program& program, const rise::TypedDef& def
     opencl::checkSupported(def); // no global or local temporaries yet
   if (opencl)
     opencl::checkVectorTypes(def); // floatN exists for N = 2, 3, 4, 8, 16
+  checkLayouts(def);
   rules::LowerTarget lowering = openmp   ? rules::LowerTarget::OpenMP
                                 : opencl ? rules::LowerTarget::OpenCL
                                          : rules::LowerTarget::C;

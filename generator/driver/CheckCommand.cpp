@@ -1,6 +1,7 @@
 #include "driver/Commands.h"
 
 #include "driver/SourceLoader.h"
+#include "rise/ast/ForeignTypes.h"
 #include "rise/infer/Infer.h"
 #include "rise/parse/Parser.h"
 #include "rise/print/Printer.h"
@@ -17,7 +18,11 @@ int runCheck(const CheckOptions& opts, std::ostream& out) {
     out << printProgram(program);
     return 0;
   }
-  // Type-check everything before printing anything: no partial output.
+  // Type-check everything before printing anything: no partial output. A
+  // foreign declaration of a type no target supports is E0422 here too, as
+  // in `eval` and `compile`, whether or not a def uses it.
+  for (const auto& f : program.foreigns)
+    checkForeignSignature(*f);
   std::vector<TypedDef> defs = inferProgram(program);
   for (const TypedDef& d : defs) {
     if (opts.dump == "infer") {

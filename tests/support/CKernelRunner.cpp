@@ -75,7 +75,11 @@ Type innermost(Type t) { // vectors are stored as their lanes
 
 std::string cElem(const Type& t) {
   if (t->kind() == TypeKind::Pair) {
+    // a vector field is tagged by its element and width (`pair_f32x4_f32`)
     std::function<std::string(const Type&)> tag = [&](const Type& x) -> std::string {
+      if (x->kind() == TypeKind::Vec)
+        return std::string(scalarName(x->elem()->scalar())) + "x" +
+               std::to_string(x->size()->value());
       return x->kind() == TypeKind::Pair ? "pair_" + tag(x->first()) + "_" + tag(x->second())
                                          : std::string(scalarName(x->scalar()));
     };
@@ -90,6 +94,12 @@ std::string cElem(const Type& t) {
 std::string readLeaf(const Type& t, const std::string& lv) {
   if (t->kind() == TypeKind::Pair)
     return readLeaf(t->first(), lv + ".fst") + readLeaf(t->second(), lv + ".snd");
+  if (t->kind() == TypeKind::Vec) { // a vector field: lane by lane
+    std::string s;
+    for (std::int64_t k = 0; k < t->size()->value(); ++k)
+      s += readLeaf(t->elem(), lv + "[" + std::to_string(k) + "]");
+    return s;
+  }
   if (t->kind() == TypeKind::Index)
     return "  { long long v; if (fscanf(in, \"%lld\", &v) != 1) return 90; " + lv +
            " = (int)v; }\n";
@@ -107,6 +117,12 @@ std::string readLeaf(const Type& t, const std::string& lv) {
 std::string printLeaf(const Type& t, const std::string& lv) {
   if (t->kind() == TypeKind::Pair)
     return printLeaf(t->first(), lv + ".fst") + printLeaf(t->second(), lv + ".snd");
+  if (t->kind() == TypeKind::Vec) { // a vector field: lane by lane
+    std::string s;
+    for (std::int64_t k = 0; k < t->size()->value(); ++k)
+      s += printLeaf(t->elem(), lv + "[" + std::to_string(k) + "]");
+    return s;
+  }
   if (t->kind() == TypeKind::Index)
     return "  printf(\"%d\\n\", " + lv + ");\n";
   ScalarKind k = t->scalar();

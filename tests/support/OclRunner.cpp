@@ -3,6 +3,7 @@
 #include "CKernelRunner.h"
 #include "TestFiles.h"
 
+#include "codegen/host/Launch.h"
 #include "elevate/Rewriter.h"
 #include "elevate/StrategyFile.h"
 #include "rise/parse/Parser.h"
@@ -42,7 +43,8 @@ std::string OclCompileOutcome::describe() const {
 }
 
 OclCompileOutcome compileOpenCL(const std::string& name, const std::string& text,
-                                const std::string& strategy, const std::string& entry) {
+                                const std::string& strategy, const std::string& entry,
+                                const std::string& launch) {
   OclCompileOutcome out;
   rise::Program program;
   rise::TypedDef def;
@@ -68,6 +70,8 @@ OclCompileOutcome compileOpenCL(const std::string& name, const std::string& text
       program = elevate::rewrittenProgram(program, def);
     }
     codegen::c::COptions opts{def.name, name, "test", "", "opencl"};
+    if (!launch.empty())
+      opts.launch = codegen::host::parseLaunchOption(launch, rise::sizeBinders(def));
     codegen::CompileResult r = codegen::compileToC(program, def, opts);
     out.kernel = CompiledKernel{program, def, std::move(r)};
     out.status = OclCompileOutcome::Status::Compiled;
@@ -147,12 +151,95 @@ bool isI32(const rise::Type& t) {
   return t->kind() == rise::TypeKind::Scalar && t->scalar() == rise::ScalarKind::I32;
 }
 
-/// An array or vector (of arrays, vectors ...) of f32: an f32 buffer.
-bool isF32Array(const rise::Type& t) {
+/// A vector of f32 of a width that can be a struct field (2, 4, 8, 16).
+bool isF32Vector(const rise::Type& t) {
+  if (t->kind() != rise::TypeKind::Vec || !isF32(t->elem()) || !t->size()->isConst())
+    return false;
+  std::int64_t w = t->size()->value();
+  return w == 2 || w == 4 || w == 8 || w == 16;
+}
+
+/// f32, or a (nested) pair of f32 and vectors of f32: C structs of floats
+/// and float vectors (the ABI's array of structs).
+bool f32OrPairOfF32(const rise::Type& t) {
+  if (t->kind() == rise::TypeKind::Pair) {
+    auto field = [](const rise::Type& c) { return isF32Vector(c) || f32OrPairOfF32(c); };
+    return field(t->first()) && field(t->second());
+  }
+  return isF32(t);
+}
+
+/// The C layout of one element of an f32 buffer: its size and alignment in
+/// bytes and the byte offset of each of its scalars in row-major order (a
+/// vector field is aligned to its size, as GCC's and OpenCL's vectors are).
+struct ElementLayout {
+  std::int64_t bytes = 4, align = 4;
+  std::vector<std::int64_t> offsets = {0};
+};
+
+ElementLayout layoutOf(const rise::Type& t) {
+  ElementLayout l;
+  if (t->kind() == rise::TypeKind::Vec) {
+    std::int64_t w = t->size()->value();
+    l.bytes = l.align = 4 * w;
+    l.offsets.clear();
+    for (std::int64_t k = 0; k < w; ++k)
+      l.offsets.push_back(4 * k);
+  } else if (t->kind() == rise::TypeKind::Pair) {
+    ElementLayout a = layoutOf(t->first()), b = layoutOf(t->second());
+    std::int64_t at = (a.bytes + b.align - 1) / b.align * b.align;
+    l.align = std::max(a.align, b.align);
+    l.bytes = (at + b.bytes + l.align - 1) / l.align * l.align;
+    l.offsets = a.offsets;
+    for (std::int64_t o : b.offsets)
+      l.offsets.push_back(at + o);
+  }
+  return l;
+}
+
+/// The innermost element of an array or vector type (`t` itself otherwise).
+rise::Type innermostElement(const rise::Type& t) {
   rise::Type e = t;
   while (e->kind() == rise::TypeKind::Array || e->kind() == rise::TypeKind::Vec)
     e = e->elem();
-  return e != t && isF32(e);
+  return e;
+}
+
+/// An array or vector (of arrays, vectors ...) of f32 or of pairs of f32
+/// (interleaved, the ABI's array of structs): an f32 buffer.
+bool isF32Array(const rise::Type& t) {
+  rise::Type e = innermostElement(t);
+  return e != t && f32OrPairOfF32(e);
+}
+
+/// An array (of arrays ...) of i32: an int buffer.
+bool isI32Array(const rise::Type& t) {
+  rise::Type e = innermostElement(t);
+  return e != t && isI32(e);
+}
+
+/// The 4-byte words of one element of a buffer of type `t` (padding
+/// included: a struct with vector fields may have some).
+std::int64_t wordsPerElement(const rise::Type& t) {
+  return layoutOf(innermostElement(t)).bytes / 4;
+}
+
+/// An f32 input buffer's words: its scalars in row-major order, each element
+/// laid out as its C struct (zeros in the padding).
+std::vector<float> bufferWords(const rise::Type& t, const Value& v) {
+  std::vector<float> scalars = flatFloats(t, v);
+  rise::Type e = innermostElement(t);
+  ElementLayout l = layoutOf(e);
+  if (e == t || static_cast<std::int64_t>(l.offsets.size()) * 4 == l.bytes)
+    return scalars; // no padding
+  std::vector<float> words;
+  for (std::size_t at = 0; at + l.offsets.size() <= scalars.size(); at += l.offsets.size()) {
+    std::size_t base = words.size();
+    words.resize(base + static_cast<std::size_t>(l.bytes / 4), 0.0f);
+    for (std::size_t k = 0; k < l.offsets.size(); ++k)
+      words[base + static_cast<std::size_t>(l.offsets[k] / 4)] = scalars[at + k];
+  }
+  return words;
 }
 
 /// The output buffers of a value: a pair of arrays is one buffer per
@@ -168,6 +255,8 @@ void outputLeaves(const rise::Type& t, std::vector<rise::Type>& out) {
 
 /// The bytes of one element of a global temporary (a C struct for pairs).
 std::size_t elementBytes(const rise::Type& t) {
+  if (f32OrPairOfF32(innermostElement(t)) && innermostElement(t)->kind() == rise::TypeKind::Pair)
+    return static_cast<std::size_t>(layoutOf(innermostElement(t)).bytes);
   switch (t->kind()) {
   case rise::TypeKind::Array:
   case rise::TypeKind::Vec:
@@ -245,6 +334,7 @@ int main(int argc, char** argv) {
     cl_kernel k = NULL;
     cl_mem out[8];
     long outCount[8];
+    int outInt[8];
     int nOut = 0;
     cl_int err;
     char* src = slurp(path);
@@ -272,13 +362,16 @@ int main(int argc, char** argv) {
         for (long i = 0; word[0] == 'b' && i < n; ++i)
           if (fscanf(a, "%f", &hf[i]) != 1) return 3;
         if (word[0] == 'o') for (long i = 0; i < n; ++i) hf[i] = -1.0f;
+        if (word[0] == 'n') for (long i = 0; i < n; ++i) ((cl_int*)h)[i] = -1;
         if (word[0] == 't') memset(h, 0xff, (size_t)(n * bytes));
         cl_mem m = clCreateBuffer(c, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
                                   (size_t)(n + 1) * (size_t)bytes, h, &err);
         free(h);
         if (err) FAIL("buffer", err);
         if (nMems < kMaxArgs) mems[nMems++] = m;
-        if (word[0] == 'o' && nOut < 8) { out[nOut] = m; outCount[nOut++] = n; }
+        if ((word[0] == 'o' || word[0] == 'n') && nOut < 8) {
+          out[nOut] = m; outInt[nOut] = word[0] == 'n'; outCount[nOut++] = n;
+        }
         err = clSetKernelArg(k, arg++, sizeof m, &m);
       }
       if (err) FAIL("arg", err);
@@ -293,7 +386,9 @@ int main(int argc, char** argv) {
       err = clEnqueueReadBuffer(risec_cl_queue(ctx), out[o], CL_TRUE, 0,
                                 (size_t)outCount[o] * sizeof(float), r, 0, NULL, NULL);
       if (err && outCount[o]) { printf("read failed %d\n", (int)err); return 4; }
-      for (long i = 0; i < outCount[o]; ++i) printf("%.9g\n", (double)r[i]);
+      for (long i = 0; i < outCount[o]; ++i)
+        if (outInt[o]) printf("%d\n", (int)((cl_int*)r)[i]);
+        else printf("%.9g\n", (double)r[i]);
       free(r);
     }
     fflush(stdout);
@@ -362,8 +457,9 @@ bool OclRunner::supports(const CompiledKernel& kernel, std::string* why) {
   std::vector<rise::Type> outputs;
   outputLeaves(t, outputs);
   for (const rise::Type& o : outputs)
-    if (!isF32(o) && !isF32Array(o))
-      return fail("an output is neither an f32 array or vector nor an f32 scalar");
+    if (!isF32(o) && !isF32Array(o) && !isI32Array(o))
+      return fail("an output is neither an array or vector of f32 (or of pairs of f32) nor an "
+                  "array of i32 nor an f32 scalar");
   return true;
 }
 
@@ -389,7 +485,7 @@ std::string argumentLines(const CompiledKernel& kernel, const SizeEnv& sizes,
   std::ostringstream os;
   os.precision(9);
   for (const rise::Type& o : outputs)
-    os << "o " << elementCount(o) << "\n";
+    os << (isI32Array(o) ? "n " : "o ") << elementCount(o) * wordsPerElement(o) << "\n";
   for (const std::string& n : rise::interp::sizeParameters(def))
     os << "i " << sizes.at(n) << "\n";
   if (inputs.size() != iface.inputTypes.size())
@@ -401,7 +497,7 @@ std::string argumentLines(const CompiledKernel& kernel, const SizeEnv& sizes,
       os << "i " << inputs[i].asScalar().i << "\n";
       continue;
     }
-    std::vector<float> host = flatFloats(t, inputs[i]);
+    std::vector<float> host = bufferWords(t, inputs[i]);
     if (t->kind() == rise::TypeKind::Scalar) {
       os << "f " << host.at(0) << "\n";
       continue;
@@ -455,6 +551,30 @@ std::string joinLines(const std::vector<std::string>& lines) {
 
 } // namespace
 
+namespace {
+
+/// The output words of a job without the padding of structs with vector
+/// fields: the scalars of each output buffer in row-major order.
+std::vector<std::string> withoutPadding(const rise::Type& t,
+                                        const std::vector<std::string>& words) {
+  std::vector<rise::Type> leaves;
+  outputLeaves(t, leaves);
+  std::vector<std::string> out;
+  std::size_t at = 0;
+  for (const rise::Type& leaf : leaves) {
+    rise::Type e = innermostElement(leaf);
+    ElementLayout l = layoutOf(e);
+    std::size_t n = static_cast<std::size_t>(elementCount(leaf)),
+                w = static_cast<std::size_t>(wordsPerElement(leaf));
+    for (std::size_t i = 0; i < n; ++i, at += w)
+      for (std::size_t k = 0; k < (e == leaf ? 1 : l.offsets.size()); ++k)
+        out.push_back(words.at(at + (e == leaf ? 0 : static_cast<std::size_t>(l.offsets[k] / 4))));
+  }
+  return out;
+}
+
+} // namespace
+
 /// The helpers a kernel file may define (EmitC.cpp, helperCode), renamed
 /// per kernel when several kernels share one program.
 const char* const kKernelHelpers[] = {"risec_min", "risec_max", "risec_pow"};
@@ -491,7 +611,7 @@ std::vector<OclRunResult> OclRunner::runBatch(const std::vector<BatchJob>& jobs)
     std::vector<rise::Type> leaves;
     outputLeaves(outputTypes[j], leaves);
     for (const rise::Type& t : leaves)
-      outputCounts[j] += elementCount(t);
+      outputCounts[j] += elementCount(t) * wordsPerElement(t);
     if (std::find(kernels.begin(), kernels.end(), &kernel) == kernels.end()) {
       kernels.push_back(&kernel);
       ++symbolUses[kernel.result.files.abi.symbol];
@@ -582,7 +702,7 @@ std::vector<OclRunResult> OclRunner::runBatch(const std::vector<BatchJob>& jobs)
       continue;
     try {
       std::size_t pos = 0;
-      r.output = unflatten(outputTypes[j], outputs[j], pos);
+      r.output = unflatten(outputTypes[j], withoutPadding(outputTypes[j], outputs[j]), pos);
     } catch (const std::exception& e) {
       r.rc = -1;
       r.error = std::string("cannot read the output: ") + e.what();

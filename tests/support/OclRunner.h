@@ -12,8 +12,9 @@
 // one job after the other:
 //
 //   job FILE.cl KERNEL DIMS G0 G1 G2 L0 L1 L2
-//   o COUNT            the output buffer (f32; filled with -1 first); one per
-//                      output component
+//   o COUNT            the output buffer (COUNT f32 words; filled with -1
+//                      first); one per output component
+//   n COUNT            an output buffer of COUNT i32 words (filled with -1)
 //   i VALUE            an int size (or i32 scalar)
 //   f VALUE            an f32 scalar
 //   b COUNT VALUES...  an f32 input buffer
@@ -75,9 +76,12 @@ struct OclCompileOutcome {
 /// when empty), applies `strategy` (the text of an .elevate file; none when
 /// empty) and compiles for OpenCL with codegen::compileToC. Never throws on
 /// bad input: a CompileError of parsing and inference is TypeError, one of
-/// the strategy or the back end Rejected, anything else Internal.
+/// the strategy or the back end Rejected, anything else Internal. `launch`:
+/// the launch configuration known at compile time (`risec compile --launch`,
+/// e.g. "global=[64],local=[16]"), none when empty.
 OclCompileOutcome compileOpenCL(const std::string& name, const std::string& text,
-                                const std::string& strategy = "", const std::string& entry = "");
+                                const std::string& strategy = "", const std::string& entry = "",
+                                const std::string& launch = "");
 
 // ---- running ----------------------------------------------------------------------------
 
@@ -132,9 +136,11 @@ public:
 
   /// Runs `kernel` at the sizes `sizes` on `inputs` (their types those of
   /// rise::interp::instantiateEntry) once per launch, in one runner process.
-  /// The kernel's inputs must be f32 arrays or vectors or f32/i32 scalars and
-  /// its output f32 arrays or vectors (a pair of arrays: one buffer each) or
-  /// an f32 scalar; the global temporaries the ABI lists are allocated.
+  /// The kernel's inputs must be arrays or vectors of f32 (or of pairs of
+  /// f32 and vectors of f32, laid out as the ABI's structs, padding
+  /// included) or f32/i32 scalars, and its output
+  /// such arrays, arrays of i32 (a pair of arrays: one buffer each) or an f32
+  /// scalar; the global temporaries the ABI lists are allocated.
   /// Results in launch order.
   std::vector<OclRunResult> run(const CompiledKernel& kernel, const rise::interp::SizeEnv& sizes,
                                 const std::vector<rise::interp::Value>& inputs,

@@ -36,8 +36,10 @@ std::size_t count(const std::string& text, const std::string& what) {
   return n;
 }
 
-CompiledKernel compiled(const std::string& name, const std::string& text) {
-  OclCompileOutcome o = compileOpenCL(name, text);
+/// `launch`: the launch configuration known at compile time (--launch), if any.
+CompiledKernel compiled(const std::string& name, const std::string& text,
+                        const std::string& launch = "") {
+  OclCompileOutcome o = compileOpenCL(name, text, "", "", launch);
   if (!o.compiled())
     throw std::runtime_error(name + ": " + o.describe());
   return *o.kernel;
@@ -47,8 +49,9 @@ CompiledKernel compiled(const std::string& name, const std::string& text) {
 /// result with the interpreter's.
 void expectRunsLikeTheInterpreter(const std::string& name, const std::string& text,
                                   const std::vector<rise::interp::SizeEnv>& sizes,
-                                  const std::vector<Launch>& launches) {
-  CompiledKernel k = compiled(name, text);
+                                  const std::vector<Launch>& launches,
+                                  const std::string& compiledFor = "") {
+  CompiledKernel k = compiled(name, text, compiledFor);
   ASSERT_TRUE(defaultOclRunner().ok()) << defaultOclRunner().buildLog();
   std::mt19937_64 rng(1313);
   for (const rise::interp::SizeEnv& s : sizes) {
@@ -242,6 +245,195 @@ TEST(OpenCLTemporaries, AMapReadInPlaceIsAViewNotAPrivateCopy) {
                                {launch1D(8, 4), launch1D(3, 3)});
 }
 
+TEST(OpenCLTemporaries, AMapOfLayoutFunctionsIsWrittenThroughNotIntoAPrivateCopy) {
+  // Shine writes `map(transpose)` of a mapGlobal's result through as a view;
+  // lowered to a copy it read a private temporary that the mapGlobal, on
+  // different work-items, could not fill (E0640)
+  std::string text = "def f = depFun((n: Nat, m: Nat, k: Nat) => fun(x: n.m.k.f32 =>\n"
+                     "  x |> mapGlobal(1)(mapGlobal(0)(mapSeq(fun(v => v * 2.0f))))\n"
+                     "    |> map(transpose) |> map(join) |> transpose))\n";
+  const std::string& cl = compiled("f.rise", text).result.files.source;
+  EXPECT_EQ(count(cl, "float tmp"), 0u) << cl; // no temporary at all
+  EXPECT_EQ(count(cl, "for ("), 3u) << cl;     // no copy loop
+  expectRunsLikeTheInterpreter("f.rise", text, {{{"n", 3}, {"m", 2}, {"k", 4}}},
+                               {launch2D(2, 3, 1, 1), launch2D(4, 4, 2, 2), launch2D(1, 1, 1, 1)});
+}
+
+/// A work-group stores a pair of arrays in address space `space`, each
+/// component written by its own mapLocal, then every work-item reads all of
+/// the first component (other work-items' elements: a barrier is needed).
+std::string pairTemporary(const std::string& space) {
+  return "def f = depFun(n: Nat => fun(xs: (8*n).f32, ys: (8*n).f32 =>\n"
+         "  zip(xs |> split(8))(ys |> split(8)) |> mapWorkGroup(0)(fun(c =>\n"
+         "    let(" +
+         space +
+         "(makePair(fst(c) |> mapLocal(0)(fun(x => x * 2.0f)))\n"
+         "                    (snd(c) |> mapLocal(0)(fun(y => y + 1.0f)))))(fun(p =>\n"
+         "      snd(p) |> mapLocal(0)(fun(y =>\n"
+         "        y * (fst(p) |> oclReduceSeq(Private)(add)(0.0f))))))))\n"
+         "  |> join))\n";
+}
+
+TEST(OpenCLTemporaries, APairOfArraysInLocalMemoryIsOneBufferPerComponent) {
+  std::string text = pairTemporary("toLocal");
+  const std::string& cl = compiled("f.rise", text).result.files.source;
+  EXPECT_NE(cl.find("local float tmp_fst[8];"), std::string::npos) << cl;
+  EXPECT_NE(cl.find("local float tmp_snd[8];"), std::string::npos) << cl;
+  EXPECT_NE(cl.find("// barrier: tmp_fst, tmp_snd (toLocal at f.rise:3:9) is read by other "
+                    "work-items"),
+            std::string::npos)
+      << cl;
+  expectRunsLikeTheInterpreter("f.rise", text, sizesOf("n", {1, 3}),
+                               {launch1D(8, 8), launch1D(6, 3), launch1D(16, 16), launch1D(4, 1)});
+}
+
+TEST(OpenCLTemporaries, APairOfArraysInGlobalMemoryIsOneBufferPerComponent) {
+  std::string text = pairTemporary("toGlobal");
+  CompiledKernel k = compiled("f.rise", text);
+  const std::string& cl = k.result.files.source;
+  EXPECT_NE(cl.find("global float* restrict tmp_fst"), std::string::npos) << cl;
+  EXPECT_NE(cl.find("global float* restrict tmp_snd"), std::string::npos) << cl;
+  expectRunsLikeTheInterpreter("f.rise", text, sizesOf("n", {1, 3}),
+                               {launch1D(8, 8), launch1D(6, 3), launch1D(4, 1)});
+}
+
+TEST(OpenCLTemporaries, APairOfArraysInPrivateMemoryIsOneArrayPerComponent) {
+  std::string text = "def f = depFun(n: Nat => fun(xs: n.4.f32, ys: n.2.f32 =>\n"
+                     "  zip(xs)(ys) |> mapGlobal(0)(fun(c =>\n"
+                     "    let(toPrivate(makePair(fst(c) |> mapSeq(fun(x => x * 2.0f)))\n"
+                     "                          (snd(c) |> mapSeq(fun(y => y + 1.0f)))))(fun(p =>\n"
+                     "      snd(p) |> mapSeq(fun(y =>\n"
+                     "        y * (fst(p) |> oclReduceSeq(Private)(add)(0.0f))))))))))\n";
+  const std::string& cl = compiled("f.rise", text).result.files.source;
+  EXPECT_NE(cl.find("float tmp_fst[4];"), std::string::npos) << cl;
+  EXPECT_NE(cl.find("float tmp_snd[2];"), std::string::npos) << cl;
+  expectRunsLikeTheInterpreter("f.rise", text, sizesOf("n", {1, 5}),
+                               {launch1D(2, 1), launch1D(8, 4), launch1D(1, 1)});
+}
+
+// ---- private arrays of nested mappings, distributed (Shine's nbodyNVIDIA) -------------
+
+TEST(OpenCLTemporaries, PrivateArraysOfNbodyRunAtAnyLocalSize) {
+  // compiled for no particular launch: each work-item holds whole copies,
+  // of which it uses its own elements
+  const std::string text = readE2e("ocl_private_nbody.rise");
+  const std::string& cl = compiled("ocl_private_nbody.rise", text).result.files.source;
+  EXPECT_NE(cl.find("float acc[16];"), std::string::npos) << cl;
+  EXPECT_EQ(cl.find("reqd_work_group_size"), std::string::npos) << cl;
+  expectRunsLikeTheInterpreter("ocl_private_nbody.rise", text, sizesOf("n", {1, 3}),
+                               {launch2D(16, 1, 16, 1), launch2D(15, 1, 5, 1), launch2D(6, 2, 3, 2),
+                                launch2D(64, 1, 32, 1), launch2D(2, 1, 1, 1)});
+}
+
+TEST(OpenCLTemporaries, PrivateArraysOfNbodyAreDistributedOverTheWorkItems) {
+  // with the local size known at compile time, each work-item holds only
+  // its own elements: ceil(16 / local size) of them, at index i / local size
+  const std::string text = readE2e("ocl_private_nbody.rise");
+  struct Case {
+    std::string launch;
+    Launch run;
+    std::string declared, kernel;
+  };
+  for (const Case& c : {Case{"global=[16,1],local=[16,1]", launch2D(16, 1, 16, 1), "float acc[1];",
+                             "reqd_work_group_size(16, 1, 1)"},
+                        Case{"global=[15,1],local=[5,1]", launch2D(15, 1, 5, 1), "float acc[4];",
+                             "reqd_work_group_size(5, 1, 1)"},
+                        Case{"global=[6,2],local=[3,2]", launch2D(6, 2, 3, 2), "float acc[6];",
+                             "reqd_work_group_size(3, 2, 1)"},
+                        Case{"global=[64,1],local=[32,1]", launch2D(64, 1, 32, 1), "float acc[1];",
+                             "reqd_work_group_size(32, 1, 1)"}}) {
+    SCOPED_TRACE(c.launch);
+    const std::string cl = compiled("ocl_private_nbody.rise", text, c.launch).result.files.source;
+    EXPECT_NE(cl.find(c.declared), std::string::npos) << cl;
+    EXPECT_NE(cl.find(c.kernel), std::string::npos) << cl;
+    expectRunsLikeTheInterpreter("ocl_private_nbody.rise", text, sizesOf("n", {1, 3}), {c.run},
+                                 c.launch);
+  }
+}
+
+/// The lines of tests/e2e/ocl_private_nbody.rise that are not comments, with
+/// every `from` replaced by `to` in turn.
+std::string nbodyVariant(const std::vector<std::pair<std::string, std::string>>& edits) {
+  std::string text;
+  std::istringstream in(readE2e("ocl_private_nbody.rise"));
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("//", 0) == 0)
+      continue;
+    for (const auto& [from, to] : edits)
+      for (std::size_t at = line.find(from); at != std::string::npos;
+           at = line.find(from, at + to.size()))
+        line.replace(at, from.size(), to);
+    text += line + "\n";
+  }
+  return text;
+}
+
+TEST(OpenCLTemporaries, DistributedPrivateArraysOfVectorsAreLoadedAtTheirOwnIndex) {
+  // nbodyNVIDIA's bodies are float4: vector loads and stores of the private
+  // arrays, `vload4(0, acc + 4 * (p / 5))` in each work-item's part
+  std::string text = nbodyVariant({{"(16*n).f32", "(16*n).vec[f32, 4]"},
+                                   {"0.5f", "vectorFromScalar(0.5f)"},
+                                   {"j => 0.0f", "j => vectorFromScalar(0.0f)"},
+                                   {"* deltaT", "* vectorFromScalar(deltaT)"}});
+  const std::string launch = "global=[15,1],local=[5,1]";
+  const std::string cl = compiled("v.rise", text, launch).result.files.source;
+  EXPECT_NE(cl.find("float acc[16];"), std::string::npos) << cl; // 4 float4
+  EXPECT_NE(cl.find("vstore4(acc_2, 0, acc + 16 * l + 4 * (p / 5));"), std::string::npos) << cl;
+  expectRunsLikeTheInterpreter("v.rise", text, sizesOf("n", {1, 2}), {launch2D(15, 1, 5, 1)},
+                               launch);
+  expectRunsLikeTheInterpreter("v.rise", text, sizesOf("n", {1}),
+                               {launch2D(15, 1, 5, 1), launch2D(6, 2, 3, 2)});
+}
+
+TEST(OpenCLTemporaries, DistributedPrivateArraysFitWhereWholeCopiesDoNot) {
+  // tiles of 512 bodies: the two private arrays hold 2 KiB each, beyond the
+  // 1024 bytes of private memory; 8 elements per work-item at 64
+  std::string text = nbodyVariant({{"16", "512"}});
+  std::string d = rejection(text);
+  EXPECT_EQ(d.rfind("E0631 at f.rise:8:21: this value of type `1.512.f32` is stored in a private "
+                    "temporary (the accumulator of `oclReduceSeq(Private)` at f.rise:8:21, `acc`)",
+                    0),
+            0u)
+      << d;
+  EXPECT_NE(d.find("this one holds 2048 bytes per work-item"), std::string::npos) << d;
+  EXPECT_NE(d.find("those of its iterations of `mapLocal(1)`, `mapLocal(0)`"), std::string::npos)
+      << d;
+  EXPECT_NE(d.find("--launch"), std::string::npos) << d;
+  const std::string launch = "global=[128,1],local=[64,1]";
+  const std::string cl = compiled("f.rise", text, launch).result.files.source;
+  EXPECT_NE(cl.find("float acc[8];"), std::string::npos) << cl;
+  expectRunsLikeTheInterpreter("f.rise", text, sizesOf("n", {1}), {launch2D(128, 1, 64, 1)},
+                               launch);
+  // a local size of 1 leaves every element to one work-item: too large again
+  d = compileOpenCL("f.rise", text, "", "", "global=[4,1],local=[1,1]").describe();
+  EXPECT_EQ(d.rfind("E0631 at f.rise:8:21:", 0), 0u) << d;
+}
+
+TEST(OpenCLTemporaries, NestedPrivateArrayReadAtOtherElementsIsRejected) {
+  // written by mapGlobal(1)(mapGlobal(0)) at its own element [i][j]; then
+  // each iteration of mapGlobal(0) sums the whole row, whose other elements
+  // other work-items wrote into their own copies
+  std::string d = rejection(
+      "def f = fun(xs: 4.8.f32 =>\n"
+      "  let(xs |> mapGlobal(1)(mapGlobal(0)(fun(x => x * 2.0f))) |> toPrivate)(fun(t =>\n"
+      "    t |> mapGlobal(1)(fun(r => r |> mapGlobal(0)(fun(x =>\n"
+      "      r |> oclReduceSeq(Private)(add)(x))))))))\n");
+  EXPECT_EQ(d.rfind("E0648 at f.rise:2:63: `toPrivate` at f.rise:2:63 (`tmp`) is private memory, "
+                    "one copy per work-item, and the `mapGlobal(1)` loop writes its elements on "
+                    "different work-items; but the `mapGlobal(0)` loop over `j` reads `tmp[i][k]`, "
+                    "not only its own elements `tmp[*][j]`",
+                    0),
+            0u)
+      << d;
+  // read through transpose: the other mapping's elements (rule 1 on the program)
+  d = rejection("def f = fun(xs: 4.8.f32 =>\n"
+                "  xs |> mapGlobal(1)(mapGlobal(0)(fun(x => x * 2.0f))) |> toPrivate\n"
+                "    |> transpose |> mapGlobal(1)(mapGlobal(0)(fun(x => x + 1.0f))))\n");
+  EXPECT_EQ(d.rfind("E0640 at f.rise:2:9: `mapGlobal(1)` writes its result into private memory", 0),
+            0u)
+      << d;
+}
+
 // ---- the check itself, on hand-made accesses ------------------------------------------
 
 struct CheckFixture : ::testing::Test {
@@ -306,6 +498,37 @@ TEST_F(CheckFixture, UnknownElementUnderADistributedWriteIsRejected) {
   check.access(1, nullptr, "", false, false, {local0}); // a vector load or store
   EXPECT_NE(error().find("reads `tmp`, not only its own element `tmp[i]`"), std::string::npos)
       << error();
+}
+
+TEST_F(CheckFixture, NestedMappingsOwnOneDimensionEach) {
+  dpia::Phrase grid = dpia::newVar(
+      rise::arrayType(rise::natConst(2),
+                      rise::arrayType(rise::natConst(8), rise::scalarType(rise::ScalarKind::F32))),
+      "acc", [](const dpia::Phrase&) { return dpia::skip(); }, {});
+  check.declare(2, grid, "acc", {});
+  check.access(2, std::vector<rise::Nat>{j, i}, "j][i", false, true, {local1, local0});
+  check.access(2, std::vector<rise::Nat>{j, i}, "j][i", true, false, {local0, local1});
+  EXPECT_EQ(error(), "accepted");
+  // distributed over the local sizes known at compile time
+  auto layouts = check.layouts({{"mapLocal(0)", 3}});
+  ASSERT_EQ(layouts.count(2), 1u);
+  EXPECT_EQ(layouts.at(2).divisors, (std::vector<std::int64_t>{1, 3}));
+  // a read inside a further loop runs on fewer work-items: fine; a write is not
+  check.declare(3, tmp, "tmp", {});
+  check.access(3, i, "i", false, true, {local0});
+  check.access(3, i, "i", true, false, {local1, local0});
+  EXPECT_EQ(error(), "accepted");
+  check.access(3, i, "i", false, true, {local1, local0});
+  EXPECT_NE(error().find("it is also accessed inside `mapLocal(1)`"), std::string::npos) << error();
+}
+
+TEST_F(CheckFixture, WrittenWholeOutsideTheLoopsIsNotDistributed) {
+  check.declare(1, tmp, "tmp", {});
+  check.access(1, rise::natConst(3), "3", false, true, {});
+  check.access(1, i, "i", false, true, {local0});
+  check.access(1, i, "i", true, false, {local0});
+  EXPECT_EQ(error(), "accepted");
+  EXPECT_TRUE(check.layouts({{"mapLocal(0)", 4}}).empty());
 }
 
 TEST_F(CheckFixture, DeclaredInsideTheLoopIsPerIteration) {

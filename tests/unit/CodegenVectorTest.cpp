@@ -208,6 +208,41 @@ TEST(CodegenVector, OpenCLRejectsWidthsWithoutAType) {
   EXPECT_NO_THROW(compile("f.rise", text, "c")); // C computes it lane by lane
 }
 
+TEST(CodegenVector, ArraysOfPairsOfVectorsAreArraysOfStructsWithVectorFields) {
+  // the header declares the vector type and the struct (the host's spelling
+  // in an OpenCL kernel's header too); the .c only its load/store type
+  std::string text = readFile(e2e("vec_pair_arrays.rise"));
+  for (const char* target : {"c", "opencl"}) {
+    SCOPED_TRACE(target);
+    codegen::c::CFiles f = compile("vec_pair_arrays.rise", text, target).result.files;
+    EXPECT_NE(f.header.find("#ifndef RISEC_VECTOR_risec_f32x4\n#define RISEC_VECTOR_risec_f32x4\n"
+                            "typedef float risec_f32x4 __attribute__((vector_size(16)));"),
+              std::string::npos)
+        << f.header;
+    EXPECT_NE(f.header.find("struct pair_f32x4_f32 {\n  risec_f32x4 fst;\n  float snd;\n};"),
+              std::string::npos)
+        << f.header;
+    bool ocl = std::string(target) == "opencl";
+    EXPECT_EQ(f.abi.params[0].cType, "struct pair_f32x4_f32x4");
+    EXPECT_NE(f.source.find(ocl ? "output[i].snd = bodies[i].fst + (float4)(bodies[i].snd);"
+                                : "output[i].snd =\n        bodies[i].fst + (risec_f32x4){"),
+              std::string::npos)
+        << f.source;
+    EXPECT_EQ(f.source.find("typedef float risec_f32x4 "), std::string::npos) << f.source;
+  }
+  // a vector of a width that is no struct field: at the parameter
+  std::string three = "def t = depFun(n: Nat => fun(xs: n.(vec[f32, 3], f32) =>\n"
+                      "  xs |> map(fun(p => snd(p)))))\n";
+  try {
+    compile("t.rise", three, "c");
+    FAIL() << "n.(vec[f32, 3], f32) was accepted";
+  } catch (const CompileError& e) {
+    EXPECT_EQ(e.code(), "E0699");
+    EXPECT_EQ(e.location().line, 1);
+    EXPECT_EQ(e.location().column, 26);
+  }
+}
+
 TEST(CodegenVector, OpenCLRejectsBoolVectors) {
   std::string text = "def b = depFun(n: Nat => fun(xs: (4*n).bool =>\n"
                      "  xs |> asVector(4) |> mapSeq(fun(v => v)) |> asScalar))\n";

@@ -510,6 +510,61 @@ TEST(InterpForeign, ACompileErrorIsReportedAtTheDeclaration) {
                  {"1"}, {}, "E0420", "undefinedName", 2, 9);
 }
 
+TEST(InterpForeign, PairsAreStructsWithFstAndSnd) {
+  // a pair parameter is modified and returned; a nested pair of i32 inside
+  EXPECT_EQ(
+      run("foreign step(x: f32, acc: (f32, (i32, i32))): (f32, (i32, i32)) = \"\n"
+          "  if (x < acc.fst) { acc.fst = x; acc.snd.snd = acc.snd.fst; }\n"
+          "  acc.snd.fst = acc.snd.fst + 1;\n"
+          "  return acc;\"\n"
+          "def f = fun(xs: 4.f32 => xs |> reduceSeq(fun(a, x => step(x, a)))((9.0f, (0, -1))))",
+          {"[3, -1, 2, -1]"}),
+      "[-1.0, [4, 1]]");
+  // a pair result built from scalars, by the struct's name
+  EXPECT_EQ(run("foreign divmod(a: i32, b: i32): (i32, i32) = \"\n"
+                "  struct pair_i32_i32 r = { a / b, a % b };\n"
+                "  return r;\"\n"
+                "def f = fun(x: i32 => divmod(x, 7))",
+                {"23"}),
+            "[3, 2]");
+}
+
+TEST(InterpForeign, VectorsAreGccVectorTypes) {
+  EXPECT_EQ(run("foreign axpy(a: f32, x: vec[f32, 4], y: vec[f32, 4]): vec[f32, 4] =\n"
+                "  \"return a * x + y;\"\n"
+                "def f = fun(x: vec[f32, 4], y: vec[f32, 4] => axpy(2.0f, x, y))",
+                {"[1, 2, 3, 4]", "[10, 20, 30, 40]"}),
+            "[12.0, 24.0, 36.0, 48.0]");
+  // lanes by subscript; i16 lanes; the type named risec_i16x8
+  EXPECT_EQ(run("foreign rev(v: vec[i16, 8]): vec[i16, 8] = \"\n"
+                "  risec_i16x8 r;\n"
+                "  for (int i = 0; i < 8; ++i) r[i] = v[7 - i];\n"
+                "  return r;\"\n"
+                "def f = fun(v: vec[i16, 8] => rev(v))",
+                {"[1, 2, 3, 4, 5, 6, 7, -8]"}),
+            "[-8, 7, 6, 5, 4, 3, 2, 1]");
+}
+
+TEST(InterpForeign, PairsOfVectors) {
+  EXPECT_EQ(run("foreign sumDiff(x: vec[f32, 2], y: (f32, vec[f32, 2])):\n"
+                "    (vec[f32, 2], (f32, vec[f32, 2])) = \"\n"
+                "  struct pair_f32x2_pair_f32_f32x2 r = { x + y.snd, { y.fst, x - y.snd } };\n"
+                "  return r;\"\n"
+                "def f = fun(x: vec[f32, 2], y: (f32, vec[f32, 2]) => sumDiff(x, y))",
+                {"[1, 2]", "[7, [0.5, 0.25]]"}),
+            "[[1.5, 2.25], [7.0, [0.5, 1.75]]]");
+}
+
+TEST(InterpForeign, AnUnsupportedTypeIsReportedAtTheDeclaration) {
+  expectRunError("def g = fun(x: f32 => x)\n"
+                 "foreign total(xs: 3.f32): f32 = \"return 0.0f;\"\n"
+                 "def f = fun(xs: 3.f32 => total(xs))",
+                 {"[1, 2, 3]"}, {}, "E0422", "parameter `xs` has the type `3.f32`", 2, 9);
+  expectRunError("foreign widen(v: vec[f32, 3]): f32 = \"return v[0];\"\n"
+                 "def f = fun(v: vec[f32, 3] => widen(v))",
+                 {"[1, 2, 3]"}, {}, "E0422", "`vec[f32, 3]`", 1, 9);
+}
+
 // ---- entries: sizes, preconditions, inputs ------------------------------------------
 
 TEST(InterpEntry, BindsSizesByName) {

@@ -361,10 +361,10 @@ const std::vector<KnownBug> kKnownBugs = {
       "`toMem` inside a function that a view applies on access"},
      "C back end limitation (E0699, EmitC.cpp): a `toMem` that lowerToC or storeInMemory puts "
      "inside a function applied by a view (e.g. a map kept as a view) is rejected"},
-    {{"the C back end cannot compile the lowered program", "(vec[",
-      "is accessed in a way the C back end does not support yet"},
-     "C back end limitation: a temporary array of pairs of vectors (a `zip` of `asVector` "
-     "results stored by toMem) is accessed in a way EmitC does not support"},
+    {{"the C back end cannot compile the lowered program", "(vec[", "has no memory layout"},
+     "C back end limitation (E0699): a temporary array of pairs holding vectors of a width "
+     "other than 2, 4, 8 or 16 (a `zip` of `asVector(3)` results stored by toMem) has no "
+     "memory layout; those of these widths are arrays of structs with vector fields"},
 };
 
 const KnownBug* knownBug(const std::string& report) {

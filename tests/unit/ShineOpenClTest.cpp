@@ -16,6 +16,12 @@
 //                                      compiler with this code (nothing runs;
 //                                      the file says why Shine's program is
 //                                      racy or unsupported by design)
+//   // compile: per launch             compile once per launch, with it known
+//                                      at compile time (`risec compile
+//                                      --launch`), as Shine generates a kernel
+//                                      per launch configuration: private
+//                                      arrays are then distributed over the
+//                                      work-items (docs/dpia.md, "Temporaries")
 //   // known-gap: E0640                risec rejects a valid program with this
 //                                      code because it lacks a feature (the
 //                                      file says which); the test fails once
@@ -94,6 +100,8 @@ struct Config {
   bool hasOrigin = false;
   std::vector<rise::interp::SizeEnv> sizes;
   std::vector<Launch> launches;
+  std::vector<std::string> launchTexts; ///< as written, for --launch
+  bool perLaunch = false;               ///< `// compile: per launch`
   double tolerance = 1e-4;
   std::string expectRejected; ///< a diagnostic code, or empty
   std::string knownGap;       ///< a diagnostic code, or empty
@@ -154,8 +162,21 @@ Config parseConfig(const std::string& text) {
         c.sizes.push_back(s);
       }
     } else if (field("launch", value)) {
-      for (const std::string& l : splitOn(value, '|'))
+      for (const std::string& l : splitOn(value, '|')) {
         c.launches.push_back(parseLaunch(l));
+        std::string t; // `global=[256,1],local=[256,1]`
+        for (char ch : l)
+          if (ch != ' ')
+            t += ch;
+        std::size_t local = t.find("local=");
+        if (local != std::string::npos && local > 0 && t[local - 1] != ',')
+          t.insert(local, ",");
+        c.launchTexts.push_back(t);
+      }
+    } else if (field("compile", value)) {
+      if (value != "per launch")
+        throw std::runtime_error("compile: per launch, not `" + value + "`");
+      c.perLaunch = true;
     } else if (field("tolerance", value)) {
       c.tolerance = std::stod(value);
     } else if (field("expect", value)) {
@@ -186,7 +207,13 @@ TEST_P(ShineOpenCL, MatchesTheInterpreterOnPocl) {
   ASSERT_NO_THROW(config = parseConfig(text)) << file;
   EXPECT_TRUE(config.hasOrigin) << file << ": no `// Origin: rise-lang/shine, ...` comment";
 
-  OclCompileOutcome compiled = compileOpenCL(file, text);
+  // per launch: the first launch's kernel says whether it compiles
+  auto compile = [&](std::size_t launch) {
+    return compileOpenCL(
+        file, text, "", "",
+        config.perLaunch && launch < config.launchTexts.size() ? config.launchTexts[launch] : "");
+  };
+  OclCompileOutcome compiled = compile(0);
   if (!config.expectRejected.empty() || !config.knownGap.empty()) {
     const std::string& code =
         config.expectRejected.empty() ? config.knownGap : config.expectRejected;
@@ -199,6 +226,12 @@ TEST_P(ShineOpenCL, MatchesTheInterpreterOnPocl) {
   ASSERT_TRUE(compiled.compiled()) << file << ": " << compiled.describe();
   ASSERT_FALSE(config.sizes.empty()) << file << ": no `// sizes:` line";
   ASSERT_FALSE(config.launches.empty()) << file << ": no `// launch:` line";
+  std::vector<OclCompileOutcome> perLaunch;
+  for (std::size_t i = 0; config.perLaunch && i < config.launches.size(); ++i) {
+    perLaunch.push_back(i == 0 ? compiled : compile(i));
+    ASSERT_TRUE(perLaunch.back().compiled())
+        << file << " at " << config.launches[i].str() << ": " << perLaunch.back().describe();
+  }
   const CompiledKernel& kernel = *compiled.kernel;
   std::string why;
   ASSERT_TRUE(OclRunner::supports(kernel, &why)) << file << ": " << why;
@@ -212,7 +245,13 @@ TEST_P(ShineOpenCL, MatchesTheInterpreterOnPocl) {
     for (const rise::Type& t : iface.inputTypes)
       inputs.push_back(rise::interp::randomValue(t, rng));
     rise::interp::Value expected = rise::interp::evaluate(kernel.def, sizes, inputs);
-    std::vector<OclRunResult> results = runner.run(kernel, sizes, inputs, config.launches);
+    std::vector<OclRunResult> results;
+    if (config.perLaunch)
+      for (std::size_t i = 0; i < config.launches.size(); ++i)
+        results.push_back(
+            runner.run(*perLaunch[i].kernel, sizes, inputs, {config.launches[i]}).at(0));
+    else
+      results = runner.run(kernel, sizes, inputs, config.launches);
     for (std::size_t i = 0; i < results.size(); ++i) {
       std::string where = file + " at " + sizesText(sizes) + ", " + config.launches[i].str();
       const OclRunResult& r = results[i];

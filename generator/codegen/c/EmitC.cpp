@@ -19,10 +19,12 @@
 #include "dpia/Passes.h"
 #include "dpia/Primitive.h"
 #include "dpia/View.h"
+#include "rise/ast/ForeignTypes.h"
 #include "support/Diagnostic.h"
 #include "tooling/Formatter.h"
 
 #include <algorithm>
+#include <cctype>
 #include <functional>
 #include <map>
 #include <set>
@@ -56,7 +58,22 @@ struct Memory {
   std::vector<Memory> parts;   ///< a pair holding arrays: one memory per component
   Nat offset = nullptr;        ///< OpenCL: the start of this copy's slice (null: 0)
   std::uint64_t privateId = 0; ///< OpenCL: the private temporary (its `new`), or 0
+  /// OpenCL: a private array distributed over the work-items (`type` is then
+  /// its part in one work-item): index i of array dimension k is at
+  /// i / divisors[k] (codegen/opencl/PrivateMemory.h)
+  std::vector<std::int64_t> divisors = {};
 };
+
+/// `t` with array dimension k (outermost first) holding ceil(n / divisors[k])
+/// elements.
+rise::Type distributedType(const rise::Type& t, const std::vector<std::int64_t>& divisors,
+                           std::size_t k = 0) {
+  if (t->kind() != rise::TypeKind::Array || k >= divisors.size())
+    return t;
+  std::int64_t d = divisors[k];
+  return rise::arrayType(rise::natConst((t->size()->value() + d - 1) / d),
+                         distributedType(t->elem(), divisors, k + 1));
+}
 
 bool holdsArray(const rise::Type& t) {
   switch (t->kind()) {
@@ -86,6 +103,17 @@ void leaves(const Memory& m, std::vector<const Memory*>& out) {
     leaves(p, out);
 }
 
+/// A temporary of type `t` (its `new` at `loc`) needs a memory layout.
+void checkTemporaryLayout(const rise::Type& t, const SourceLocation& loc) {
+  std::string why = layoutProblem(t);
+  if (!why.empty())
+    throw CompileError("E0699", loc,
+                       "a temporary of type `" + rise::typeToString(t) +
+                           "` is stored here: " + why +
+                           "; store one array per component of the pairs instead (`unzip` "
+                           "before storing)");
+}
+
 bool isStack(const rise::Type& t) {
   Nat count = TypeMapper::count(t);
   return count->isConst() &&
@@ -94,17 +122,35 @@ bool isStack(const rise::Type& t) {
 
 class Emitter {
 public:
-  explicit Emitter(const COptions& opts)
-      : opts_(opts), vectors_(opts.target == "opencl"), vectorLowering_(vectors_, vectorHooks()) {
+  /// `layouts`: OpenCL, the layout of each private array by the order in
+  /// which the kernel declares them (from a first emission: distributed()).
+  explicit Emitter(const COptions& opts, std::vector<opencl::PrivateLayout> layouts = {})
+      : opts_(opts), vectors_(opts.target == "opencl"), vectorLowering_(vectors_, vectorHooks()),
+        layouts_(std::move(layouts)) {
     nats_.name = [this](const rise::NatVarInfo& v) {
       auto it = natNames_.find(v.id);
       return it != natNames_.end() ? it->second : v.name;
     };
     nats_.helpers = &helpers_;
     names_.reserve("output");
+    // a vector component of a pair in memory is a field of the native type
+    types_.vector = [this](const rise::Type& v) {
+      if (!rise::foreignTypeSupported(v) || !vectors_.native(v))
+        throw CompileError("E0699", {},
+                           "a pair with a component of type `" + rise::typeToString(v) +
+                               "` has no memory layout in the back end; only vectors of 2, 4, 8 "
+                               "or 16 numeric lanes can be fields of a pair in an array (unzip "
+                               "the array into one array per component)");
+      return vectors_.type(v);
+    };
   }
 
   CFiles run(const dpia::Program& p);
+
+  /// OpenCL, after run(): the private arrays to distribute over the
+  /// work-items, by declaration order (empty when none is), for another
+  /// emission; run() then returned nothing.
+  const std::vector<opencl::PrivateLayout>& distributed() const { return distributed_; }
 
 private:
   /// OpenCL: the kernel (SYMBOL.cl, in `source`) and the header with the
@@ -135,7 +181,10 @@ private:
   std::vector<opencl::GridLoopRef> gridStack_; ///< OpenCL: the grid loops around, outermost first
   std::set<int> usedDims_;                     ///< OpenCL: the dimensions of all grid loops
   opencl::PrivateMemoryCheck privateMemory_;   ///< OpenCL: rule 1 on every private temporary
-  std::set<std::string> loopNames_;            ///< every name used for a loop index
+  std::vector<opencl::PrivateLayout> layouts_; ///< OpenCL: given, by declaration order
+  std::vector<std::uint64_t> privateOrder_;    ///< OpenCL: the private `new`s, as declared
+  std::vector<opencl::PrivateLayout> distributed_; ///< OpenCL: found (first emission)
+  std::set<std::string> loopNames_;                ///< every name used for a loop index
 
   // ---- expressions -----------------------------------------------------------
 
@@ -179,11 +228,19 @@ private:
     rise::Type t = m.type;
     if (!m.variable) {
       Nat flat = rise::natConst(0);
+      std::vector<Nat> indices;
       // arrays and vector lanes, row-major
-      for (; t->kind() == rise::TypeKind::Array || t->kind() == rise::TypeKind::Vec; t = t->elem())
-        flat = flat * t->size() + path.popIndex();
+      for (std::size_t k = 0;
+           t->kind() == rise::TypeKind::Array || t->kind() == rise::TypeKind::Vec;
+           t = t->elem(), ++k) {
+        indices.push_back(path.popIndex());
+        Nat i = indices.back();
+        if (k < m.divisors.size() && m.divisors[k] > 1) // its own elements only
+          i = i / m.divisors[k];
+        flat = flat * t->size() + i;
+      }
       if (m.privateId)
-        privateMemory_.access(m.privateId, flat, printExpr(nats_.bare(flat)), !write, write,
+        privateMemory_.access(m.privateId, indices, spelledIndices(indices), !write, write,
                               gridStack_);
       if (m.offset)
         flat = m.offset + flat;
@@ -193,16 +250,16 @@ private:
     }
     if (m.variable && t->kind() == rise::TypeKind::Vec && !path.empty() &&
         path.next() == PathElem::Kind::Index) { // a lane of a vector variable
-      Nat lane = path.popIndex();
-      if (!lane->isConst())
-        throw CompileError("E0699", {},
-                           "a lane of the vector `" + m.name +
-                               "` is selected by a run-time index, which the back end does not "
-                               "support yet");
-      e = vectors_.lane(e, lane->value());
+      e = laneOf(e, path.popIndex(), "the vector `" + m.name + "`");
       t = t->elem();
     }
     while (!path.empty()) {
+      if (t->kind() == rise::TypeKind::Vec &&
+          path.next() == PathElem::Kind::Index) { // a lane of a struct's vector field
+        e = laneOf(e, path.popIndex(), "a vector in `" + m.name + "`");
+        t = t->elem();
+        continue;
+      }
       if (t->kind() != rise::TypeKind::Pair)
         throw CompileError("E0699", {},
                            "`" + m.name + "` of type `" + rise::typeToString(m.type) +
@@ -212,6 +269,28 @@ private:
       t = fst ? t->first() : t->second();
     }
     return e;
+  }
+
+  /// Lane `lane` of the vector `v` (`what` in messages): `v[2]` or `v.s2`;
+  /// C and OpenMP also select one at run time (`v[j]`, a GCC vector
+  /// subscript), OpenCL C only by a constant.
+  CExpr laneOf(const CExpr& v, const Nat& lane, const std::string& what) {
+    if (lane->isConst())
+      return vectors_.lane(v, lane->value());
+    if (!opencl())
+      return index(v, nats_.bare(lane));
+    throw CompileError("E0699", {},
+                       "a lane of " + what +
+                           " is selected by a run-time index, which the OpenCL back end does not "
+                           "support yet");
+  }
+
+  /// `i][k` for the element `x[i][k]` (messages).
+  std::string spelledIndices(const std::vector<Nat>& indices) {
+    std::string s;
+    for (const Nat& i : indices)
+      s += (s.empty() ? "" : "][") + printExpr(nats_.bare(i));
+    return s;
   }
 
   static rise::Type scalarOf(const rise::Type& t) {
@@ -312,12 +391,8 @@ private:
       return cast(types_.element(t), arg(0));
     if (n == "indexAsNat" || n == "natAsIndex")
       return arg(0);
-    if (n == "foreign") {
-      std::vector<CExpr> args;
-      for (std::size_t i = 0; i < p->args().size(); ++i)
-        args.push_back(arg(i));
-      return call(p->tag(), args);
-    }
+    if (n == "foreign")
+      return foreignCall(p, path);
     static const std::set<std::string> math = {"sqrt", "exp", "log",  "fabs", "floor",
                                                "sin",  "cos", "tanh", "pow"};
     if (math.count(n)) {
@@ -358,6 +433,94 @@ private:
                                                                   : types_.element(t);
   }
 
+  // ---- foreign functions (rise/ast/ForeignTypes.h) ----------------------------
+
+  /// The C type of a foreign parameter or result: a scalar, the native vector
+  /// type, or a struct with the fields `fst` and `snd`.
+  CType foreignType(const rise::Type& t) {
+    if (t->kind() == rise::TypeKind::Vec)
+      return vectors_.type(t);
+    return types_.element(t); // scalars and pairs: as in memory (EmitTypes.h)
+  }
+
+  /// The whole value of `p` at `path`, of type `t`, as one C expression (a
+  /// foreign function's argument): a scalar, a vector, a struct variable, or
+  /// a compound literal of the components.
+  CExpr wholeValue(const Phrase& p, const Path& path, const rise::Type& t) {
+    if (t->kind() == rise::TypeKind::Vec)
+      return vectorLowering_.value(p, path, t);
+    if (t->kind() == rise::TypeKind::Pair) {
+      if (!holdsArray(t) && (p->kind() == PhraseKind::Ident || p->kind() == PhraseKind::Proj1)) {
+        // a struct in memory (a variable, an element of an array of structs)
+        const Memory& m = memoryOf(p);
+        if (m.parts.empty()) {
+          Path at = path;
+          return access(m, at, false);
+        }
+      }
+      return compoundLiteral(
+          foreignType(t),
+          {wholeValue(p, within(path, {PathElem::Kind::Fst, nullptr}), t->first()),
+           wholeValue(p, within(path, {PathElem::Kind::Snd, nullptr}), t->second())});
+    }
+    Path at = path;
+    return exp(p, at);
+  }
+
+  /// `f(args)` with every argument passed whole, followed by the selection
+  /// of `path` (`f(a, b).snd`, a lane `f(a, b)[1]`, or nothing).
+  CExpr foreignCall(const Phrase& p, Path& path) {
+    std::vector<CExpr> args;
+    for (const Phrase& a : p->args())
+      args.push_back(wholeValue(a, newPath(), dpia::dataType(a)));
+    CExpr e = call(p->tag(), args);
+    rise::Type t = dpia::dataType(p);
+    while (!path.empty()) {
+      if (t->kind() == rise::TypeKind::Pair && path.next() != PathElem::Kind::Index) {
+        bool fst = path.popFst();
+        e = member(e, fst ? "fst" : "snd");
+        t = fst ? t->first() : t->second();
+      } else if (t->kind() == rise::TypeKind::Vec && path.next() == PathElem::Kind::Index) {
+        Nat lane = path.popIndex();
+        if (!lane->isConst())
+          throw CompileError("E0699", p->loc(),
+                             "a lane of the vector that `" + p->tag() +
+                                 "` returns is selected by a run-time index, which the back end "
+                                 "does not support yet; store the result first (`toMem`)");
+        e = vectors_.lane(e, lane->value());
+        t = t->elem();
+      } else {
+        throw InternalError("C back end: `" + p->tag() + "` read at a path beyond its result");
+      }
+    }
+    return e;
+  }
+
+  /// `lhs = f(args)` for a foreign function returning a pair: one call, into
+  /// the struct variable itself or into a temporary whose components are
+  /// then assigned.
+  void assignForeignPair(const Phrase& lhs, const Phrase& rhs, const rise::Type& t,
+                         std::vector<CStmt>& out) {
+    Path whole = newPath();
+    CExpr value = exp(rhs, whole);
+    if ((lhs->kind() == PhraseKind::Ident || lhs->kind() == PhraseKind::Proj2) && !holdsArray(t)) {
+      const Memory& m = memoryOf(lhs);
+      if (m.variable && m.parts.empty() && rise::typeToString(m.type) == rise::typeToString(t)) {
+        Path at = newPath();
+        out.push_back(assign(access(m, at, true), value));
+        return;
+      }
+    }
+    std::string tmp = fresh(rhs->tag() + "_result");
+    out.push_back(declStmt(foreignType(t), tmp, value));
+    Phrase id = dpia::freshIdent(tmp, dpia::expType(t, dpia::Access::Rd));
+    Memory& m = memory_[id->id()];
+    m.name = tmp;
+    m.type = t;
+    m.variable = true;
+    assignment(lhs, id, t, newPath(), out);
+  }
+
   /// VectorLowering's view of this emitter (EmitVectors.h).
   VectorLowering::Emitter vectorHooks() {
     return {[this](const Phrase& p, Path& path) { return exp(p, path); },
@@ -380,9 +543,25 @@ private:
       m = &m->parts[path.popFst() ? 0 : 1];
     if (!m->parts.empty())
       return std::nullopt;
-    if (m->privateId) // a vector load or store: which elements is not known here
-      privateMemory_.access(m->privateId, nullptr, "", false, false, gridStack_);
-    return VectorMemory{m->name, m->type, m->variable};
+    if (m->privateId) {
+      // a vector load or store: the indices of the element whose lanes it
+      // reads or writes (the innermost one selects the lanes)
+      std::vector<Nat> indices;
+      std::size_t at = path.elems.size();
+      for (rise::Type t = m->type;
+           (t->kind() == rise::TypeKind::Array || t->kind() == rise::TypeKind::Vec) && at > 0 &&
+           path.elems[at - 1].kind == PathElem::Kind::Index;
+           t = t->elem(), --at) {
+        Nat& i = path.elems[at - 1].index;
+        indices.push_back(i);
+        if (indices.size() <= m->divisors.size() && m->divisors[indices.size() - 1] > 1)
+          i = i / m->divisors[indices.size() - 1]; // its own elements only
+      }
+      if (m->variable)
+        indices.clear();
+      privateMemory_.access(m->privateId, indices, "", false, false, gridStack_);
+    }
+    return VectorMemory{m->name, m->type, m->variable, m->offset};
   }
 
   // ---- commands --------------------------------------------------------------
@@ -424,6 +603,34 @@ private:
     out.push_back(assign(acc(lhs, l), exp(rhs, r)));
   }
 
+  /// A private `new` of a pair holding arrays (OpenCL; the C back end hoists
+  /// them): declared in place as one memory per component, each checked as a
+  /// private temporary of its own.
+  void privatePair(const Phrase& c, std::vector<CStmt>& out) {
+    const rise::Type& t = c->dataArg(0);
+    const Phrase& f = c->args()[0];
+    Memory m = makeMemory(c->tag(), t, [&](const std::string& n) { return fresh(n); });
+    std::function<void(Memory&)> declare = [&](Memory& leaf) {
+      for (Memory& part : leaf.parts)
+        declare(part);
+      if (!leaf.parts.empty())
+        return;
+      if (!isStack(leaf.type))
+        throw InternalError("C back end: a heap temporary was not hoisted");
+      CType ct = types_.element(leaf.type);
+      if (!leaf.variable)
+        ct = arrayType(ct, TypeMapper::count(leaf.type)->value());
+      out.push_back(declStmt(ct, leaf.name));
+      if (opencl()) {
+        leaf.privateId = dpia::freshIdent(leaf.name, f->param()->type())->id();
+        privateMemory_.declare(leaf.privateId, c, leaf.name, gridStack_);
+      }
+    };
+    declare(m);
+    memory_[f->param()->id()] = m;
+    comm(f->body(), out);
+  }
+
   void comm(const Phrase& c, std::vector<CStmt>& out) {
     const std::string& n = c->primName();
     if (n == "seq") {
@@ -431,23 +638,41 @@ private:
         comm(x, out);
     } else if (n == "skip") {
     } else if (n == "assign") {
-      assignment(c->args()[0], c->args()[1], c->dataArg(0), newPath(), out);
+      const Phrase& rhs = c->args()[1];
+      if (rhs->kind() == PhraseKind::Prim && rhs->isPrim("foreign") &&
+          c->dataArg(0)->kind() == rise::TypeKind::Pair)
+        assignForeignPair(c->args()[0], rhs, c->dataArg(0), out);
+      else
+        assignment(c->args()[0], rhs, c->dataArg(0), newPath(), out);
     } else if (n == "new") {
       const rise::Type& t = c->dataArg(0);
       const Phrase& f = c->args()[0];
+      checkTemporaryLayout(t, c->loc());
+      if (splitPair(t)) { // OpenCL, private: one C array or variable per component
+        privatePair(c, out);
+        return;
+      }
       std::string name = fresh(c->tag());
       bool array = t->kind() == rise::TypeKind::Array ||
                    (t->kind() == rise::TypeKind::Vec && !vectors_.native(t));
-      if (array && !isStack(t))
+      // OpenCL: a private array's size per work-item is checked once every
+      // access is known (PrivateMemoryCheck::layouts, E0631)
+      if (array && !isStack(t) && !opencl())
         throw InternalError("C back end: a heap temporary was not hoisted");
+      Memory& m = memory_[f->param()->id()] = {name, t, !array, {}};
+      if (opencl()) { // hoisting took the local and global ones: this one is private
+        m.privateId = f->param()->id();
+        privateMemory_.declare(f->param()->id(), c, name, gridStack_);
+        std::size_t ordinal = privateOrder_.size();
+        privateOrder_.push_back(f->param()->id());
+        if (ordinal < layouts_.size() && array) {
+          m.divisors = layouts_[ordinal].divisors;
+          m.type = distributedType(t, m.divisors);
+        }
+      }
       CType ct = valueType(t);
       if (array)
-        ct = arrayType(ct, TypeMapper::count(t)->value());
-      memory_[f->param()->id()] = {name, t, !array, {}};
-      if (opencl()) { // hoisting took the local and global ones: this one is private
-        memory_[f->param()->id()].privateId = f->param()->id();
-        privateMemory_.declare(f->param()->id(), c, name, gridStack_);
-      }
+        ct = arrayType(ct, TypeMapper::count(m.type)->value());
       std::vector<CStmt> body;
       comm(f->body(), body);
       // `float acc; acc = 0.0f;` reads better as `float acc = 0.0f;`
@@ -697,34 +922,44 @@ private:
                            std::vector<Param>& params) {
     std::map<std::uint64_t, opencl::SharedTemporary> shared;
     for (const dpia::HoistedAllocation& h : heap) {
+      checkTemporaryLayout(h.type, h.command->loc());
       opencl::Placement where = opencl::placeTemporary(h);
-      if (splitPair(h.type))
-        throw CompileError("E0699", h.command->loc(),
-                           "a pair of arrays in OpenCL local or global memory is not supported "
-                           "yet; store the two components separately");
-      std::string name = fresh(h.name);
-      Nat count = TypeMapper::count(h.type);
-      Memory m{name, h.type, false, {}, where.slice * count};
-      if (where.slice->isConst(0))
-        m.offset = nullptr;
+      // a pair of arrays is one buffer per component (`tmp_fst`, `tmp_snd`),
+      // each with the same slicing
+      Memory m = makeMemory(h.name, h.type, [&](const std::string& n) { return fresh(n); });
+      std::function<void(Memory&)> place = [&](Memory& leaf) {
+        for (Memory& part : leaf.parts)
+          place(part);
+        if (!leaf.parts.empty())
+          return;
+        leaf.variable = false; // a scalar is a one-element array
+        Nat count = TypeMapper::count(leaf.type);
+        leaf.offset = where.slice->isConst(0) ? nullptr : where.slice * count;
+        std::string elem = printType(types_.element(leaf.type));
+        Nat total = where.slices * count;
+        if (where.local) {
+          localDecls_.push_back(
+              declStmt(arrayType(namedType("local " + elem), total->value()), leaf.name));
+        } else {
+          params.push_back({pointerType(namedType("global " + elem), true), leaf.name});
+          AbiParam a;
+          a.role = AbiParam::Role::Temporary;
+          a.name = leaf.name;
+          a.riseName = h.name;
+          a.riseType = leaf.type;
+          a.cType = elem;
+          a.array = true;
+          a.count = total;
+          abi_.params.push_back(a);
+        }
+      };
+      place(m);
       memory_[h.var->id()] = m;
-      std::string elem = printType(types_.element(h.type));
-      Nat total = where.slices * count;
-      if (where.local) {
-        localDecls_.push_back(
-            declStmt(arrayType(namedType("local " + elem), total->value()), name));
-      } else {
-        params.push_back({pointerType(namedType("global " + elem), true), name});
-        AbiParam a;
-        a.role = AbiParam::Role::Temporary;
-        a.name = name;
-        a.riseName = h.name;
-        a.riseType = h.type;
-        a.cType = elem;
-        a.array = true;
-        a.count = total;
-        abi_.params.push_back(a);
-      }
+      std::vector<const Memory*> ls;
+      leaves(m, ls);
+      std::string name = ls.front()->name;
+      for (std::size_t i = 1; i < ls.size(); ++i)
+        name += ", " + ls[i]->name;
       opencl::SharedTemporary& t = shared[h.var->id()];
       t.local = where.local;
       t.description = name + " (" + where.primitive + ")";
@@ -740,15 +975,37 @@ private:
 
   // ---- the function ----------------------------------------------------------
 
-  /// The pair structs, each guarded so that several kernels' headers can be
-  /// included together.
-  void guardedStructs(TranslationUnit& h) const {
-    for (const StructDef& s : types_.structs()) {
+  /// The pair structs of the header, each guarded so that several kernels'
+  /// headers can be included together: every struct of scalars, and the
+  /// structs with vector fields that a parameter's elements are, spelled in
+  /// host C (GCC vector types, also in an OpenCL kernel's header; their
+  /// layout is that of OpenCL's vectors), after the vector typedefs they
+  /// need. Remembers what it declared (headerStructs_, headerVectors_).
+  void guardedStructs(TranslationUnit& h) {
+    VectorTypes hostVectors(false);
+    TypeMapper host;
+    host.vector = [&](const rise::Type& v) { return hostVectors.type(v); };
+    for (std::size_t i = 0; i < types_.structs().size(); ++i)
+      if (!pairHoldsVector(types_.structTypes()[i]))
+        host.element(types_.structTypes()[i]);
+    for (const AbiParam& a : abi_.params)
+      if (a.riseType && pairHoldsVector(TypeMapper::innermost(a.riseType)))
+        host.element(TypeMapper::innermost(a.riseType));
+    for (const auto& [name, typedefLine] : hostVectors.valueTypedefs()) {
+      h.raw("#ifndef RISEC_VECTOR_" + name + "\n#define RISEC_VECTOR_" + name + "\n" + typedefLine +
+            "\n#endif");
+      headerVectors_.insert(name);
+    }
+    for (const StructDef& s : host.structs()) {
       h.raw("#ifndef RISEC_STRUCT_" + s.name + "\n#define RISEC_STRUCT_" + s.name);
       h.add(s);
       h.raw("#endif");
+      headerStructs_.insert(s.name);
     }
   }
+
+  std::set<std::string> headerStructs_; ///< the structs the header declares
+  std::set<std::string> headerVectors_; ///< the vector typedefs the header declares
 
   std::string helperCode(const std::string& h) {
     if (h == "risec_min")
@@ -764,12 +1021,26 @@ private:
   }
 
   std::string foreignCode(const rise::ForeignDecl& f) {
-    std::string s = "static inline " + printType(types_.element(f.result)) + " " + f.name + "(";
+    std::string s = "static inline " + printType(foreignType(f.result)) + " " + f.name + "(";
     for (std::size_t i = 0; i < f.params.size(); ++i)
-      s += (i ? ", " : "") + printDeclarator(types_.element(f.params[i].second), f.params[i].first);
+      s += (i ? ", " : "") + printDeclarator(foreignType(f.params[i].second), f.params[i].first);
     if (f.params.empty())
       s += "void";
     s += ") {\n";
+    // a parameter the body never names (Shine's calcAcc ignores deltaT)
+    // would fail -Wunused-parameter
+    auto named = [&](const std::string& name) {
+      auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+      for (std::size_t at = f.body.find(name); at != std::string::npos;
+           at = f.body.find(name, at + 1))
+        if ((at == 0 || !word(f.body[at - 1])) &&
+            (at + name.size() == f.body.size() || !word(f.body[at + name.size()])))
+          return true;
+      return false;
+    };
+    for (const auto& prm : f.params)
+      if (!named(prm.first))
+        s += "  (void)" + prm.first + ";\n";
     std::string body = f.body;
     std::size_t start = 0;
     while (start <= body.size()) {
@@ -787,11 +1058,25 @@ private:
 };
 
 CFiles Emitter::run(const dpia::Program& p) {
+  for (const auto& f : p.foreigns)
+    rise::checkForeignSignature(*f);
+  math_ = !p.foreigns.empty(); // foreign bodies may call the math functions
   // imperative passes
   Phrase command = dpia::unrollLoops(p.command);
   std::vector<dpia::HoistedAllocation> heap;
   if (opencl())
-    command = dpia::hoistAllocationsIf(command, opencl::hoistForOpenCL, heap);
+    command = dpia::hoistAllocationsIf(
+        command,
+        [](const Phrase& c) {
+          // a private array of a constant size is declared where it is used:
+          // its size per work-item is known once its accesses are
+          const rise::Type& t = c->dataArg(0);
+          if (dpia::newAddrSpace(c).tag == rise::AddrSpace::Tag::Private &&
+              t->kind() == rise::TypeKind::Array && TypeMapper::count(t)->isConst())
+            return false;
+          return opencl::hoistForOpenCL(c);
+        },
+        heap);
   else
     command = dpia::hoistAllocations(
         command,
@@ -876,6 +1161,7 @@ CFiles Emitter::run(const dpia::Program& p) {
   std::vector<const Memory*> heapLeaves;
   std::set<std::string> perThread; // heap leaves with one copy per thread
   for (const auto& h : heap) {
+    checkTemporaryLayout(h.type, h.command->loc());
     memory_[h.var->id()] =
         makeMemory(h.name, h.type, [&](const std::string& n) { return fresh(n); });
     std::size_t before = heapLeaves.size();
@@ -1005,14 +1291,20 @@ CFiles Emitter::run(const dpia::Program& p) {
     c.include("<stdlib.h>");
   c.blank();
   if (vectors_.used()) {
-    c.raw(vectors_.declarations());
+    c.raw(vectors_.declarations(headerVectors_));
     c.blank();
   }
+  bool ownStructs = false;
+  for (const StructDef& s : types_.structs()) // with vector fields, not in the header
+    if (!headerStructs_.count(s.name)) {
+      c.add(s);
+      ownStructs = true;
+    }
   for (const std::string& hname : helpers_)
     c.raw(helperCode(hname));
   for (const std::string& f : foreignCodes)
     c.raw(f);
-  if (!helpers_.empty() || !p.foreigns.empty())
+  if (!helpers_.empty() || !p.foreigns.empty() || ownStructs)
     c.blank();
   c.add(fn);
   return {printUnit(c), host::cHeader(abi_, opts_, declarations), abi_, ""};
@@ -1026,11 +1318,36 @@ CFiles Emitter::openclFiles(const dpia::Program& p, const Phrase& command,
   std::vector<CStmt> body;
   comm(command, body);
   privateMemory_.check();
+  // private arrays each work-item needs only its own elements of: with the
+  // local sizes known at compile time, emit again with them distributed
+  // (all of them: the kernel then requires them, reqd_work_group_size)
+  std::map<std::string, std::int64_t> strides;
+  if (opts_.launch && !opts_.launch->local.empty() &&
+      std::all_of(opts_.launch->local.begin(), opts_.launch->local.end(),
+                  [](const Nat& l) { return l->isConst(); }))
+    for (std::size_t d = 0; d < opts_.launch->local.size(); ++d)
+      strides["mapLocal(" + std::to_string(d) + ")"] = opts_.launch->local[d]->value();
+  std::map<std::uint64_t, opencl::PrivateLayout> found = privateMemory_.layouts(strides);
+  if (!found.empty() && layouts_.empty()) {
+    for (std::uint64_t id : privateOrder_) {
+      auto it = found.find(id);
+      distributed_.push_back(it == found.end() ? opencl::PrivateLayout{} : it->second);
+    }
+    return {};
+  }
   body = eliminateDeadStores(body);
   body.insert(body.begin(), localDecls_.begin(), localDecls_.end());
   voidUnusedParameters(params, body);
   Function kernel;
   kernel.qualifiers = {"__kernel"};
+  if (!found.empty()) { // the layouts hold for these local sizes only
+    std::string sizes;
+    for (std::size_t d = 0; d < 3; ++d) {
+      std::int64_t l = d < opts_.launch->local.size() ? opts_.launch->local[d]->value() : 1;
+      sizes += (d ? ", " : "") + std::to_string(l);
+    }
+    kernel.qualifiers.push_back("__attribute__((reqd_work_group_size(" + sizes + ")))");
+  }
   kernel.returnType = namedType("void");
   kernel.name = opts_.symbol;
   kernel.params = params;
@@ -1095,7 +1412,11 @@ CFiles Emitter::openclFiles(const dpia::Program& p, const Phrase& command,
 }
 
 CFiles emitC(const dpia::Program& program, const COptions& opts) {
-  return Emitter(opts).run(program);
+  Emitter first(opts);
+  CFiles files = first.run(program);
+  if (first.distributed().empty())
+    return files;
+  return Emitter(opts, first.distributed()).run(program);
 }
 
 } // namespace risec::codegen::c

@@ -1,8 +1,10 @@
 #include "codegen/c/EmitTypes.h"
 
+#include "rise/ast/ForeignTypes.h"
 #include "support/Diagnostic.h"
 
 #include <cmath>
+#include <functional>
 
 namespace risec::codegen::c {
 
@@ -48,11 +50,59 @@ std::string typeTag(const rise::Type& t) {
     return "idx";
   case TypeKind::Pair:
     return "pair_" + typeTag(t->first()) + "_" + typeTag(t->second());
+  case TypeKind::Vec:
+    if (t->elem()->kind() == TypeKind::Scalar && t->size()->isConst())
+      return std::string(rise::scalarName(t->elem()->scalar())) + "x" +
+             std::to_string(t->size()->value());
+    return "x";
   default:
     return "x";
   }
 }
 } // namespace
+
+std::string pairStructName(const rise::Type& t) {
+  return typeTag(t);
+}
+
+bool pairHoldsVector(const rise::Type& t) {
+  if (t->kind() != TypeKind::Pair)
+    return false;
+  auto holds = [](const rise::Type& c) { return c->kind() == TypeKind::Vec || pairHoldsVector(c); };
+  return holds(t->first()) || holds(t->second());
+}
+
+std::string layoutProblem(const rise::Type& t) {
+  if (t->kind() == TypeKind::Pair) {
+    std::string a = layoutProblem(t->first());
+    return a.empty() ? layoutProblem(t->second()) : a;
+  }
+  if (t->kind() != TypeKind::Array)
+    return "";
+  // an array of structs: every field a scalar, an index, a vector of a
+  // native width (rise::foreignTypeSupported) or a struct of these
+  std::function<std::string(const rise::Type&)> field = [&](const rise::Type& f) -> std::string {
+    switch (f->kind()) {
+    case TypeKind::Pair: {
+      std::string a = field(f->first());
+      return a.empty() ? field(f->second()) : a;
+    }
+    case TypeKind::Array:
+      return "an array of pairs holding an array (`" + rise::typeToString(f) +
+             "`) has no memory layout yet";
+    case TypeKind::Vec:
+      if (!rise::foreignTypeSupported(f))
+        return "an array of pairs holding a vector `" + rise::typeToString(f) +
+               "` has no memory layout (a vector field of a pair in an array has 2, 4, 8 or 16 "
+               "lanes of a numeric type other than natType)";
+      return "";
+    default:
+      return "";
+    }
+  };
+  rise::Type e = TypeMapper::innermost(t);
+  return e->kind() == TypeKind::Pair ? field(e) : "";
+}
 
 CType TypeMapper::element(const rise::Type& t) {
   switch (t->kind()) {
@@ -64,12 +114,22 @@ CType TypeMapper::element(const rise::Type& t) {
     if (t->first()->kind() == TypeKind::Array || t->second()->kind() == TypeKind::Array)
       break; // a pair of arrays has no flat C layout
     std::string name = typeTag(t);
-    CType a = element(t->first()), b = element(t->second());
+    // a vector component is a field of the native vector type
+    auto field = [&](const rise::Type& c) {
+      if (c->kind() != TypeKind::Vec)
+        return element(c);
+      if (!vector)
+        throw InternalError("C back end: a pair holding a vector without vector types");
+      return vector(c);
+    };
+    CType a = field(t->first()), b = field(t->second());
     bool known = false;
     for (const StructDef& s : structs_)
       known = known || s.name == name;
-    if (!known)
+    if (!known) {
       structs_.push_back({name, {{a, "fst"}, {b, "snd"}}});
+      structTypes_.push_back(t);
+    }
     return namedType("struct " + name);
   }
   case TypeKind::Array:
@@ -105,6 +165,10 @@ std::int64_t TypeMapper::bytes(const rise::Type& t) {
     return 4;
   case TypeKind::Pair:
     return 2 * std::max(bytes(t->first()), bytes(t->second()));
+  case TypeKind::Vec: // a field of a pair: the native vector (3 lanes take 4)
+    if (t->size()->isConst())
+      return bytes(t->elem()) * (t->size()->isConst(3) ? 4 : t->size()->value());
+    return 8;
   default:
     return 8;
   }

@@ -153,18 +153,30 @@ std::optional<std::string> VectorTypes::builtin(const std::string& prim,
   return std::nullopt;
 }
 
-std::string VectorTypes::declarations() const {
+std::string VectorTypes::declarations(const std::set<std::string>& declared) const {
   std::string s;
   for (const rise::Type& t : used_) {
     ScalarKind k = t->elem()->scalar();
     std::string elem = scalarCType(k), n = name(t);
     std::string bytes = std::to_string(widthOf(t) * elementBytes(k));
     std::string align = std::to_string(elementBytes(k));
-    s += "typedef " + elem + " " + n + " __attribute__((vector_size(" + bytes + ")));\n";
+    if (!declared.count(n))
+      s += "typedef " + elem + " " + n + " __attribute__((vector_size(" + bytes + ")));\n";
     s += "typedef " + elem + " " + n + "u __attribute__((vector_size(" + bytes + "), aligned(" +
          align + "), may_alias));\n";
   }
   return s;
+}
+
+std::vector<std::pair<std::string, std::string>> VectorTypes::valueTypedefs() const {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const rise::Type& t : used_) {
+    ScalarKind k = t->elem()->scalar();
+    std::string bytes = std::to_string(widthOf(t) * elementBytes(k));
+    out.push_back({name(t), "typedef " + scalarCType(k) + " " + name(t) +
+                                " __attribute__((vector_size(" + bytes + ")));"});
+  }
+  return out;
 }
 
 // ---- VectorLowering -------------------------------------------------------------
@@ -174,6 +186,13 @@ namespace {
 /// The symbolic index standing for all lanes of a vector of type `t`.
 rise::Nat allLanes(const rise::Type& t) {
   return rise::natVar("risec_lanes", rise::natConst(0), t->size());
+}
+
+/// Selects lane `k` of the vector that `path` selects: the lane is the
+/// innermost step (the front of the path; a vector component of a pair is
+/// selected by [lane, Fst]).
+void pushLane(dpia::Path& path, rise::Nat k) {
+  path.elems.insert(path.elems.begin(), {dpia::PathElem::Kind::Index, std::move(k)});
 }
 
 bool isLanes(const rise::Nat& n, const rise::Nat& lanes) {
@@ -188,10 +207,19 @@ std::optional<VectorLowering::Place> VectorLowering::place(const VectorMemory& m
   using dpia::PathElem;
   rise::Type mt = m.type;
   if (m.variable) {
+    // a vector variable, or a vector component of a struct variable (the
+    // result of a foreign function returning a pair of vectors)
+    CExpr v = ident(m.name);
+    while (mt->kind() == rise::TypeKind::Pair && !path.empty() &&
+           path.next() != PathElem::Kind::Index) {
+      bool fst = path.popFst();
+      v = member(v, fst ? "fst" : "snd");
+      mt = fst ? mt->first() : mt->second();
+    }
     if (mt->kind() != rise::TypeKind::Vec || path.empty() || path.next() != PathElem::Kind::Index ||
         !isLanes(path.popIndex(), lanes) || !path.empty())
       return std::nullopt;
-    return Place{ident(m.name), nullptr, nullptr};
+    return Place{v, nullptr, nullptr};
   }
   rise::Nat flat = rise::natConst(0);
   for (; mt->kind() == rise::TypeKind::Array || mt->kind() == rise::TypeKind::Vec;
@@ -199,6 +227,22 @@ std::optional<VectorLowering::Place> VectorLowering::place(const VectorMemory& m
     if (path.empty() || path.next() != PathElem::Kind::Index)
       return std::nullopt;
     flat = flat * mt->size() + path.popIndex();
+  }
+  if (m.offset)
+    flat = m.offset + flat;
+  if (mt->kind() == rise::TypeKind::Pair) {
+    // a vector field of an element of an array of structs: `xs[i].fst`
+    CExpr v = index(ident(m.name), emitter_.index(flat));
+    while (mt->kind() == rise::TypeKind::Pair && !path.empty() &&
+           path.next() != PathElem::Kind::Index) {
+      bool fst = path.popFst();
+      v = member(v, fst ? "fst" : "snd");
+      mt = fst ? mt->first() : mt->second();
+    }
+    if (mt->kind() != rise::TypeKind::Vec || !types_.native(mt) || path.empty() ||
+        path.next() != PathElem::Kind::Index || !isLanes(path.popIndex(), lanes) || !path.empty())
+      return std::nullopt;
+    return Place{v, nullptr, nullptr};
   }
   if (!path.empty() || mt->kind() != rise::TypeKind::Scalar || mt->scalar() != t->elem()->scalar())
     return std::nullopt;
@@ -221,6 +265,10 @@ CExpr VectorLowering::value(const dpia::Phrase& p, const dpia::Path& path, const
       for (std::size_t i = from; i < p->args().size(); ++i)
         args.push_back(value(p->args()[i], path, t));
     };
+    if (n == "foreign") { // one call returns the whole vector
+      dpia::Path whole = path;
+      return emitter_.read(p, whole);
+    }
     if (n == "vectorFromScalar") {
       dpia::Path scalar = path;
       return types_.broadcast(t, emitter_.read(p->args()[0], scalar));
@@ -243,7 +291,7 @@ CExpr VectorLowering::value(const dpia::Phrase& p, const dpia::Path& path, const
   }
   dpia::Path at = path;
   rise::Nat lanes = allLanes(t);
-  at.pushIndex(lanes);
+  pushLane(at, lanes);
   if (auto m = emitter_.memory(p, at))
     if (auto pl = place(*m, at, t, lanes))
       return pl->variable ? pl->variable : types_.load(t, pl->array, pl->base);
@@ -255,7 +303,7 @@ CExpr VectorLowering::fromLanes(const dpia::Phrase& p, const dpia::Path& path,
   std::vector<CExpr> lanes;
   for (std::int64_t k = 0; k < widthOf(t); ++k) {
     dpia::Path lane = path;
-    lane.pushIndex(rise::natConst(k));
+    pushLane(lane, rise::natConst(k));
     lanes.push_back(emitter_.read(p, lane));
   }
   return types_.fromLanes(t, lanes);
@@ -266,7 +314,7 @@ void VectorLowering::assign(const dpia::Phrase& lhs, const dpia::Phrase& rhs, co
   CExpr v = value(rhs, path, t);
   dpia::Path at = path;
   rise::Nat lanes = allLanes(t);
-  at.pushIndex(lanes);
+  pushLane(at, lanes);
   if (auto m = emitter_.memory(lhs, at))
     if (auto pl = place(*m, at, t, lanes)) {
       out.push_back(pl->variable ? c::assign(pl->variable, v)
@@ -277,7 +325,7 @@ void VectorLowering::assign(const dpia::Phrase& lhs, const dpia::Phrase& rhs, co
   out.push_back(declStmt(types_.type(t), tmp, v));
   for (std::int64_t k = 0; k < widthOf(t); ++k) {
     dpia::Path lane = path;
-    lane.pushIndex(rise::natConst(k));
+    pushLane(lane, rise::natConst(k));
     out.push_back(c::assign(emitter_.write(lhs, lane), types_.lane(ident(tmp), k)));
   }
 }

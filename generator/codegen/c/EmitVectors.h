@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -61,8 +62,12 @@ public:
   std::optional<std::string> elementWise(const std::string& prim, const rise::Type& t) const;
   /// OpenCL: the vector math built-in for `prim` on `t` (`sqrt`, `fmin`, ...).
   std::optional<std::string> builtin(const std::string& prim, const rise::Type& t) const;
-  /// C: the typedefs of the vector types used, in first-use order.
-  std::string declarations() const;
+  /// C: the typedefs of the vector types used, in first-use order, but for
+  /// the value types in `declared` (names the header already declares).
+  std::string declarations(const std::set<std::string>& declared = {}) const;
+  /// C: the value type's name and its typedef (`typedef float risec_f32x4
+  /// __attribute__((vector_size(16)));`) of each vector type used.
+  std::vector<std::pair<std::string, std::string>> valueTypedefs() const;
   bool used() const { return !used_.empty(); }
 
 private:
@@ -79,7 +84,8 @@ private:
 struct VectorMemory {
   std::string name;
   rise::Type type;
-  bool variable = false; ///< a C variable (a vector variable for vec types)
+  bool variable = false;      ///< a C variable (a vector variable for vec types)
+  rise::Nat offset = nullptr; ///< the first element of this memory's slice (null: 0)
 };
 
 /// Vector values and assignments of imperative DPIA (the "vector

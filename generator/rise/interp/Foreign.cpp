@@ -1,12 +1,15 @@
 #include "rise/interp/Foreign.h"
 
+#include "rise/ast/ForeignTypes.h"
 #include "rise/interp/RuntimeError.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <sstream>
@@ -19,18 +22,6 @@ namespace fs = std::filesystem;
 
 using WrapperFn = void (*)(const void* const*, void*);
 constexpr const char* kWrapperName = "risec_foreign_call";
-
-[[noreturn]] void notScalar(const ForeignDecl& d, const std::string& what, const Type& t) {
-  runtimeError(errc::kForeignCompile, d.loc,
-               "foreign function `" + d.name + "`: " + what + " has the type " + typeToString(t) +
-                   "; foreign functions take and return scalars");
-}
-
-ScalarKind scalarKindOf(const ForeignDecl& d, const std::string& what, const Type& t) {
-  if (!t || t->kind() != TypeKind::Scalar)
-    notScalar(d, what, t);
-  return t->scalar();
-}
 
 std::string cType(ScalarKind k) {
   switch (k) {
@@ -48,11 +39,88 @@ std::string cType(ScalarKind k) {
   }
 }
 
+/// The tag of a type in the name of a pair struct (codegen/c/EmitTypes.cpp
+/// spells them the same way): `f32`, `f32x4`, `pair_f32_i32`.
+std::string typeTag(const Type& t) {
+  switch (t->kind()) {
+  case TypeKind::Vec:
+    return std::string(scalarName(t->elem()->scalar())) + "x" + std::to_string(t->size()->value());
+  case TypeKind::Pair:
+    return "pair_" + typeTag(t->first()) + "_" + typeTag(t->second());
+  default:
+    return std::string(scalarName(t->scalar()));
+  }
+}
+
+/// The C spelling of a foreign parameter or result type, adding the
+/// declarations it needs (vector typedefs, pair structs) to `decls` once.
+std::string cTypeOf(const Type& t, std::vector<std::string>& decls) {
+  auto declare = [&](const std::string& d) {
+    if (std::find(decls.begin(), decls.end(), d) == decls.end())
+      decls.push_back(d);
+  };
+  switch (t->kind()) {
+  case TypeKind::Vec: {
+    // the C back end's vector type (codegen/c/EmitVectors.h)
+    ScalarKind k = t->elem()->scalar();
+    std::int64_t w = t->size()->value();
+    std::string name = "risec_" + std::string(scalarName(k)) + "x" + std::to_string(w);
+    declare("typedef " + cType(k) + " " + name + " __attribute__((vector_size(" +
+            std::to_string(w * scalarBits(k) / 8) + ")));");
+    return name;
+  }
+  case TypeKind::Pair: {
+    std::string a = cTypeOf(t->first(), decls), b = cTypeOf(t->second(), decls);
+    std::string name = "struct " + typeTag(t);
+    declare(name + " {\n  " + a + " fst;\n  " + b + " snd;\n};");
+    return name;
+  }
+  default:
+    return cType(t->scalar());
+  }
+}
+
+/// The scalar leaves of a value of type `t` as C lvalues below `base`
+/// (`a.snd.fst`, `v[2]`), with their kinds, in order (fst before snd, lanes
+/// in order).
+void leafPaths(const Type& t, const std::string& base,
+               std::vector<std::pair<std::string, ScalarKind>>& out) {
+  switch (t->kind()) {
+  case TypeKind::Vec:
+    for (std::int64_t i = 0; i < t->size()->value(); ++i)
+      out.push_back({base + "[" + std::to_string(i) + "]", t->elem()->scalar()});
+    break;
+  case TypeKind::Pair:
+    leafPaths(t->first(), base + ".fst", out);
+    leafPaths(t->second(), base + ".snd", out);
+    break;
+  default:
+    out.push_back({base, t->scalar()});
+  }
+}
+
+/// The scalars of `v` (of type `t`) in the order of leafPaths.
+void flatten(const Type& t, const Value& v, std::vector<ScalarValue>& out) {
+  switch (t->kind()) {
+  case TypeKind::Vec:
+    for (const ScalarValue& s : v.lanes())
+      out.push_back(s);
+    break;
+  case TypeKind::Pair:
+    flatten(t->first(), v.first(), out);
+    flatten(t->second(), v.second(), out);
+    break;
+  default:
+    out.push_back(v.asScalar());
+  }
+}
+
 // ---- marshalling: a scalar as the bytes of its C type ---------------------------
 
 /// Room for any scalar's C representation.
+constexpr std::size_t kSlotBytes = 8;
 struct Slot {
-  alignas(8) unsigned char bytes[8] = {};
+  alignas(8) unsigned char bytes[kSlotBytes] = {};
 };
 
 template <class T> void put(Slot& s, T v) {
@@ -219,42 +287,86 @@ WrapperFn wrapperFor(const ForeignDecl& d) {
 } // namespace
 
 std::string foreignSource(const ForeignDecl& d) {
-  std::string result = cType(scalarKindOf(d, "the result", d.result));
-  std::string params, callArgs;
+  checkForeignSignature(d);
+  std::vector<std::string> decls;
+  std::string result = cTypeOf(d.result, decls);
+  std::string params, unpack, callArgs;
+  std::size_t slot = 0;
   for (std::size_t i = 0; i < d.params.size(); ++i) {
     const auto& [name, type] = d.params[i];
-    std::string t = cType(scalarKindOf(d, "parameter `" + name + "`", type));
+    std::string t = cTypeOf(type, decls), local = "risec_a" + std::to_string(i);
     params += (i ? ", " : "") + t + " " + name;
-    callArgs += std::string(i ? ", " : "") + "*(const " + t + "*)args[" + std::to_string(i) + "]";
+    callArgs += (i ? ", " : "") + local;
+    unpack += "  " + t + " " + local + ";\n";
+    std::vector<std::pair<std::string, ScalarKind>> leaves;
+    leafPaths(type, local, leaves);
+    for (const auto& [path, k] : leaves)
+      unpack +=
+          "  " + path + " = *(const " + cType(k) + "*)args[" + std::to_string(slot++) + "];\n";
   }
+  std::vector<std::pair<std::string, ScalarKind>> out;
+  leafPaths(d.result, "risec_r", out);
+  std::string pack;
+  for (std::size_t i = 0; i < out.size(); ++i)
+    pack += "  *(" + cType(out[i].second) + "*)(risec_out + " + std::to_string(i * kSlotBytes) +
+            ") = " + out[i].first + ";\n";
   std::string s = "#include <math.h>\n#include <stdbool.h>\n#include <stdint.h>\n\n";
+  for (const std::string& decl : decls)
+    s += decl + "\n";
+  if (!decls.empty())
+    s += "\n";
   s += "static " + result + " " + d.name + "(" + (params.empty() ? "void" : params) + ") {\n";
   // Errors in the body are reported relative to the body's own lines.
   s += "#line 1 \"" + d.name + "\"\n" + d.body + "\n}\n\n";
+  // The wrapper: args[k] points to the k-th scalar of the arguments (in the
+  // order of leafPaths), the k-th scalar of the result goes to result + 8 k.
+  s += "#line 1 \"risec-foreign-wrapper\"\n";
   s += "void " + std::string(kWrapperName) + "(const void* const* args, void* result) {\n";
   s += "  (void)args;\n";
-  s += "  *(" + result + "*)result = " + d.name + "(" + callArgs + ");\n}\n";
+  s += unpack;
+  s += "  " + result + " risec_r = " + d.name + "(" + callArgs + ");\n";
+  s += "  unsigned char* risec_out = (unsigned char*)result;\n";
+  s += pack + "}\n";
   return s;
 }
 
-ScalarValue callForeign(const ForeignDecl& d, const std::vector<ScalarValue>& args) {
+Value callForeign(const ForeignDecl& d, const std::vector<Value>& args) {
   if (args.size() != d.params.size())
     throw InternalError("foreign function `" + d.name + "` called with the wrong argument count");
   WrapperFn fn = wrapperFor(d);
+  std::vector<ScalarValue> scalars;
+  for (std::size_t i = 0; i < args.size(); ++i)
+    flatten(d.params[i].second, args[i], scalars);
   std::vector<Slot> slots;
+  slots.reserve(scalars.size());
+  for (const ScalarValue& v : scalars)
+    slots.push_back(toC(v));
   std::vector<const void*> pointers;
-  slots.reserve(args.size());
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    if (args[i].kind != scalarKindOf(d, "a parameter", d.params[i].second))
-      throw InternalError("foreign function `" + d.name + "` called with a " +
-                          std::string(scalarName(args[i].kind)) + " argument");
-    slots.push_back(toC(args[i]));
-  }
   for (const Slot& s : slots)
     pointers.push_back(s.bytes);
-  Slot result;
-  fn(pointers.data(), result.bytes);
-  return fromC(result, scalarKindOf(d, "the result", d.result));
+  std::vector<std::pair<std::string, ScalarKind>> leaves;
+  leafPaths(d.result, "r", leaves);
+  std::vector<Slot> result(leaves.size());
+  fn(pointers.data(), result.data());
+  std::size_t next = 0;
+  std::function<Value(const Type&)> rebuild = [&](const Type& t) -> Value {
+    switch (t->kind()) {
+    case TypeKind::Vec: {
+      std::vector<ScalarValue> lanes;
+      for (std::int64_t i = 0; i < t->size()->value(); ++i)
+        lanes.push_back(fromC(result[next++], t->elem()->scalar()));
+      return Value::vector(std::move(lanes));
+    }
+    case TypeKind::Pair: {
+      Value a = rebuild(t->first());
+      Value b = rebuild(t->second());
+      return Value::pair(std::move(a), std::move(b));
+    }
+    default:
+      return Value::scalar(fromC(result[next++], t->scalar()));
+    }
+  };
+  return rebuild(d.result);
 }
 
 } // namespace risec::rise::interp

@@ -132,7 +132,7 @@ private:
   std::size_t depArity_, valueArity_;
 };
 
-/// A foreign function collecting its scalar arguments.
+/// A foreign function collecting its arguments.
 class ForeignFunction final : public Callable {
 public:
   explicit ForeignFunction(std::shared_ptr<const ForeignDecl> decl) : decl_(std::move(decl)) {}
@@ -143,15 +143,15 @@ public:
 
   Value apply(const Value& arg) const override {
     auto next = std::make_shared<ForeignFunction>(*this);
-    next->args_.push_back(arg.asScalar());
+    next->args_.push_back(arg);
     if (next->args_.size() == decl_->params.size())
-      return Value::scalar(callForeign(*decl_, next->args_));
+      return callForeign(*decl_, next->args_);
     return Value::function(next);
   }
 
 private:
   std::shared_ptr<const ForeignDecl> decl_;
-  std::vector<ScalarValue> args_;
+  std::vector<Value> args_;
 };
 
 // ---- expressions ----------------------------------------------------------------
@@ -175,7 +175,7 @@ DepArg evalDepArg(const ExprNode& depApp, const Env& env) {
 Value evalForeign(const ExprNode& e) {
   // A foreign function without parameters is a constant: call it now.
   if (e.foreign()->params.empty())
-    return Value::scalar(callForeign(*e.foreign(), {}));
+    return callForeign(*e.foreign(), {});
   return Value::function(std::make_shared<ForeignFunction>(e.foreign()));
 }
 
