@@ -16,6 +16,11 @@ set(RISEC_GENERATED_DIR ${PROJECT_SOURCE_DIR}/generated)
 file(GLOB RISEC_SPECS CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/specs/*.yaml)
 list(SORT RISEC_SPECS)
 
+# Each kernel source gets the flags generated/kernels.json records for it
+# (-O3 unless its spec sets `cflags`), after the build type's. The warnings
+# are risec's quality gate for the generated code: -Wall -Wextra -Werror come
+# from the top-level add_compile_options, so only risec's own build applies
+# them, never a project that consumes the library.
 risec_library_from_manifest(kernels ${RISEC_GENERATED_DIR} kernels OUT_FILES RISEC_GENERATED_FILES)
 target_include_directories(kernels PUBLIC $<BUILD_INTERFACE:${RISEC_GENERATED_DIR}>
                                           $<INSTALL_INTERFACE:include/risec/kernels>)

@@ -42,6 +42,15 @@ endfunction()
 # library TARGET from the files that DIR/NAME.json lists. Sources are read
 # at configure time; NAME.json is a configure dependency, so that kernels
 # added or removed by a regeneration are picked up by the next build.
+#
+# Each C source is compiled with the flags the manifest records for it
+# (`compile_flags`: the spec's `cflags`, -O3 by default) as its own
+# COMPILE_OPTIONS, which come after the consumer's CMAKE_C_FLAGS, build-type
+# flags and target options: the kernels are optimised whatever the build type
+# (-O3 wins over the -O0 of an empty build type or the -O2 of
+# RelWithDebInfo). No warning options are added: the consumer's own flags
+# apply (risec's own build compiles its libkernels with -Wall -Wextra -Werror
+# through its top-level add_compile_options).
 function(risec_library_from_manifest target dir name)
   cmake_parse_arguments(ARG "" "OUT_FILES" "" ${ARGN})
   set(manifest ${dir}/${name}.json)
@@ -71,15 +80,33 @@ function(risec_library_from_manifest target dir name)
         foreach(f RANGE ${flast})
           string(JSON file GET "${files}" ${f})
           list(APPEND all_files ${dir}/${file})
+          if(NOT file MATCHES "\\.c$")
+            continue()
+          endif()
+          list(APPEND sources ${dir}/${file})
           if(file MATCHES "_host\\.c$")
-            list(APPEND sources ${dir}/${file})
             set(has_host TRUE)
-          elseif(file MATCHES "\\.c$")
-            list(APPEND sources ${dir}/${file})
-            if(vtarget STREQUAL "openmp")
-              list(APPEND openmp_sources ${dir}/${file})
+          elseif(vtarget STREQUAL "openmp")
+            list(APPEND openmp_sources ${dir}/${file})
+          endif()
+          # The file's flags; -O3 for a manifest written before risec
+          # recorded them.
+          string(JSON flags ERROR_VARIABLE no_flags GET "${variants}" ${vname} compile_flags
+                 ${file})
+          set(options "")
+          if(no_flags)
+            set(options -O3)
+          else()
+            string(JSON nflags LENGTH "${flags}")
+            if(nflags GREATER 0)
+              math(EXPR glast "${nflags} - 1")
+              foreach(g RANGE ${glast})
+                string(JSON flag GET "${flags}" ${g})
+                list(APPEND options "${flag}")
+              endforeach()
             endif()
           endif()
+          set(_risec_options_${file} ${options})
         endforeach()
       endforeach()
     endforeach()
@@ -92,14 +119,23 @@ function(risec_library_from_manifest target dir name)
   endif()
   add_library(${target} STATIC ${sources})
   set_target_properties(${target} PROPERTIES C_STANDARD 11 C_STANDARD_REQUIRED ON C_EXTENSIONS OFF)
-  target_compile_options(${target} PRIVATE -Wall -Wextra -Werror)
   if(openmp_sources)
     find_package(OpenMP REQUIRED COMPONENTS C)
-    set_source_files_properties(${openmp_sources} TARGET_DIRECTORY ${target}
-                                PROPERTIES COMPILE_OPTIONS "${OpenMP_C_FLAGS}")
     # Link only: the C variants are compiled without OpenMP.
     target_link_libraries(${target} PUBLIC "$<LINK_ONLY:OpenMP::OpenMP_C>")
   endif()
+  foreach(source IN LISTS sources)
+    get_filename_component(file ${source} NAME)
+    set(options ${_risec_options_${file}})
+    if(source IN_LIST openmp_sources)
+      separate_arguments(openmp_flags NATIVE_COMMAND "${OpenMP_C_FLAGS}")
+      list(APPEND options ${openmp_flags})
+    endif()
+    if(options)
+      set_source_files_properties(${source} TARGET_DIRECTORY ${target}
+                                  PROPERTIES COMPILE_OPTIONS "${options}")
+    endif()
+  endforeach()
   if(has_host)
     _risec_host_runtime(host)
     target_link_libraries(${target} PUBLIC ${host})

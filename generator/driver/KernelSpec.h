@@ -25,11 +25,18 @@ struct LaunchConfig {
   SourceLocation loc;
 };
 
+/// The optimisation level of a variant whose `cflags:` name none.
+inline constexpr const char* kDefaultOptimisationFlag = "-O3";
+
 struct VariantSpec {
   Target target = Target::C;
   std::string strategyPath; ///< resolved against the spec's folder; empty: lowerToC
   std::string symbol;       ///< `<kernel>_<target>` unless the spec sets `symbol:`
   std::optional<LaunchConfig> launch;
+  /// The C compiler flags of the variant's C files (recorded in the manifest,
+  /// applied by risec_add_kernel_library): the variant's `cflags:`, else the
+  /// spec's, with kDefaultOptimisationFlag first when they name no -O level.
+  std::vector<std::string> cflags;
   SourceLocation loc;
 };
 
@@ -45,6 +52,7 @@ struct KernelSpec {
   std::string sourcePath; ///< the .rise file, resolved against the spec's folder
   std::string entry;      ///< the def to compile
   std::string doc;
+  std::vector<std::string> cflags; ///< the spec's `cflags:` as written (validated)
   std::vector<VariantSpec> variants;
   std::vector<CheckSizes> checks;
   SourceLocation loc;

@@ -62,9 +62,15 @@ Json launch(const LaunchConfig& l, const KernelSpec& spec) {
 
 Json variant(const GeneratedVariant& v, const KernelSpec& spec) {
   const codegen::KernelAbi& abi = v.abi();
-  Json::Array files, params;
-  for (const codegen::OutputFile& f : codegen::outputFiles(v.result))
+  Json::Array files, params, cflags;
+  Json::Object compileFlags; // every C file (not .h, not .cl) -> its compiler flags
+  for (const std::string& f : v.spec->cflags)
+    cflags.push_back(f);
+  for (const codegen::OutputFile& f : codegen::outputFiles(v.result)) {
     files.push_back(f.name);
+    if (f.name.ends_with(".c"))
+      compileFlags[f.name] = cflags;
+  }
   for (const codegen::AbiParam& p : abi.params)
     params.push_back(parameter(p));
   Json::Object o{{"symbol", abi.symbol},
@@ -72,6 +78,7 @@ Json variant(const GeneratedVariant& v, const KernelSpec& spec) {
                  {"strategy", v.strategyName.empty() ? Json() : Json(v.strategyName)},
                  {"header", abi.symbol + ".h"},
                  {"files", files},
+                 {"compile_flags", compileFlags},
                  {"rise_type", typeToString(abi.riseType)},
                  {"parameters", params},
                  {"preconditions", preconditions(abi.preconditions)}};

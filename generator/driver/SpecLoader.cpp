@@ -8,7 +8,10 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
+#include <cctype>
 #include <filesystem>
+#include <map>
 #include <set>
 
 namespace risec::driver {
@@ -37,6 +40,68 @@ std::string joined(const std::vector<std::string>& items) {
   return s;
 }
 
+/// What a `cflags:` entry sets ("the optimisation level", ...), so that a list
+/// sets each at most once; empty for a flag that a spec may not set. The
+/// allow-list is documented in docs/usage.md, "Compiler flags".
+std::string flagKind(const std::string& flag) {
+  static const std::vector<std::pair<std::string, std::string>> exact = {
+      {"-O0", "the optimisation level"},
+      {"-O1", "the optimisation level"},
+      {"-O2", "the optimisation level"},
+      {"-O3", "the optimisation level"},
+      {"-Os", "the optimisation level"},
+      {"-funroll-loops", "loop unrolling"},
+      {"-fno-unroll-loops", "loop unrolling"},
+      {"-ffp-contract=off", "floating-point contraction"},
+      {"-ffp-contract=on", "floating-point contraction"}};
+  for (const auto& [f, kind] : exact)
+    if (flag == f)
+      return kind;
+  for (const char* prefix : {"-march=", "-mtune="}) {
+    std::string p = prefix;
+    if (flag.rfind(p, 0) != 0)
+      continue;
+    std::string cpu = flag.substr(p.size());
+    bool valid =
+        !cpu.empty() && std::isalnum(static_cast<unsigned char>(cpu[0])) &&
+        std::all_of(cpu.begin(), cpu.end(), [](char c) {
+          return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
+        });
+    return valid ? "the CPU (" + p.substr(0, p.size() - 1) + ")" : "";
+  }
+  return "";
+}
+
+/// Why `flag` (rejected by flagKind) may not be set, for E0815.
+std::string whyNotAllowed(const std::string& flag) {
+  const std::string allowed =
+      "`cflags` takes only -O0, -O1, -O2, -O3, -Os, -march=CPU, -mtune=CPU, -funroll-loops, "
+      "-fno-unroll-loops, -ffp-contract=off and -ffp-contract=on";
+  if (flag == "-Ofast" || flag == "-ffast-math" || flag == "-ffp-contract=fast" ||
+      flag.find("-math") != std::string::npos)
+    return "`" + flag +
+           "` lets the compiler change floating-point results, so the library would no "
+           "longer compute what the kernel's tests check; " +
+           allowed;
+  if (flag.rfind("-W", 0) == 0)
+    return "`" + flag + "`: warnings are the choice of the project that compiles the library; " +
+           allowed;
+  if (flag.rfind("-march=", 0) == 0 || flag.rfind("-mtune=", 0) == 0)
+    return "`" + flag + "`: a CPU name is letters, digits, `-`, `_` and `.` (e.g. x86-64-v3)";
+  return "`" + flag + "` is not a flag a spec may set; " + allowed;
+}
+
+/// `flags` with kDefaultOptimisationFlag first if they set no optimisation
+/// level: a library is never compiled at -O0 because its consumer's build
+/// type adds no -O.
+std::vector<std::string> withOptimisationLevel(std::vector<std::string> flags) {
+  bool level = std::any_of(flags.begin(), flags.end(),
+                           [](const std::string& f) { return f.rfind("-O", 0) == 0; });
+  if (!level)
+    flags.insert(flags.begin(), kDefaultOptimisationFlag);
+  return flags;
+}
+
 /// Reads one spec file; a class so that every helper knows the file for
 /// locations.
 class SpecReader {
@@ -58,13 +123,16 @@ public:
       throw CompileError("E0801", spec.loc,
                          "a kernel spec is a YAML mapping with the keys kernel, source, variants, "
                          "...; see docs/usage.md");
-    checkKeys(root, {"kernel", "source", "entry", "doc", "variants", "check"}, "the kernel spec");
+    checkKeys(root, {"kernel", "source", "entry", "doc", "cflags", "variants", "check"},
+              "the kernel spec");
     spec.kernel =
         identifier(required(root, "kernel", "the kernel spec", "the symbol prefix"), "`kernel`");
     YAML::Node source = required(root, "source", "the kernel spec", "the .rise file");
     spec.sourcePath = existingFile(source, "source");
     spec.entry = root["entry"] ? scalar(root["entry"], "`entry`") : spec.kernel;
     spec.doc = root["doc"] ? scalar(root["doc"], "`doc`") : "";
+    if (root["cflags"])
+      spec.cflags = readCflags(root["cflags"]);
     loadProgram(spec, root["entry"] ? root["entry"] : source);
     readVariants(spec, required(root, "variants", "the kernel spec", "the list of targets"));
     if (root["check"])
@@ -157,7 +225,7 @@ private:
     for (const YAML::Node& v : list) {
       if (!v.IsMap())
         throw CompileError("E0807", at(v), "a variant is a mapping with a `target` key");
-      checkKeys(v, {"target", "strategy", "launch", "symbol"}, "a variant");
+      checkKeys(v, {"target", "strategy", "launch", "symbol", "cflags"}, "a variant");
       VariantSpec variant;
       variant.loc = at(v);
       YAML::Node target = required(v, "target", "a variant", "c, openmp or opencl");
@@ -186,8 +254,32 @@ private:
                                  std::string(targetName(variant.target)) + " variant");
         variant.launch = readLaunch(spec, v["launch"]);
       }
+      variant.cflags = withOptimisationLevel(v["cflags"] ? readCflags(v["cflags"]) : spec.cflags);
       spec.variants.push_back(std::move(variant));
     }
+  }
+
+  /// A `cflags:` list: flags that flagKind allows (E0815), each kind at most
+  /// once (E0816).
+  std::vector<std::string> readCflags(const YAML::Node& n) const {
+    if (!n.IsSequence())
+      throw CompileError("E0807", at(n),
+                         "`cflags` is a list of compiler flags, e.g. [-O2, -march=x86-64-v3]");
+    std::vector<std::string> flags;
+    std::map<std::string, std::string> kinds; // what a flag sets -> the flag
+    for (const YAML::Node& item : n) {
+      std::string flag = scalar(item, "a compiler flag");
+      std::string kind = flagKind(flag);
+      if (kind.empty())
+        throw CompileError("E0815", at(item), whyNotAllowed(flag));
+      auto [it, fresh] = kinds.emplace(kind, flag);
+      if (!fresh)
+        throw CompileError("E0816", at(item),
+                           "`" + it->second + "` and `" + flag + "` both set " + kind +
+                               "; keep one");
+      flags.push_back(flag);
+    }
+    return flags;
   }
 
   LaunchConfig readLaunch(const KernelSpec& spec, const YAML::Node& n) {

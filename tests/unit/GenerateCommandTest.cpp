@@ -146,6 +146,38 @@ TEST_F(Generate, ManifestParametersFollowTheCPrototype) {
   EXPECT_NE(l.find("\"global\":[\"n\"],\"local\":[\"32\"]"), std::string::npos) << l;
 }
 
+TEST_F(Generate, ManifestRecordsTheCompilerFlagsOfEachCFile) {
+  // mm's C variant sets its own flags; the others have the default -O3.
+  std::string spec = kMmSpec;
+  spec.replace(spec.find("  - target: openmp"), 0,
+               "    cflags: [-march=x86-64-v2, -funroll-loops]\n");
+  write("specs/mm.yaml", spec);
+  ProcessResult r = risec({"generate", mv_, mm_, "-o", (dir_ / "out").string()});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  std::string m;
+  for (char c : readFile(dir_ / "out" / "kernels.json"))
+    if (!std::isspace(static_cast<unsigned char>(c)))
+      m += c;
+  // Every C file (the OpenCL host wrappers too), and only those.
+  EXPECT_NE(m.find("\"compile_flags\":{\"mm_c.c\":[\"-O3\",\"-march=x86-64-v2\",\"-funroll-"
+                   "loops\"]}"),
+            std::string::npos)
+      << m;
+  EXPECT_NE(m.find("\"compile_flags\":{\"mm_openmp.c\":[\"-O3\"]}"), std::string::npos) << m;
+  EXPECT_NE(m.find("\"compile_flags\":{\"mv_c.c\":[\"-O3\"]}"), std::string::npos) << m;
+  EXPECT_NE(m.find("\"compile_flags\":{\"mv_opencl_host.c\":[\"-O3\"]}"), std::string::npos) << m;
+  EXPECT_EQ(m.find("\"mv_opencl.cl\":["), std::string::npos) << m;
+  // A flag outside the allow-list is a located error, and nothing is written.
+  spec.replace(spec.find("-funroll-loops"), 14, "-Ofast");
+  write("specs/mm.yaml", spec);
+  r = risec({"generate", mm_, "-o", (dir_ / "bad").string()});
+  EXPECT_EQ(r.exitCode, 1);
+  std::string error = firstError(r);
+  EXPECT_EQ(error.substr(0, 30), "mm.yaml:6:32: error: `-Ofast` ") << r.err;
+  EXPECT_TRUE(error.ends_with("[E0815]")) << r.err;
+  EXPECT_FALSE(fs::exists(dir_ / "bad"));
+}
+
 TEST_F(Generate, OutputIsIndependentOfSpecOrderAndJobs) {
   ASSERT_EQ(risec({"generate", mv_, mm_, "-o", (dir_ / "a").string(), "--jobs", "1"}).exitCode, 0);
   ASSERT_EQ(risec({"generate", mm_, mv_, "-o", (dir_ / "b").string(), "--jobs", "2"}).exitCode, 0);

@@ -141,6 +141,70 @@ TEST_F(Spec, CheckSizes) {
   expectError(head + "  - {n: 30, m: 1}\n", "E0811", 5, 5, "violate the precondition n%32 == 0");
 }
 
+TEST_F(Spec, CompilerFlagsDefaultToO3) {
+  KernelSpec s = loadSpec(write("k.yaml", kGood));
+  for (const VariantSpec& v : s.variants)
+    EXPECT_EQ(v.cflags, std::vector<std::string>{"-O3"}) << v.symbol;
+  EXPECT_TRUE(s.cflags.empty());
+}
+
+TEST_F(Spec, CompilerFlagsOfTheSpecAndOfAVariant) {
+  // The spec's list applies to every variant that has none of its own; a list
+  // without an optimisation level gets -O3 first; a variant's list replaces
+  // the spec's.
+  KernelSpec s = loadSpec(write("k.yaml", "kernel: chunks\nsource: chunks.rise\n"
+                                          "cflags: [-march=x86-64-v3, -funroll-loops]\n"
+                                          "variants:\n"
+                                          "  - target: c\n"
+                                          "  - target: openmp\n"
+                                          "    cflags: [-fno-unroll-loops, -O2, -mtune=znver4]\n"
+                                          "  - target: opencl\n"
+                                          "    cflags: [-Os]\n"
+                                          "  - target: c\n"
+                                          "    symbol: chunks_o0\n"
+                                          "    cflags:\n"
+                                          "      - -O0\n"
+                                          "      - -ffp-contract=off\n"));
+  using Flags = std::vector<std::string>;
+  EXPECT_EQ(s.cflags, (Flags{"-march=x86-64-v3", "-funroll-loops"}));
+  ASSERT_EQ(s.variants.size(), 4u);
+  EXPECT_EQ(s.variants[0].cflags, (Flags{"-O3", "-march=x86-64-v3", "-funroll-loops"}));
+  EXPECT_EQ(s.variants[1].cflags, (Flags{"-fno-unroll-loops", "-O2", "-mtune=znver4"}));
+  EXPECT_EQ(s.variants[2].cflags, (Flags{"-Os"}));
+  EXPECT_EQ(s.variants[3].cflags, (Flags{"-O0", "-ffp-contract=off"}));
+  // An empty list is the default.
+  s = loadSpec(write("k.yaml", "kernel: chunks\nsource: chunks.rise\ncflags: []\n"
+                               "variants: [{target: c}]\n"));
+  EXPECT_EQ(s.variants[0].cflags, (Flags{"-O3"}));
+}
+
+TEST_F(Spec, CompilerFlagsOutsideTheAllowListAreRejected) {
+  std::string head = "kernel: chunks\nsource: chunks.rise\n";
+  std::string variants = "variants: [{target: c}]\n";
+  expectError(head + "cflags: [-O3, -Ofast]\n" + variants, "E0815", 3, 15,
+              "`-Ofast` lets the compiler change floating-point results");
+  expectError(head + "cflags: [-ffast-math]\n" + variants, "E0815", 3, 10, "floating-point");
+  expectError(head + "cflags: [-ffp-contract=fast]\n" + variants, "E0815", 3, 10, "floating-point");
+  expectError(head + "cflags: [-Werror]\n" + variants, "E0815", 3, 10,
+              "warnings are the choice of the project");
+  expectError(head + "cflags: [-DNDEBUG]\n" + variants, "E0815", 3, 10,
+              "`-DNDEBUG` is not a flag a spec may set; `cflags` takes only -O0");
+  expectError(head + "cflags: [\"-O3 -g\"]\n" + variants, "E0815", 3, 10, "not a flag");
+  expectError(head + "cflags: [-march=]\n" + variants, "E0815", 3, 10, "a CPU name is");
+  expectError(head + "cflags: [\"-march=native;-g\"]\n" + variants, "E0815", 3, 10,
+              "a CPU name is");
+  expectError(head + "variants:\n  - target: c\n    cflags: [-O2, -fopenmp]\n", "E0815", 5, 19,
+              "`-fopenmp` is not a flag a spec may set");
+  // Two flags that set the same thing.
+  expectError(head + "cflags: [-O2, -funroll-loops, -O3]\n" + variants, "E0816", 3, 31,
+              "`-O2` and `-O3` both set the optimisation level; keep one");
+  expectError(head + "variants:\n  - target: c\n    cflags: [-march=x86-64-v3, -march=native]\n",
+              "E0816", 5, 32, "both set the CPU (-march)");
+  // Shapes.
+  expectError(head + "cflags: -O2\n" + variants, "E0807", 3, 9, "`cflags` is a list");
+  expectError(head + "cflags: [[-O2]]\n" + variants, "E0807", 3, 10, "a compiler flag");
+}
+
 TEST_F(Spec, InvalidYaml) {
   expectError("kernel: [unclosed\n", "E0801", 2, 1, "invalid YAML");
   expectError("- just\n- a list\n", "E0801", 1, 1, "YAML mapping");
