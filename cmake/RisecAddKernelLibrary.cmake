@@ -44,7 +44,8 @@ endfunction()
 # added or removed by a regeneration are picked up by the next build.
 #
 # Each C source is compiled with the flags the manifest records for it
-# (`compile_flags`: the spec's `cflags`, -O3 by default) as its own
+# (`compile_flags`: the spec's `cflags`, -O3 by default, and -march=LEVEL
+# for the file of an ISA level of a variant with `isas:`) as its own
 # COMPILE_OPTIONS, which come after the consumer's CMAKE_C_FLAGS, build-type
 # flags and target options: the kernels are optimised whatever the build type
 # (-O3 wins over the -O0 of an empty build type or the -O2 of
@@ -105,6 +106,12 @@ function(risec_library_from_manifest target dir name)
                 list(APPEND options "${flag}")
               endforeach()
             endif()
+          endif()
+          # Not targeting x86-64: the files of a variant's ISA levels (`isas:`)
+          # are compiled for the compiler's default target; their dispatcher
+          # calls only the baseline there (docs/usage.md, "ISA variants").
+          if(NOT CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
+            list(FILTER options EXCLUDE REGEX "^-march=x86-64")
           endif()
           set(_risec_options_${file} ${options})
         endforeach()

@@ -14,7 +14,7 @@
  *   mm_loop_permutation_c (c)
  *   mm_opencl (opencl)
  *   mm_parallel_openmp (openmp)
- *   mm_register_tiles_c (c)
+ *   mm_register_tiles_c (c; dispatches at run time to x86-64, x86-64-v4)
  *   mm_register_tiles_openmp (openmp)
  *   mm_vectorisation_c (c)
  */

@@ -2,6 +2,7 @@
 
 #include "codegen/host/Launch.h"
 #include "driver/GeneratedLibrary.h"
+#include "driver/IsaDispatch.h"
 #include "driver/KernelCompiler.h"
 #include "driver/LibraryHeaders.h"
 #include "driver/Manifest.h"
@@ -106,6 +107,9 @@ std::vector<KernelSpec> loadSpecs(const std::vector<std::string>& paths) {
 
 struct Job {
   std::size_t kernel, variant;
+  /// -1: the variant as its symbol; else the index in its `isas:` of the
+  /// level compiled as SYMBOL_<isaSuffix(level)> (driver/IsaDispatch.h).
+  int isa = -1;
 };
 
 /// The order in which the jobs start (their results stay in job order): the
@@ -149,7 +153,9 @@ std::vector<codegen::CompileResult> compileAll(const std::vector<KernelSpec>& sp
       const KernelSpec& spec = specs[work[k].kernel];
       const VariantSpec& v = spec.variants[work[k].variant];
       fs::path folder = fs::path(spec.path).parent_path();
-      codegen::c::COptions copts{v.symbol, relativeTo(spec.sourcePath, folder), RISEC_VERSION,
+      std::string symbol =
+          work[k].isa < 0 ? v.symbol : v.symbol + "_" + isaSuffix(v.isas[work[k].isa]);
+      codegen::c::COptions copts{symbol, relativeTo(spec.sourcePath, folder), RISEC_VERSION,
                                  v.strategyPath.empty() ? "" : relativeTo(v.strategyPath, folder),
                                  std::string(targetName(v.target))};
       if (v.launch) // the spec's `launch:`, else the default rule (codegen/host/Launch.h)
@@ -196,7 +202,7 @@ void checkFileNames(const GeneratedLibrary& lib) {
   for (const GeneratedKernel& k : lib.kernels) {
     add(k.headerName(), "the kernel `" + k.spec->kernel + "`", k.spec->loc);
     for (const GeneratedVariant& v : k.variants)
-      for (const codegen::OutputFile& f : codegen::outputFiles(v.result))
+      for (const codegen::OutputFile& f : v.files)
         add(f.name, "the variant `" + v.abi().symbol + "`", v.spec->loc);
   }
 }
@@ -253,6 +259,11 @@ GeneratedLibrary assemble(const std::vector<KernelSpec>& specs, const std::vecto
       k.sourceName = relativeTo(spec.sourcePath, fs::path(spec.path).parent_path());
       lib.kernels.push_back(std::move(k));
     }
+    if (work[j].isa >= 0) { // follows its variant's job
+      const std::string& level = spec.variants[work[j].variant].isas[work[j].isa];
+      lib.kernels.back().variants.back().isaFunctions.push_back({level, std::move(results[j])});
+      continue;
+    }
     GeneratedVariant v;
     v.spec = &spec.variants[work[j].variant];
     if (!v.spec->strategyPath.empty())
@@ -265,6 +276,9 @@ GeneratedLibrary assemble(const std::vector<KernelSpec>& specs, const std::vecto
               [](const GeneratedVariant& a, const GeneratedVariant& b) {
                 return a.abi().symbol < b.abi().symbol;
               });
+  for (GeneratedKernel& k : lib.kernels)
+    for (GeneratedVariant& v : k.variants)
+      setVariantFiles(v, k.specName, RISEC_VERSION);
   return lib;
 }
 
@@ -280,8 +294,7 @@ std::vector<codegen::OutputFile> libraryFiles(const GeneratedLibrary& lib,
   if (part != "index")
     for (const GeneratedKernel& k : lib.kernels) {
       for (const GeneratedVariant& v : k.variants)
-        for (codegen::OutputFile& f : codegen::outputFiles(v.result))
-          files.push_back(std::move(f));
+        files.insert(files.end(), v.files.begin(), v.files.end());
       files.push_back(
           {k.headerName(), formatHeader(kernelHeader(k, RISEC_VERSION), k.headerName())});
     }
@@ -347,8 +360,11 @@ int runGenerate(const GenerateOptions& opts, std::ostream& out) {
   std::vector<Job> work;
   for (std::size_t k = 0; k < specs.size(); ++k)
     for (std::size_t v = 0; v < specs[k].variants.size(); ++v)
-      if (targets.count(specs[k].variants[v].target))
-        work.push_back({k, v});
+      if (targets.count(specs[k].variants[v].target)) {
+        work.push_back({k, v, -1});
+        for (std::size_t i = 0; i < specs[k].variants[v].isas.size(); ++i)
+          work.push_back({k, v, static_cast<int>(i)});
+      }
   if (work.empty())
     throw CompileError("E0825", {},
                        "no variant of the given specs has one of the targets `" + opts.targets +

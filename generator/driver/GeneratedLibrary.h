@@ -7,15 +7,29 @@
 #include "codegen/Compile.h"
 #include "driver/KernelSpec.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
 namespace risec::driver {
 
+/// One ISA level's function of a variant with `isas:` (driver/IsaDispatch.h).
+struct IsaFunction {
+  std::string level;             ///< e.g. x86-64-v3
+  codegen::CompileResult result; ///< compiled as SYMBOL_<isaSuffix(level)>
+};
+
 struct GeneratedVariant {
   const VariantSpec* spec = nullptr;
   std::string strategyName; ///< the strategy file relative to the spec's folder; empty: lowerToC
+  /// The variant as SYMBOL; with `isas:` only its header is written (SYMBOL.c
+  /// is the dispatcher, driver/IsaDispatch.h).
   codegen::CompileResult result;
+  std::vector<IsaFunction> isaFunctions; ///< in spec->isas order; empty: no dispatch
+  /// Every file the variant writes (setVariantFiles), and the compiler flags
+  /// of each C file.
+  std::vector<codegen::OutputFile> files;
+  std::map<std::string, std::vector<std::string>> compileFlags;
 
   const codegen::KernelAbi& abi() const { return result.files.abi; }
 };

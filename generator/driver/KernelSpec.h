@@ -37,8 +37,28 @@ struct VariantSpec {
   /// applied by risec_add_kernel_library): the variant's `cflags:`, else the
   /// spec's, with kDefaultOptimisationFlag first when they name no -O level.
   std::vector<std::string> cflags;
+  /// The x86-64 levels of `isas:` (docs/usage.md, "ISA variants"), in the
+  /// order of kIsaLevels, the baseline `x86-64` always first; empty: one
+  /// function, no dispatch. Each level is its own function SYMBOL_<suffix>
+  /// (isaSuffix), compiled with -march=LEVEL; SYMBOL dispatches at run time.
+  std::vector<std::string> isas;
   SourceLocation loc;
 };
+
+/// The x86-64 levels a spec's `isas:` may name, from the baseline up.
+inline const std::vector<std::string>& isaLevels() {
+  static const std::vector<std::string> levels = {"x86-64", "x86-64-v2", "x86-64-v3", "x86-64-v4"};
+  return levels;
+}
+
+/// The suffix of a level's function: `x86-64-v3` -> `x86_64_v3`.
+inline std::string isaSuffix(const std::string& level) {
+  std::string s = level;
+  for (char& c : s)
+    if (c == '-')
+      c = '_';
+  return s;
+}
 
 /// One `check:` entry: a value for every size parameter of the entry.
 struct CheckSizes {
@@ -53,6 +73,7 @@ struct KernelSpec {
   std::string entry;      ///< the def to compile
   std::string doc;
   std::vector<std::string> cflags; ///< the spec's `cflags:` as written (validated)
+  std::vector<std::string> isas;   ///< the spec's `isas:` (validated; c and openmp variants)
   std::vector<VariantSpec> variants;
   std::vector<CheckSizes> checks;
   SourceLocation loc;

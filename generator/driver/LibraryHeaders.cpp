@@ -41,7 +41,10 @@ std::string kernelHeader(const GeneratedKernel& kernel, const std::string& versi
              spec.entry + "`)\n * Variants:\n";
   std::vector<std::string> includes;
   for (const GeneratedVariant& v : kernel.variants) {
-    comment += " *   " + v.abi().symbol + " (" + v.abi().target + ")\n";
+    std::string isas;
+    for (const IsaFunction& f : v.isaFunctions)
+      isas += (isas.empty() ? "; dispatches at run time to " : ", ") + f.level;
+    comment += " *   " + v.abi().symbol + " (" + v.abi().target + isas + ")\n";
     includes.push_back(v.abi().symbol + ".h");
   }
   return header(headerGuard("KERNEL_" + spec.kernel), comment, includes);

@@ -62,14 +62,15 @@ Json launch(const LaunchConfig& l, const KernelSpec& spec) {
 
 Json variant(const GeneratedVariant& v, const KernelSpec& spec) {
   const codegen::KernelAbi& abi = v.abi();
-  Json::Array files, params, cflags;
+  Json::Array files, params;
   Json::Object compileFlags; // every C file (not .h, not .cl) -> its compiler flags
-  for (const std::string& f : v.spec->cflags)
-    cflags.push_back(f);
-  for (const codegen::OutputFile& f : codegen::outputFiles(v.result)) {
+  for (const codegen::OutputFile& f : v.files)
     files.push_back(f.name);
-    if (f.name.ends_with(".c"))
-      compileFlags[f.name] = cflags;
+  for (const auto& [file, flags] : v.compileFlags) {
+    Json::Array a;
+    for (const std::string& f : flags)
+      a.push_back(f);
+    compileFlags[file] = a;
   }
   for (const codegen::AbiParam& p : abi.params)
     params.push_back(parameter(p));
@@ -82,6 +83,15 @@ Json variant(const GeneratedVariant& v, const KernelSpec& spec) {
                  {"rise_type", typeToString(abi.riseType)},
                  {"parameters", params},
                  {"preconditions", preconditions(abi.preconditions)}};
+  if (!v.isaFunctions.empty()) { // the functions behind the dispatcher SYMBOL
+    Json::Array isas;
+    for (const IsaFunction& f : v.isaFunctions)
+      isas.push_back(Json::Object{{"isa", f.level},
+                                  {"symbol", f.result.files.abi.symbol},
+                                  {"source", f.result.files.abi.symbol + ".c"}});
+    o["isas"] = isas;
+    o["selected_isa"] = abi.symbol + "_selected_isa";
+  }
   if (abi.target == "opencl") {
     o["uses_barriers"] = abi.usesBarriers;
     o["launch"] = v.spec->launch ? launch(*v.spec->launch, spec) : Json();

@@ -123,7 +123,7 @@ public:
       throw CompileError("E0801", spec.loc,
                          "a kernel spec is a YAML mapping with the keys kernel, source, variants, "
                          "...; see docs/usage.md");
-    checkKeys(root, {"kernel", "source", "entry", "doc", "cflags", "variants", "check"},
+    checkKeys(root, {"kernel", "source", "entry", "doc", "cflags", "isas", "variants", "check"},
               "the kernel spec");
     spec.kernel =
         identifier(required(root, "kernel", "the kernel spec", "the symbol prefix"), "`kernel`");
@@ -133,6 +133,8 @@ public:
     spec.doc = root["doc"] ? scalar(root["doc"], "`doc`") : "";
     if (root["cflags"])
       spec.cflags = readCflags(root["cflags"]);
+    if (root["isas"])
+      spec.isas = readIsas(root["isas"]);
     loadProgram(spec, root["entry"] ? root["entry"] : source);
     readVariants(spec, required(root, "variants", "the kernel spec", "the list of targets"));
     if (root["check"])
@@ -225,7 +227,7 @@ private:
     for (const YAML::Node& v : list) {
       if (!v.IsMap())
         throw CompileError("E0807", at(v), "a variant is a mapping with a `target` key");
-      checkKeys(v, {"target", "strategy", "launch", "symbol", "cflags"}, "a variant");
+      checkKeys(v, {"target", "strategy", "launch", "symbol", "cflags", "isas"}, "a variant");
       VariantSpec variant;
       variant.loc = at(v);
       YAML::Node target = required(v, "target", "a variant", "c, openmp or opencl");
@@ -255,8 +257,55 @@ private:
         variant.launch = readLaunch(spec, v["launch"]);
       }
       variant.cflags = withOptimisationLevel(v["cflags"] ? readCflags(v["cflags"]) : spec.cflags);
+      readVariantIsas(spec, v, variant);
       spec.variants.push_back(std::move(variant));
     }
+  }
+
+  /// The variant's `isas:`, else the spec's for a c or openmp variant (an
+  /// opencl variant ignores the spec's: it runs on an OpenCL device). E0818:
+  /// `isas:` on an opencl variant, or with a `-march=` in the variant's flags.
+  void readVariantIsas(const KernelSpec& spec, const YAML::Node& v, VariantSpec& variant) const {
+    if (v["isas"] && variant.target == Target::OpenCL)
+      throw CompileError("E0818", at(v["isas"]),
+                         "`isas` only applies to c and openmp variants (an opencl kernel is "
+                         "compiled by the OpenCL driver); remove it from this opencl variant");
+    if (variant.target == Target::OpenCL)
+      return;
+    variant.isas = v["isas"] ? readIsas(v["isas"]) : spec.isas;
+    if (variant.isas.empty())
+      return;
+    for (const std::string& f : variant.cflags)
+      if (f.rfind("-march=", 0) == 0)
+        throw CompileError("E0818", at(v["isas"] ? v["isas"] : v),
+                           "this variant asks for ISA levels (`isas`) and also sets `" + f +
+                               "` in `cflags`; each level is compiled with its own -march, so "
+                               "remove the -march from `cflags`");
+  }
+
+  /// An `isas:` list of x86-64 levels (E0817: not a list, an unknown or
+  /// repeated level); the result is in isaLevels() order with the baseline
+  /// x86-64 always first, whether the list names it or not.
+  std::vector<std::string> readIsas(const YAML::Node& n) const {
+    if (!n.IsSequence() || n.size() == 0)
+      throw CompileError("E0817", at(n),
+                         "`isas` is a non-empty list of x86-64 levels, e.g. [x86-64-v2, "
+                         "x86-64-v3, x86-64-v4]");
+    std::set<std::string> named;
+    for (const YAML::Node& item : n) {
+      std::string level = scalar(item, "an ISA level");
+      const std::vector<std::string>& levels = isaLevels();
+      if (std::find(levels.begin(), levels.end(), level) == levels.end())
+        throw CompileError("E0817", at(item),
+                           "unknown ISA level `" + level + "`; the levels are " + joined(levels));
+      if (!named.insert(level).second)
+        throw CompileError("E0817", at(item), "the ISA level `" + level + "` is listed twice");
+    }
+    std::vector<std::string> isas;
+    for (const std::string& level : isaLevels())
+      if (level == isaLevels().front() || named.count(level))
+        isas.push_back(level);
+    return isas;
   }
 
   /// A `cflags:` list: flags that flagKind allows (E0815), each kind at most

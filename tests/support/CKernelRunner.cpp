@@ -31,6 +31,37 @@ int runCommand(const std::string& cmd, std::string* output) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+bool cpuSupportsIsa(const std::string& level) {
+#if defined(__x86_64__)
+  __builtin_cpu_init();
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 12
+  if (level == "x86-64-v2")
+    return __builtin_cpu_supports("x86-64-v2");
+  if (level == "x86-64-v3")
+    return __builtin_cpu_supports("x86-64-v3");
+  if (level == "x86-64-v4")
+    return __builtin_cpu_supports("x86-64-v4");
+#else
+  bool v2 = __builtin_cpu_supports("sse4.2") && __builtin_cpu_supports("popcnt") &&
+            __builtin_cpu_supports("ssse3");
+  bool v3 = v2 && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
+            __builtin_cpu_supports("bmi2");
+  bool v4 = v3 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+            __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq");
+  if (level == "x86-64-v2")
+    return v2;
+  if (level == "x86-64-v3")
+    return v3;
+  if (level == "x86-64-v4")
+    return v4;
+#endif
+  return level == "x86-64";
+#else
+  (void)level;
+  return false;
+#endif
+}
+
 bool haveClang() {
   static const bool have = runCommand("command -v clang >/dev/null") == 0;
   return have;

@@ -34,6 +34,14 @@ int runCommand(const std::string& cmd, std::string* output = nullptr);
 /// Whether `clang` is on the PATH.
 bool haveClang();
 
+/// Whether the CPU running the test supports the x86-64 level `level`
+/// (x86-64, x86-64-v2, x86-64-v3, x86-64-v4; false for anything else, and
+/// for every level when not on x86-64): GCC's own level names where it has
+/// them (GCC 12), so that tests do not share the feature lists of risec's
+/// dispatchers (driver/IsaDispatch.cpp), else the features of each level.
+/// Never assume a level: the machines the tests run on differ.
+bool cpuSupportsIsa(const std::string& level);
+
 // ---- the driver ------------------------------------------------------------------
 
 /// `static int risec_call_SYMBOL(FILE* in)`: reads one call's input record

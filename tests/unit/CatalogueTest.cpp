@@ -10,6 +10,9 @@
 //     entry. Where the variant's strategy adds a precondition (tile sizes) that
 //     a check size violates, the kernel must return 1 and leave its output
 //     untouched instead; every variant must run at least one check size.
+//   - a variant with `isas:` is one test per level, built with -march=LEVEL as
+//     that level's file is in the library, and skipped where the CPU running
+//     the test does not support the level (docs/usage.md, "ISA variants").
 //   - OpenCL variants are built from their host wrappers (SYMBOL_host.c, the
 //     C ABI, the spec's `launch:`) with the same driver and run the same way,
 //     on PoCL, in the driver's process (CKernelRunner.h).
@@ -48,10 +51,13 @@ fs::path specsDir() {
 }
 
 /// One test: a variant of a spec, or (variant -1) a spec that fails to load.
+/// A variant with `isas:` is one test per level, compiled with -march=LEVEL
+/// and run where the CPU supports it (skipped elsewhere).
 struct Case {
   std::string spec; ///< file name in specs/
   int variant = -1;
-  std::string name; ///< the variant's symbol, or the spec's file stem
+  std::string name; ///< the variant's symbol (and level), or the spec's file stem
+  std::string isa;  ///< the ISA level; empty: the variant has no `isas:`
 };
 
 void PrintTo(const Case& c, std::ostream* os) {
@@ -69,10 +75,16 @@ std::vector<Case> cases() {
   for (const fs::path& f : files) {
     try {
       driver::KernelSpec spec = driver::loadSpec(f.string());
-      for (std::size_t i = 0; i < spec.variants.size(); ++i)
-        v.push_back({f.filename().string(), static_cast<int>(i), spec.variants[i].symbol});
+      for (std::size_t i = 0; i < spec.variants.size(); ++i) {
+        const driver::VariantSpec& var = spec.variants[i];
+        if (var.isas.empty())
+          v.push_back({f.filename().string(), static_cast<int>(i), var.symbol, ""});
+        for (const std::string& isa : var.isas)
+          v.push_back({f.filename().string(), static_cast<int>(i),
+                       var.symbol + "_" + driver::isaSuffix(isa), isa});
+      }
     } catch (const std::exception&) {
-      v.push_back({f.filename().string(), -1, f.stem().string()}); // fails in the test
+      v.push_back({f.filename().string(), -1, f.stem().string(), ""}); // fails in the test
     }
   }
   return v;
@@ -117,6 +129,8 @@ TEST_P(Catalogue, MatchesTheInterpreter) {
   ASSERT_GE(c.variant, 0) << c.spec << " does not load";
   const driver::VariantSpec& variant = spec.variants.at(c.variant);
   ASSERT_FALSE(spec.checks.empty()) << c.spec << " has no `check` sizes";
+  if (!c.isa.empty() && !cpuSupportsIsa(c.isa))
+    GTEST_SKIP() << "this CPU does not support " << c.isa;
 
   CompiledVariant k;
   try {
@@ -129,10 +143,12 @@ TEST_P(Catalogue, MatchesTheInterpreter) {
   const bool openmp = variant.target == driver::Target::OpenMP;
   const rise::TypedDef& def = k.rewritten;
   std::vector<std::string> sizeNames = interp::sizeParameters(def);
-  fs::path dir = fs::temp_directory_path() /
-                 ("risec-catalogue-" + std::to_string(::getpid()) + "-" + variant.symbol);
+  fs::path dir =
+      fs::temp_directory_path() / ("risec-catalogue-" + std::to_string(::getpid()) + "-" + c.name);
   std::string flags = defaultCFlags();
   flags.replace(flags.find("-O1"), 3, "-O2");
+  if (!c.isa.empty()) // the flag of the level's file in the library (driver/IsaDispatch.h)
+    flags += " -march=" + c.isa;
   if (openmp)
     flags += " -fopenmp";
   std::string log;

@@ -237,6 +237,63 @@ TEST_F(Generate, TargetsFilterKeepsOnlyThoseVariants) {
   EXPECT_EQ(files["mv.h"].find("mv_opencl.h"), std::string::npos);
 }
 
+TEST_F(Generate, IsaLevelsAreFunctionsBehindADispatcher) {
+  // The spec's `isas:` apply to mv's c and openmp variants; its opencl
+  // variant ignores them. mv_c becomes the dispatcher of three functions.
+  std::string spec = kMvSpec;
+  spec.replace(spec.find("variants:"), 0, "isas: [x86-64-v3, x86-64-v2]\n");
+  write("specs/mv.yaml", spec);
+  ProcessResult r = risec({"generate", mv_, "-o", (dir_ / "out").string()});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  auto files = contents(dir_ / "out");
+  for (const char* f : {"mv_c.c", "mv_c.h", "mv_c_x86_64.c", "mv_c_x86_64.h", "mv_c_x86_64_v2.c",
+                        "mv_c_x86_64_v3.c", "mv_openmp_x86_64_v3.c", "mv_opencl_host.c"})
+    EXPECT_TRUE(files.count(f)) << f;
+  EXPECT_FALSE(files.count("mv_c_x86_64_v4.c"));
+  EXPECT_FALSE(files.count("mv_opencl_x86_64.cl"));
+  // The dispatcher keeps mv_c's prototype and calls each level's function.
+  const std::string& dispatcher = files["mv_c.c"];
+  EXPECT_NE(dispatcher.find("#include \"mv_c_x86_64_v3.h\""), std::string::npos) << dispatcher;
+  EXPECT_NE(dispatcher.find("{mv_c_x86_64, mv_c_x86_64_v2, mv_c_x86_64_v3}"), std::string::npos)
+      << dispatcher;
+  EXPECT_NE(dispatcher.find("getenv(\"RISEC_ISA\")"), std::string::npos);
+  EXPECT_NE(dispatcher.find("#if defined(__x86_64__)"), std::string::npos);
+  EXPECT_NE(files["mv_c.h"].find("const char* mv_c_selected_isa(void);"), std::string::npos);
+  EXPECT_NE(files["mv_c_x86_64_v2.c"].find("int mv_c_x86_64_v2("), std::string::npos);
+  std::string m;
+  for (char c : files["kernels.json"])
+    if (!std::isspace(static_cast<unsigned char>(c)))
+      m += c;
+  EXPECT_NE(m.find("\"mv_c.c\":[\"-O3\"],\"mv_c_x86_64.c\":[\"-O3\",\"-march=x86-64\"],"
+                   "\"mv_c_x86_64_v2.c\":[\"-O3\",\"-march=x86-64-v2\"],\"mv_c_x86_64_v3.c\":["
+                   "\"-O3\",\"-march=x86-64-v3\"]}"),
+            std::string::npos)
+      << m;
+  EXPECT_NE(m.find("\"isas\":[{\"isa\":\"x86-64\",\"source\":\"mv_c_x86_64.c\",\"symbol\":"
+                   "\"mv_c_x86_64\"},{\"isa\":\"x86-64-v2\""),
+            std::string::npos)
+      << m;
+  EXPECT_NE(m.find("\"selected_isa\":\"mv_c_selected_isa\""), std::string::npos) << m;
+  // The kernel header says which variants dispatch.
+  EXPECT_NE(files["mv.h"].find("mv_c (c; dispatches at run time to x86-64, x86-64-v2, x86-64-v3)"),
+            std::string::npos)
+      << files["mv.h"];
+  // Every file compiles with -Wall -Wextra -Werror at its flags, and the
+  // headers of the library together.
+  for (const char* f : {"mv_c.c", "mv_c_x86_64_v3.c"}) {
+    ProcessResult cc = runProcess({"/usr/bin/gcc", "-std=c11", "-Wall", "-Wextra", "-Werror",
+                                   "-fsyntax-only", "-march=x86-64-v3",
+                                   "-I" + (dir_ / "out").string(), (dir_ / "out" / f).string()});
+    EXPECT_EQ(cc.exitCode, 0) << f << ": " << cc.err;
+  }
+  // `isas:` on an opencl variant is a located error.
+  spec.replace(spec.find("    launch:"), 0, "    isas: [x86-64-v3]\n");
+  write("specs/mv.yaml", spec);
+  r = risec({"generate", mv_, "-o", (dir_ / "bad").string()});
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_TRUE(firstError(r).ends_with("[E0818]")) << r.err;
+}
+
 TEST_F(Generate, NameChoosesUmbrellaAndManifest) {
   ASSERT_EQ(risec({"generate", mv_, "-o", (dir_ / "out").string(), "--name", "blas"}).exitCode, 0);
   EXPECT_TRUE(fs::exists(dir_ / "out" / "blas.h"));

@@ -205,6 +205,48 @@ TEST_F(Spec, CompilerFlagsOutsideTheAllowListAreRejected) {
   expectError(head + "cflags: [[-O2]]\n" + variants, "E0807", 3, 10, "a compiler flag");
 }
 
+TEST_F(Spec, IsaLevelsOfTheSpecAndOfAVariant) {
+  using Isas = std::vector<std::string>;
+  // The spec's `isas` apply to its c and openmp variants, not to opencl; a
+  // variant's own replace them; the baseline x86-64 is always first, the
+  // levels in order whatever the order written.
+  KernelSpec s = loadSpec(write("k.yaml", "kernel: chunks\nsource: chunks.rise\n"
+                                          "isas: [x86-64-v4, x86-64-v2]\n"
+                                          "variants:\n"
+                                          "  - target: c\n"
+                                          "  - target: openmp\n"
+                                          "    isas: [x86-64-v3, x86-64]\n"
+                                          "  - target: opencl\n"));
+  EXPECT_EQ(s.isas, (Isas{"x86-64", "x86-64-v2", "x86-64-v4"}));
+  EXPECT_EQ(s.variants[0].isas, (Isas{"x86-64", "x86-64-v2", "x86-64-v4"}));
+  EXPECT_EQ(s.variants[1].isas, (Isas{"x86-64", "x86-64-v3"}));
+  EXPECT_TRUE(s.variants[2].isas.empty());
+  EXPECT_EQ(isaSuffix("x86-64-v3"), "x86_64_v3");
+  // No `isas`: no dispatch.
+  s = loadSpec(write("k.yaml", "kernel: chunks\nsource: chunks.rise\nvariants:\n  - target: c\n"));
+  EXPECT_TRUE(s.variants[0].isas.empty());
+}
+
+TEST_F(Spec, BadIsaLevelsAreLocatedErrors) {
+  std::string head = "kernel: chunks\nsource: chunks.rise\n";
+  std::string variants = "variants:\n  - target: c\n";
+  expectError(head + "isas: [x86-64-v5]\n" + variants, "E0817", 3, 8,
+              "unknown ISA level `x86-64-v5`; the levels are x86-64, x86-64-v2, x86-64-v3, "
+              "x86-64-v4");
+  expectError(head + "isas: [avx2]\n" + variants, "E0817", 3, 8, "unknown ISA level `avx2`");
+  expectError(head + "isas: [x86-64-v3, x86-64-v3]\n" + variants, "E0817", 3, 19, "listed twice");
+  expectError(head + "isas: x86-64-v3\n" + variants, "E0817", 3, 7, "non-empty list");
+  expectError(head + "isas: []\n" + variants, "E0817", 3, 7, "non-empty list");
+  expectError(head + "variants:\n  - target: opencl\n    isas: [x86-64-v3]\n", "E0818", 5, 11,
+              "only applies to c and openmp variants");
+  expectError(head + "variants:\n  - target: c\n    cflags: [-march=native]\n"
+                     "    isas: [x86-64-v3]\n",
+              "E0818", 6, 11, "also sets `-march=native`");
+  // The spec's -march with the spec's isas: located at the variant.
+  expectError(head + "cflags: [-march=native]\nisas: [x86-64-v3]\n" + variants, "E0818", 6, 5,
+              "remove the -march from `cflags`");
+}
+
 TEST_F(Spec, InvalidYaml) {
   expectError("kernel: [unclosed\n", "E0801", 2, 1, "invalid YAML");
   expectError("- just\n- a list\n", "E0801", 1, 1, "YAML mapping");
