@@ -38,7 +38,41 @@ struct SDef {
   SourceLocation loc;
 };
 
+/// An integer condition of a `require` declaration.
+struct SExpr;
+using SExprPtr = std::shared_ptr<const SExpr>;
+
+struct SExpr {
+  enum class Kind {
+    Int,    ///< a literal
+    Name,   ///< a parameter, a machine fact or a size of the entry
+    Binary, ///< lhs op rhs
+  } kind;
+  SourceLocation loc;
+  std::int64_t value = 0; ///< Int
+  std::string name;       ///< Name; Binary: the operator (+ - * / % == != < <= > >= &&)
+  SExprPtr lhs, rhs;      ///< Binary
+};
+
+/// `param NAME = DEFAULT [in [V, ...]]`: an integer the strategy is written
+/// over, bound per variant and ISA level by the spec (docs/strategies.md,
+/// "Parameters").
+struct SParam {
+  std::string name;
+  std::int64_t defaultValue = 0;
+  std::vector<std::int64_t> candidates; ///< the `in` list; empty: none given
+  SourceLocation loc;
+};
+
+/// `require COND`: a condition on the parameters that every binding must meet.
+struct SRequire {
+  SExprPtr cond;
+  SourceLocation loc;
+};
+
 struct StrategyFileAst {
+  std::vector<SParam> params;
+  std::vector<SRequire> requirements;
   std::vector<SDef> defs;
   SNodePtr main;
 };

@@ -2,6 +2,7 @@
 #include "elevate/Combinators.h"
 #include "elevate/Registry.h"
 #include "elevate/StrategyFile.h"
+#include "elevate/StrategyParams.h"
 #include "elevate/StrategyParser.h"
 #include "support/Diagnostic.h"
 #include "support/Text.h"
@@ -22,7 +23,19 @@ std::string plural(std::size_t n, const std::string& word) {
 
 class Builder {
 public:
-  StrategyPtr build(const StrategyFileAst& f) {
+  StrategyPtr build(const StrategyFileAst& f, const ParamValues& bindings) {
+    // The parameters' values (the defaults, overridden by the bindings) are
+    // the outermost scope of every def and of the strategy to apply.
+    StrategyInterface iface = strategyInterface(f);
+    ParamValues values = bindings;
+    for (const auto& [name, value] : iface.bind(bindings))
+      values[name] = value;
+    checkRequirements(iface, values);
+    for (const StrategyParameter& p : iface.params)
+      globals_[p.name] = Arg{values.at(p.name), p.loc};
+    std::set<std::string> globalNames;
+    for (const auto& [name, a] : globals_)
+      globalNames.insert(name);
     for (const SDef& d : f.defs) {
       if (defs_.count(d.name) || StrategyRegistry::instance().find(d.name) ||
           rules::RuleRegistry::instance().find(d.name))
@@ -34,10 +47,12 @@ public:
           throw CompileError("E0706", d.loc, "parameter `" + p + "` appears twice");
       // Check the body once with placeholder arguments only for syntax of
       // names: unknown names are reported at definition time.
-      checkNames(d.body, std::set<std::string>(d.params.begin(), d.params.end()));
+      std::set<std::string> scope = globalNames;
+      scope.insert(d.params.begin(), d.params.end());
+      checkNames(d.body, scope);
       defs_[d.name] = &d;
     }
-    return strategy(f.main, {});
+    return strategy(f.main, globals_);
   }
 
 private:
@@ -188,7 +203,7 @@ private:
     if (auto it = defs_.find(n->name); it != defs_.end()) {
       const SDef& d = *it->second;
       checkArity(n, d.params.size(), args.size(), subject != nullptr);
-      Env inner;
+      Env inner = globals_;
       for (std::size_t i = 0; i < args.size(); ++i)
         inner[d.params[i]] = args[i];
       return strategy(d.body, inner);
@@ -227,6 +242,7 @@ private:
   }
 
   std::map<std::string, const SDef*> defs_;
+  Env globals_; ///< the file's parameters
 };
 
 } // namespace
@@ -240,9 +256,10 @@ std::vector<std::string> strategyNames() {
   return out;
 }
 
-StrategyPtr loadStrategy(const std::shared_ptr<const SourceFile>& file) {
+StrategyPtr loadStrategy(const std::shared_ptr<const SourceFile>& file,
+                         const ParamValues& bindings) {
   StrategyFileAst ast = parseStrategyFile(file);
-  return Builder().build(ast);
+  return Builder().build(ast, bindings);
 }
 
 } // namespace risec::elevate

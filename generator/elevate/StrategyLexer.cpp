@@ -58,7 +58,12 @@ std::vector<Token> lexStrategy(const std::shared_ptr<const SourceFile>& file) {
       while (j < s.size() && (std::isalnum(static_cast<unsigned char>(s[j])) || s[j] == '_'))
         ++j;
       std::string text = s.substr(i, j - i);
-      out.push_back({text == "def" ? Tok::Def : Tok::Ident, text, 0, loc});
+      Tok kind = text == "def"       ? Tok::Def
+                 : text == "param"   ? Tok::Param
+                 : text == "require" ? Tok::Require
+                 : text == "in"      ? Tok::In
+                                     : Tok::Ident;
+      out.push_back({kind, text, 0, loc});
       advance(j - i);
       continue;
     }
@@ -77,10 +82,14 @@ std::vector<Token> lexStrategy(const std::shared_ptr<const SourceFile>& file) {
       const char* text;
       Tok kind;
     };
+    // Longest first: `<+` before `<=` before `<`, `==` before `=`.
     static const Punct puncts[] = {
-        {";;", Tok::SemiSemi}, {"<+", Tok::Choice},  {"(", Tok::LParen}, {")", Tok::RParen},
-        {"[", Tok::LBracket},  {"]", Tok::RBracket}, {",", Tok::Comma},  {";", Tok::Semi},
-        {"@", Tok::At},        {"=", Tok::Equals}};
+        {";;", Tok::SemiSemi}, {"<+", Tok::Choice},  {"<=", Tok::Op},      {">=", Tok::Op},
+        {"==", Tok::Op},       {"!=", Tok::Op},      {"&&", Tok::Op},      {"(", Tok::LParen},
+        {")", Tok::RParen},    {"[", Tok::LBracket}, {"]", Tok::RBracket}, {",", Tok::Comma},
+        {";", Tok::Semi},      {"@", Tok::At},       {"=", Tok::Equals},   {"<", Tok::Op},
+        {">", Tok::Op},        {"+", Tok::Op},       {"-", Tok::Op},       {"*", Tok::Op},
+        {"/", Tok::Op},        {"%", Tok::Op}};
     bool matched = false;
     for (const Punct& p : puncts) {
       std::size_t n = std::char_traits<char>::length(p.text);

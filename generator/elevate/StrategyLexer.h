@@ -23,7 +23,11 @@ enum class Tok {
   Choice,
   At,
   Equals,
+  Op, ///< an operator of a `require` condition: + - * / % == != < <= > >= &&
   Def,
+  Param,
+  Require,
+  In,
   End
 };
 

@@ -13,8 +13,16 @@ public:
 
   StrategyFileAst file() {
     StrategyFileAst f;
-    while (peek().kind == Tok::Def)
-      f.defs.push_back(def());
+    for (;;) {
+      if (peek().kind == Tok::Def)
+        f.defs.push_back(def());
+      else if (peek().kind == Tok::Param)
+        f.params.push_back(param());
+      else if (peek().kind == Tok::Require)
+        f.requirements.push_back(require());
+      else
+        break;
+    }
     if (peek().kind == Tok::End)
       throw CompileError("E0702", peek().loc,
                          "a strategy file must end with the strategy to apply, but it ends here");
@@ -52,6 +60,86 @@ private:
     expect(Tok::Equals, "`=`");
     out.body = strategy();
     return out;
+  }
+
+  /// `param NAME = INT [in [INT, ...]]`
+  SParam param() {
+    SParam p;
+    p.loc = next().loc;
+    p.name = expect(Tok::Ident, "a parameter name after `param`").text;
+    expect(Tok::Equals, "`=` and the parameter's default value");
+    p.defaultValue = expect(Tok::Int, "the parameter's default value (an integer)").value;
+    if (peek().kind == Tok::In) {
+      next();
+      expect(Tok::LBracket, "`[` and the list of candidate values");
+      do {
+        p.candidates.push_back(expect(Tok::Int, "an integer").value);
+      } while (peek().kind == Tok::Comma && (next(), true));
+      expect(Tok::RBracket, "`,` or `]`");
+    }
+    return p;
+  }
+
+  /// `require COND` (an optional `;` ends it)
+  SRequire require() {
+    SRequire r;
+    r.loc = next().loc;
+    r.cond = condition(0);
+    if (peek().kind == Tok::Semi)
+      next();
+    return r;
+  }
+
+  /// Binding strength of a condition's operators; 0: not one.
+  static int precedence(const Token& t) {
+    if (t.kind != Tok::Op)
+      return 0;
+    if (t.text == "&&")
+      return 1;
+    if (t.text == "==" || t.text == "!=" || t.text == "<" || t.text == "<=" || t.text == ">" ||
+        t.text == ">=")
+      return 2;
+    if (t.text == "+" || t.text == "-")
+      return 3;
+    return 4; // * / %
+  }
+
+  /// Precedence climbing; every operator is left-associative.
+  SExprPtr condition(int minPrec) {
+    SExprPtr lhs = operand();
+    while (precedence(peek()) > minPrec) {
+      Token op = next();
+      auto n = std::make_shared<SExpr>();
+      n->kind = SExpr::Kind::Binary;
+      n->loc = op.loc;
+      n->name = op.text;
+      n->lhs = lhs;
+      n->rhs = condition(precedence(op));
+      lhs = n;
+    }
+    return lhs;
+  }
+
+  SExprPtr operand() {
+    auto n = std::make_shared<SExpr>();
+    n->loc = peek().loc;
+    if (peek().kind == Tok::LParen) {
+      next();
+      SExprPtr e = condition(0);
+      expect(Tok::RParen, "`)`");
+      return e;
+    }
+    if (peek().kind == Tok::Int) {
+      n->kind = SExpr::Kind::Int;
+      n->value = next().value;
+      return n;
+    }
+    if (peek().kind == Tok::Ident) {
+      n->kind = SExpr::Kind::Name;
+      n->name = next().text;
+      return n;
+    }
+    fail("a number, a parameter or `(` in the condition");
   }
 
   SNodePtr binary(SNode::Kind k, SNodePtr a, SNodePtr b, SourceLocation loc) {
