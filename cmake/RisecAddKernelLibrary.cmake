@@ -1,4 +1,5 @@
 # risec_add_kernel_library(NAME SPECS spec.yaml... [TARGETS c openmp opencl]
+#                          [ISAS level...|native|none]
 #                          [OUTPUT_DIR dir] [HEADER var] [MANIFEST var])
 #
 # Runs `risec generate` over SPECS at build time and makes a static library
@@ -8,8 +9,13 @@
 # include directory, holding the umbrella header NAME.h and the manifest
 # NAME.json. The generation reruns when a spec, a program or strategy it names
 # (a depfile written by risec), or risec itself changes. TARGETS keeps only the
-# variants of those targets. HEADER and MANIFEST name variables that receive
-# the paths of NAME.h and NAME.json. See docs/usage.md.
+# variants of those targets. ISAS (`risec generate --isas`) gives the c and
+# openmp variants whose spec names no `isas:` one function per x86-64 level
+# (x86-64-v2 ... x86-64-v4, or `native`: the level of the building machine),
+# plus the x86-64 fallback, behind a run-time dispatcher; by default `native`
+# when the library targets x86-64 with GCC or Clang and is not cross-compiled,
+# else `none` (one function per variant). HEADER and MANIFEST name variables
+# that receive the paths of NAME.h and NAME.json. See docs/usage.md.
 #
 # Also defined here (used by risec's own build): risec_library_from_manifest()
 # and risec_add_regeneration().
@@ -193,9 +199,13 @@ function(risec_add_regeneration target)
 endfunction()
 
 function(risec_add_kernel_library name)
-  cmake_parse_arguments(ARG "" "OUTPUT_DIR;HEADER;MANIFEST" "SPECS;TARGETS" ${ARGN})
+  cmake_parse_arguments(ARG "" "OUTPUT_DIR;HEADER;MANIFEST" "SPECS;TARGETS;ISAS" ${ARGN})
   if(NOT ARG_SPECS)
     message(FATAL_ERROR "risec_add_kernel_library(${name}): SPECS is required")
+  endif()
+  if("ISAS" IN_LIST ARG_KEYWORDS_MISSING_VALUES)
+    message(FATAL_ERROR "risec_add_kernel_library(${name}): ISAS needs x86-64 levels, native "
+                        "or none")
   endif()
   if(NOT ARG_OUTPUT_DIR)
     set(ARG_OUTPUT_DIR ${CMAKE_CURRENT_BINARY_DIR}/${name})
@@ -209,6 +219,26 @@ function(risec_add_kernel_library name)
   if(ARG_TARGETS)
     string(REPLACE ";" "," targets "${ARG_TARGETS}")
     set(extra --targets ${targets})
+  endif()
+  # The ISA levels (docs/usage.md, "ISA variants"): by default the building
+  # machine's, where the library is built for it by a compiler with
+  # __builtin_cpu_supports; the specs' own `isas:` win either way.
+  if(NOT DEFINED ARG_ISAS)
+    if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$"
+       AND CMAKE_C_COMPILER_ID MATCHES "^(GNU|Clang|AppleClang)$"
+       AND NOT CMAKE_CROSSCOMPILING)
+      set(ARG_ISAS native)
+    else()
+      set(ARG_ISAS none)
+    endif()
+  endif()
+  if(NOT ARG_ISAS STREQUAL "none")
+    if("none" IN_LIST ARG_ISAS)
+      message(FATAL_ERROR "risec_add_kernel_library(${name}): ISAS none cannot be combined "
+                          "with levels")
+    endif()
+    string(REPLACE ";" "," isas "${ARG_ISAS}")
+    list(APPEND extra --isas ${isas})
   endif()
   _risec_executable(exe exe_target)
 

@@ -14,8 +14,8 @@
  *   mm_loop_permutation_c (c)
  *   mm_opencl (opencl)
  *   mm_parallel_openmp (openmp)
- *   mm_register_tiles_c (c; dispatches at run time to x86-64, x86-64-v4)
- *   mm_register_tiles_openmp (openmp)
+ *   mm_register_tiles_c (c; dispatches at run time to x86-64, x86-64-v3, x86-64-v4)
+ *   mm_register_tiles_openmp (openmp; dispatches at run time to x86-64, x86-64-v3, x86-64-v4)
  *   mm_vectorisation_c (c)
  */
 #ifndef RISEC_KERNEL_MM_H

@@ -4,17 +4,17 @@
  * Source:    mm.rise (entry `mm`)
  * Strategy:  mm.register-tiles.elevate
  * Target:    c
- * RISE type: (m: Nat) -> (n: Nat) -> (k: Nat) -> m.k.f32 -> k.n.f32 -> (64*(m/64)).(32*(n/32)).f32
+ * RISE type: (m: Nat) -> (n: Nat) -> (k: Nat) -> m.k.f32 -> k.n.f32 -> (64*(m/64)).(16*(n/16)).f32
  * Parameters (in ABI order):
- *   output (output): (64*(m/64)).(32*(n/32)).f32, 2048*(m/64)*(n/32) elements
+ *   output (output): (64*(m/64)).(16*(n/16)).f32, 1024*(m/64)*(n/16) elements
  *   m (size): Nat
  *   n (size): Nat
  *   k (size): Nat
  *   A (input): m.k.f32, k*m elements
  *   B (input): k.n.f32, k*n elements
  * Preconditions:
- *   n%32 == 0
- *   32*(n/32) >= 1
+ *   n%16 == 0
+ *   16*(n/16) >= 1
  *   m%64 == 0
  * Returns 0 on success; 1 if a precondition fails, 2 if a size is negative,
  * 3 if an array would have more than INT_MAX elements, 4 if a temporary cannot
@@ -25,8 +25,8 @@
 #include <limits.h>
 #include <stdlib.h>
 
-typedef float risec_f32x16 __attribute__((vector_size(64)));
-typedef float risec_f32x16u __attribute__((vector_size(64), aligned(4), may_alias));
+typedef float risec_f32x4 __attribute__((vector_size(16)));
+typedef float risec_f32x4u __attribute__((vector_size(16), aligned(4), may_alias));
 
 int mm_register_tiles_c_x86_64(float* restrict output, int m, int n, int k, const float* restrict A,
                                const float* restrict B) {
@@ -34,248 +34,100 @@ int mm_register_tiles_c_x86_64(float* restrict output, int m, int n, int k, cons
     return 2;
   }
   if ((double)m * (double)k > INT_MAX || (double)n * (double)k > INT_MAX ||
-      2048.0 * ((double)m / 64.0) * ((double)n / 32.0) > INT_MAX ||
-      32.0 * (double)k * ((double)n / 32.0) > INT_MAX) {
+      1024.0 * ((double)m / 64.0) * ((double)n / 16.0) > INT_MAX ||
+      16.0 * (double)k * ((double)n / 16.0) > INT_MAX) {
     return 3;
   }
-  // the 2nd argument of `mapSeq` needs n to be a multiple of 32
-  if (n % 32 != 0) {
+  // the 2nd argument of `mapSeq` needs n to be a multiple of 16
+  if (n % 16 != 0) {
     return 1;
   }
-  // `split` needs its size argument 32*(n/32) to be at least 1
-  if (32 * (n / 32) < 1) {
+  // `split` needs its size argument 16*(n/16) to be at least 1
+  if (16 * (n / 16) < 1) {
     return 1;
   }
   // the 1st argument of `split` needs m to be a multiple of 64
   if (m % 64 != 0) {
     return 1;
   }
-  float* restrict tmp = malloc((size_t)(32 * k * (n / 32)) * sizeof(float));
-  if (tmp == NULL && 32 * k * (n / 32) != 0) {
+  float* restrict tmp = malloc((size_t)(16 * k * (n / 16)) * sizeof(float));
+  if (tmp == NULL && 16 * k * (n / 16) != 0) {
     free(tmp);
     return 4;
   }
   // mapSeq
   for (int i = 0; i < k; i += 1) {
     // mapSeq
-    for (int j = 0; j < n / 32; j += 1) {
+    for (int j = 0; j < n / 16; j += 1) {
       // mapSeq
-      for (int l = 0; l < 32; l += 1) {
-        tmp[l + 32 * i + 32 * k * j] = B[l + n * i + 32 * j];
+      for (int l = 0; l < 16; l += 1) {
+        tmp[l + 16 * i + 16 * k * j] = B[l + n * i + 16 * j];
       }
     }
   }
   // mapSeq
   for (int i = 0; i < m / 64; i += 1) {
     // mapSeq
-    for (int j = 0; j < n / 32; j += 1) {
+    for (int j = 0; j < n / 16; j += 1) {
       // mapSeq
-      for (int l = 0; l < 8; l += 1) {
-        float acc[256];
+      for (int l = 0; l < 32; l += 1) {
+        float acc[32];
         // mapSeq
-        for (int p = 0; p < 8; p += 1) {
+        for (int p = 0; p < 2; p += 1) {
           // mapSeq
-          for (int q = 0; q < 32; q += 1) {
-            acc[q + 32 * p] = 0.0f;
+          for (int q = 0; q < 16; q += 1) {
+            acc[q + 16 * p] = 0.0f;
           }
         }
         // reduceSeq
         for (int p = 0; p < k; p += 1) {
-          *(risec_f32x16u*)&acc[0] =
-              *(const risec_f32x16u*)&acc[0] +
-              (risec_f32x16){A[p + 64 * k * i + 8 * k * l], A[p + 64 * k * i + 8 * k * l],
-                             A[p + 64 * k * i + 8 * k * l], A[p + 64 * k * i + 8 * k * l],
-                             A[p + 64 * k * i + 8 * k * l], A[p + 64 * k * i + 8 * k * l],
-                             A[p + 64 * k * i + 8 * k * l], A[p + 64 * k * i + 8 * k * l],
-                             A[p + 64 * k * i + 8 * k * l], A[p + 64 * k * i + 8 * k * l],
-                             A[p + 64 * k * i + 8 * k * l], A[p + 64 * k * i + 8 * k * l],
-                             A[p + 64 * k * i + 8 * k * l], A[p + 64 * k * i + 8 * k * l],
-                             A[p + 64 * k * i + 8 * k * l], A[p + 64 * k * i + 8 * k * l]} *
-                  *(const risec_f32x16u*)&tmp[32 * p + 32 * k * j];
-          *(risec_f32x16u*)&acc[16] =
-              *(const risec_f32x16u*)&acc[16] +
-              (risec_f32x16){A[p + 64 * k * i + 8 * k * l], A[p + 64 * k * i + 8 * k * l],
-                             A[p + 64 * k * i + 8 * k * l], A[p + 64 * k * i + 8 * k * l],
-                             A[p + 64 * k * i + 8 * k * l], A[p + 64 * k * i + 8 * k * l],
-                             A[p + 64 * k * i + 8 * k * l], A[p + 64 * k * i + 8 * k * l],
-                             A[p + 64 * k * i + 8 * k * l], A[p + 64 * k * i + 8 * k * l],
-                             A[p + 64 * k * i + 8 * k * l], A[p + 64 * k * i + 8 * k * l],
-                             A[p + 64 * k * i + 8 * k * l], A[p + 64 * k * i + 8 * k * l],
-                             A[p + 64 * k * i + 8 * k * l], A[p + 64 * k * i + 8 * k * l]} *
-                  *(const risec_f32x16u*)&tmp[32 * p + 32 * k * j + 16];
-          *(risec_f32x16u*)&acc[32] =
-              *(const risec_f32x16u*)&acc[32] +
-              (risec_f32x16){A[k + p + 64 * k * i + 8 * k * l], A[k + p + 64 * k * i + 8 * k * l],
-                             A[k + p + 64 * k * i + 8 * k * l], A[k + p + 64 * k * i + 8 * k * l],
-                             A[k + p + 64 * k * i + 8 * k * l], A[k + p + 64 * k * i + 8 * k * l],
-                             A[k + p + 64 * k * i + 8 * k * l], A[k + p + 64 * k * i + 8 * k * l],
-                             A[k + p + 64 * k * i + 8 * k * l], A[k + p + 64 * k * i + 8 * k * l],
-                             A[k + p + 64 * k * i + 8 * k * l], A[k + p + 64 * k * i + 8 * k * l],
-                             A[k + p + 64 * k * i + 8 * k * l], A[k + p + 64 * k * i + 8 * k * l],
-                             A[k + p + 64 * k * i + 8 * k * l], A[k + p + 64 * k * i + 8 * k * l]} *
-                  *(const risec_f32x16u*)&tmp[32 * p + 32 * k * j];
-          *(risec_f32x16u*)&acc[48] =
-              *(const risec_f32x16u*)&acc[48] +
-              (risec_f32x16){A[k + p + 64 * k * i + 8 * k * l], A[k + p + 64 * k * i + 8 * k * l],
-                             A[k + p + 64 * k * i + 8 * k * l], A[k + p + 64 * k * i + 8 * k * l],
-                             A[k + p + 64 * k * i + 8 * k * l], A[k + p + 64 * k * i + 8 * k * l],
-                             A[k + p + 64 * k * i + 8 * k * l], A[k + p + 64 * k * i + 8 * k * l],
-                             A[k + p + 64 * k * i + 8 * k * l], A[k + p + 64 * k * i + 8 * k * l],
-                             A[k + p + 64 * k * i + 8 * k * l], A[k + p + 64 * k * i + 8 * k * l],
-                             A[k + p + 64 * k * i + 8 * k * l], A[k + p + 64 * k * i + 8 * k * l],
-                             A[k + p + 64 * k * i + 8 * k * l], A[k + p + 64 * k * i + 8 * k * l]} *
-                  *(const risec_f32x16u*)&tmp[32 * p + 32 * k * j + 16];
-          *(risec_f32x16u*)&acc[64] =
-              *(const risec_f32x16u*)&acc[64] +
-              (risec_f32x16){
-                  A[p + 2 * k + 64 * k * i + 8 * k * l], A[p + 2 * k + 64 * k * i + 8 * k * l],
-                  A[p + 2 * k + 64 * k * i + 8 * k * l], A[p + 2 * k + 64 * k * i + 8 * k * l],
-                  A[p + 2 * k + 64 * k * i + 8 * k * l], A[p + 2 * k + 64 * k * i + 8 * k * l],
-                  A[p + 2 * k + 64 * k * i + 8 * k * l], A[p + 2 * k + 64 * k * i + 8 * k * l],
-                  A[p + 2 * k + 64 * k * i + 8 * k * l], A[p + 2 * k + 64 * k * i + 8 * k * l],
-                  A[p + 2 * k + 64 * k * i + 8 * k * l], A[p + 2 * k + 64 * k * i + 8 * k * l],
-                  A[p + 2 * k + 64 * k * i + 8 * k * l], A[p + 2 * k + 64 * k * i + 8 * k * l],
-                  A[p + 2 * k + 64 * k * i + 8 * k * l], A[p + 2 * k + 64 * k * i + 8 * k * l]} *
-                  *(const risec_f32x16u*)&tmp[32 * p + 32 * k * j];
-          *(risec_f32x16u*)&acc[80] =
-              *(const risec_f32x16u*)&acc[80] +
-              (risec_f32x16){
-                  A[p + 2 * k + 64 * k * i + 8 * k * l], A[p + 2 * k + 64 * k * i + 8 * k * l],
-                  A[p + 2 * k + 64 * k * i + 8 * k * l], A[p + 2 * k + 64 * k * i + 8 * k * l],
-                  A[p + 2 * k + 64 * k * i + 8 * k * l], A[p + 2 * k + 64 * k * i + 8 * k * l],
-                  A[p + 2 * k + 64 * k * i + 8 * k * l], A[p + 2 * k + 64 * k * i + 8 * k * l],
-                  A[p + 2 * k + 64 * k * i + 8 * k * l], A[p + 2 * k + 64 * k * i + 8 * k * l],
-                  A[p + 2 * k + 64 * k * i + 8 * k * l], A[p + 2 * k + 64 * k * i + 8 * k * l],
-                  A[p + 2 * k + 64 * k * i + 8 * k * l], A[p + 2 * k + 64 * k * i + 8 * k * l],
-                  A[p + 2 * k + 64 * k * i + 8 * k * l], A[p + 2 * k + 64 * k * i + 8 * k * l]} *
-                  *(const risec_f32x16u*)&tmp[32 * p + 32 * k * j + 16];
-          *(risec_f32x16u*)&acc[96] =
-              *(const risec_f32x16u*)&acc[96] +
-              (risec_f32x16){
-                  A[p + 3 * k + 64 * k * i + 8 * k * l], A[p + 3 * k + 64 * k * i + 8 * k * l],
-                  A[p + 3 * k + 64 * k * i + 8 * k * l], A[p + 3 * k + 64 * k * i + 8 * k * l],
-                  A[p + 3 * k + 64 * k * i + 8 * k * l], A[p + 3 * k + 64 * k * i + 8 * k * l],
-                  A[p + 3 * k + 64 * k * i + 8 * k * l], A[p + 3 * k + 64 * k * i + 8 * k * l],
-                  A[p + 3 * k + 64 * k * i + 8 * k * l], A[p + 3 * k + 64 * k * i + 8 * k * l],
-                  A[p + 3 * k + 64 * k * i + 8 * k * l], A[p + 3 * k + 64 * k * i + 8 * k * l],
-                  A[p + 3 * k + 64 * k * i + 8 * k * l], A[p + 3 * k + 64 * k * i + 8 * k * l],
-                  A[p + 3 * k + 64 * k * i + 8 * k * l], A[p + 3 * k + 64 * k * i + 8 * k * l]} *
-                  *(const risec_f32x16u*)&tmp[32 * p + 32 * k * j];
-          *(risec_f32x16u*)&acc[112] =
-              *(const risec_f32x16u*)&acc[112] +
-              (risec_f32x16){
-                  A[p + 3 * k + 64 * k * i + 8 * k * l], A[p + 3 * k + 64 * k * i + 8 * k * l],
-                  A[p + 3 * k + 64 * k * i + 8 * k * l], A[p + 3 * k + 64 * k * i + 8 * k * l],
-                  A[p + 3 * k + 64 * k * i + 8 * k * l], A[p + 3 * k + 64 * k * i + 8 * k * l],
-                  A[p + 3 * k + 64 * k * i + 8 * k * l], A[p + 3 * k + 64 * k * i + 8 * k * l],
-                  A[p + 3 * k + 64 * k * i + 8 * k * l], A[p + 3 * k + 64 * k * i + 8 * k * l],
-                  A[p + 3 * k + 64 * k * i + 8 * k * l], A[p + 3 * k + 64 * k * i + 8 * k * l],
-                  A[p + 3 * k + 64 * k * i + 8 * k * l], A[p + 3 * k + 64 * k * i + 8 * k * l],
-                  A[p + 3 * k + 64 * k * i + 8 * k * l], A[p + 3 * k + 64 * k * i + 8 * k * l]} *
-                  *(const risec_f32x16u*)&tmp[32 * p + 32 * k * j + 16];
-          *(risec_f32x16u*)&acc[128] =
-              *(const risec_f32x16u*)&acc[128] +
-              (risec_f32x16){
-                  A[p + 4 * k + 64 * k * i + 8 * k * l], A[p + 4 * k + 64 * k * i + 8 * k * l],
-                  A[p + 4 * k + 64 * k * i + 8 * k * l], A[p + 4 * k + 64 * k * i + 8 * k * l],
-                  A[p + 4 * k + 64 * k * i + 8 * k * l], A[p + 4 * k + 64 * k * i + 8 * k * l],
-                  A[p + 4 * k + 64 * k * i + 8 * k * l], A[p + 4 * k + 64 * k * i + 8 * k * l],
-                  A[p + 4 * k + 64 * k * i + 8 * k * l], A[p + 4 * k + 64 * k * i + 8 * k * l],
-                  A[p + 4 * k + 64 * k * i + 8 * k * l], A[p + 4 * k + 64 * k * i + 8 * k * l],
-                  A[p + 4 * k + 64 * k * i + 8 * k * l], A[p + 4 * k + 64 * k * i + 8 * k * l],
-                  A[p + 4 * k + 64 * k * i + 8 * k * l], A[p + 4 * k + 64 * k * i + 8 * k * l]} *
-                  *(const risec_f32x16u*)&tmp[32 * p + 32 * k * j];
-          *(risec_f32x16u*)&acc[144] =
-              *(const risec_f32x16u*)&acc[144] +
-              (risec_f32x16){
-                  A[p + 4 * k + 64 * k * i + 8 * k * l], A[p + 4 * k + 64 * k * i + 8 * k * l],
-                  A[p + 4 * k + 64 * k * i + 8 * k * l], A[p + 4 * k + 64 * k * i + 8 * k * l],
-                  A[p + 4 * k + 64 * k * i + 8 * k * l], A[p + 4 * k + 64 * k * i + 8 * k * l],
-                  A[p + 4 * k + 64 * k * i + 8 * k * l], A[p + 4 * k + 64 * k * i + 8 * k * l],
-                  A[p + 4 * k + 64 * k * i + 8 * k * l], A[p + 4 * k + 64 * k * i + 8 * k * l],
-                  A[p + 4 * k + 64 * k * i + 8 * k * l], A[p + 4 * k + 64 * k * i + 8 * k * l],
-                  A[p + 4 * k + 64 * k * i + 8 * k * l], A[p + 4 * k + 64 * k * i + 8 * k * l],
-                  A[p + 4 * k + 64 * k * i + 8 * k * l], A[p + 4 * k + 64 * k * i + 8 * k * l]} *
-                  *(const risec_f32x16u*)&tmp[32 * p + 32 * k * j + 16];
-          *(risec_f32x16u*)&acc[160] =
-              *(const risec_f32x16u*)&acc[160] +
-              (risec_f32x16){
-                  A[p + 5 * k + 64 * k * i + 8 * k * l], A[p + 5 * k + 64 * k * i + 8 * k * l],
-                  A[p + 5 * k + 64 * k * i + 8 * k * l], A[p + 5 * k + 64 * k * i + 8 * k * l],
-                  A[p + 5 * k + 64 * k * i + 8 * k * l], A[p + 5 * k + 64 * k * i + 8 * k * l],
-                  A[p + 5 * k + 64 * k * i + 8 * k * l], A[p + 5 * k + 64 * k * i + 8 * k * l],
-                  A[p + 5 * k + 64 * k * i + 8 * k * l], A[p + 5 * k + 64 * k * i + 8 * k * l],
-                  A[p + 5 * k + 64 * k * i + 8 * k * l], A[p + 5 * k + 64 * k * i + 8 * k * l],
-                  A[p + 5 * k + 64 * k * i + 8 * k * l], A[p + 5 * k + 64 * k * i + 8 * k * l],
-                  A[p + 5 * k + 64 * k * i + 8 * k * l], A[p + 5 * k + 64 * k * i + 8 * k * l]} *
-                  *(const risec_f32x16u*)&tmp[32 * p + 32 * k * j];
-          *(risec_f32x16u*)&acc[176] =
-              *(const risec_f32x16u*)&acc[176] +
-              (risec_f32x16){
-                  A[p + 5 * k + 64 * k * i + 8 * k * l], A[p + 5 * k + 64 * k * i + 8 * k * l],
-                  A[p + 5 * k + 64 * k * i + 8 * k * l], A[p + 5 * k + 64 * k * i + 8 * k * l],
-                  A[p + 5 * k + 64 * k * i + 8 * k * l], A[p + 5 * k + 64 * k * i + 8 * k * l],
-                  A[p + 5 * k + 64 * k * i + 8 * k * l], A[p + 5 * k + 64 * k * i + 8 * k * l],
-                  A[p + 5 * k + 64 * k * i + 8 * k * l], A[p + 5 * k + 64 * k * i + 8 * k * l],
-                  A[p + 5 * k + 64 * k * i + 8 * k * l], A[p + 5 * k + 64 * k * i + 8 * k * l],
-                  A[p + 5 * k + 64 * k * i + 8 * k * l], A[p + 5 * k + 64 * k * i + 8 * k * l],
-                  A[p + 5 * k + 64 * k * i + 8 * k * l], A[p + 5 * k + 64 * k * i + 8 * k * l]} *
-                  *(const risec_f32x16u*)&tmp[32 * p + 32 * k * j + 16];
-          *(risec_f32x16u*)&acc[192] =
-              *(const risec_f32x16u*)&acc[192] +
-              (risec_f32x16){
-                  A[p + 6 * k + 64 * k * i + 8 * k * l], A[p + 6 * k + 64 * k * i + 8 * k * l],
-                  A[p + 6 * k + 64 * k * i + 8 * k * l], A[p + 6 * k + 64 * k * i + 8 * k * l],
-                  A[p + 6 * k + 64 * k * i + 8 * k * l], A[p + 6 * k + 64 * k * i + 8 * k * l],
-                  A[p + 6 * k + 64 * k * i + 8 * k * l], A[p + 6 * k + 64 * k * i + 8 * k * l],
-                  A[p + 6 * k + 64 * k * i + 8 * k * l], A[p + 6 * k + 64 * k * i + 8 * k * l],
-                  A[p + 6 * k + 64 * k * i + 8 * k * l], A[p + 6 * k + 64 * k * i + 8 * k * l],
-                  A[p + 6 * k + 64 * k * i + 8 * k * l], A[p + 6 * k + 64 * k * i + 8 * k * l],
-                  A[p + 6 * k + 64 * k * i + 8 * k * l], A[p + 6 * k + 64 * k * i + 8 * k * l]} *
-                  *(const risec_f32x16u*)&tmp[32 * p + 32 * k * j];
-          *(risec_f32x16u*)&acc[208] =
-              *(const risec_f32x16u*)&acc[208] +
-              (risec_f32x16){
-                  A[p + 6 * k + 64 * k * i + 8 * k * l], A[p + 6 * k + 64 * k * i + 8 * k * l],
-                  A[p + 6 * k + 64 * k * i + 8 * k * l], A[p + 6 * k + 64 * k * i + 8 * k * l],
-                  A[p + 6 * k + 64 * k * i + 8 * k * l], A[p + 6 * k + 64 * k * i + 8 * k * l],
-                  A[p + 6 * k + 64 * k * i + 8 * k * l], A[p + 6 * k + 64 * k * i + 8 * k * l],
-                  A[p + 6 * k + 64 * k * i + 8 * k * l], A[p + 6 * k + 64 * k * i + 8 * k * l],
-                  A[p + 6 * k + 64 * k * i + 8 * k * l], A[p + 6 * k + 64 * k * i + 8 * k * l],
-                  A[p + 6 * k + 64 * k * i + 8 * k * l], A[p + 6 * k + 64 * k * i + 8 * k * l],
-                  A[p + 6 * k + 64 * k * i + 8 * k * l], A[p + 6 * k + 64 * k * i + 8 * k * l]} *
-                  *(const risec_f32x16u*)&tmp[32 * p + 32 * k * j + 16];
-          *(risec_f32x16u*)&acc[224] =
-              *(const risec_f32x16u*)&acc[224] +
-              (risec_f32x16){
-                  A[p + 7 * k + 64 * k * i + 8 * k * l], A[p + 7 * k + 64 * k * i + 8 * k * l],
-                  A[p + 7 * k + 64 * k * i + 8 * k * l], A[p + 7 * k + 64 * k * i + 8 * k * l],
-                  A[p + 7 * k + 64 * k * i + 8 * k * l], A[p + 7 * k + 64 * k * i + 8 * k * l],
-                  A[p + 7 * k + 64 * k * i + 8 * k * l], A[p + 7 * k + 64 * k * i + 8 * k * l],
-                  A[p + 7 * k + 64 * k * i + 8 * k * l], A[p + 7 * k + 64 * k * i + 8 * k * l],
-                  A[p + 7 * k + 64 * k * i + 8 * k * l], A[p + 7 * k + 64 * k * i + 8 * k * l],
-                  A[p + 7 * k + 64 * k * i + 8 * k * l], A[p + 7 * k + 64 * k * i + 8 * k * l],
-                  A[p + 7 * k + 64 * k * i + 8 * k * l], A[p + 7 * k + 64 * k * i + 8 * k * l]} *
-                  *(const risec_f32x16u*)&tmp[32 * p + 32 * k * j];
-          *(risec_f32x16u*)&acc[240] =
-              *(const risec_f32x16u*)&acc[240] +
-              (risec_f32x16){
-                  A[p + 7 * k + 64 * k * i + 8 * k * l], A[p + 7 * k + 64 * k * i + 8 * k * l],
-                  A[p + 7 * k + 64 * k * i + 8 * k * l], A[p + 7 * k + 64 * k * i + 8 * k * l],
-                  A[p + 7 * k + 64 * k * i + 8 * k * l], A[p + 7 * k + 64 * k * i + 8 * k * l],
-                  A[p + 7 * k + 64 * k * i + 8 * k * l], A[p + 7 * k + 64 * k * i + 8 * k * l],
-                  A[p + 7 * k + 64 * k * i + 8 * k * l], A[p + 7 * k + 64 * k * i + 8 * k * l],
-                  A[p + 7 * k + 64 * k * i + 8 * k * l], A[p + 7 * k + 64 * k * i + 8 * k * l],
-                  A[p + 7 * k + 64 * k * i + 8 * k * l], A[p + 7 * k + 64 * k * i + 8 * k * l],
-                  A[p + 7 * k + 64 * k * i + 8 * k * l], A[p + 7 * k + 64 * k * i + 8 * k * l]} *
-                  *(const risec_f32x16u*)&tmp[32 * p + 32 * k * j + 16];
+          *(risec_f32x4u*)&acc[0] =
+              *(const risec_f32x4u*)&acc[0] +
+              (risec_f32x4){A[p + 64 * k * i + 2 * k * l], A[p + 64 * k * i + 2 * k * l],
+                            A[p + 64 * k * i + 2 * k * l], A[p + 64 * k * i + 2 * k * l]} *
+                  *(const risec_f32x4u*)&tmp[16 * p + 16 * k * j];
+          *(risec_f32x4u*)&acc[4] =
+              *(const risec_f32x4u*)&acc[4] +
+              (risec_f32x4){A[p + 64 * k * i + 2 * k * l], A[p + 64 * k * i + 2 * k * l],
+                            A[p + 64 * k * i + 2 * k * l], A[p + 64 * k * i + 2 * k * l]} *
+                  *(const risec_f32x4u*)&tmp[16 * p + 16 * k * j + 4];
+          *(risec_f32x4u*)&acc[8] =
+              *(const risec_f32x4u*)&acc[8] +
+              (risec_f32x4){A[p + 64 * k * i + 2 * k * l], A[p + 64 * k * i + 2 * k * l],
+                            A[p + 64 * k * i + 2 * k * l], A[p + 64 * k * i + 2 * k * l]} *
+                  *(const risec_f32x4u*)&tmp[16 * p + 16 * k * j + 8];
+          *(risec_f32x4u*)&acc[12] =
+              *(const risec_f32x4u*)&acc[12] +
+              (risec_f32x4){A[p + 64 * k * i + 2 * k * l], A[p + 64 * k * i + 2 * k * l],
+                            A[p + 64 * k * i + 2 * k * l], A[p + 64 * k * i + 2 * k * l]} *
+                  *(const risec_f32x4u*)&tmp[16 * p + 16 * k * j + 12];
+          *(risec_f32x4u*)&acc[16] =
+              *(const risec_f32x4u*)&acc[16] +
+              (risec_f32x4){A[k + p + 64 * k * i + 2 * k * l], A[k + p + 64 * k * i + 2 * k * l],
+                            A[k + p + 64 * k * i + 2 * k * l], A[k + p + 64 * k * i + 2 * k * l]} *
+                  *(const risec_f32x4u*)&tmp[16 * p + 16 * k * j];
+          *(risec_f32x4u*)&acc[20] =
+              *(const risec_f32x4u*)&acc[20] +
+              (risec_f32x4){A[k + p + 64 * k * i + 2 * k * l], A[k + p + 64 * k * i + 2 * k * l],
+                            A[k + p + 64 * k * i + 2 * k * l], A[k + p + 64 * k * i + 2 * k * l]} *
+                  *(const risec_f32x4u*)&tmp[16 * p + 16 * k * j + 4];
+          *(risec_f32x4u*)&acc[24] =
+              *(const risec_f32x4u*)&acc[24] +
+              (risec_f32x4){A[k + p + 64 * k * i + 2 * k * l], A[k + p + 64 * k * i + 2 * k * l],
+                            A[k + p + 64 * k * i + 2 * k * l], A[k + p + 64 * k * i + 2 * k * l]} *
+                  *(const risec_f32x4u*)&tmp[16 * p + 16 * k * j + 8];
+          *(risec_f32x4u*)&acc[28] =
+              *(const risec_f32x4u*)&acc[28] +
+              (risec_f32x4){A[k + p + 64 * k * i + 2 * k * l], A[k + p + 64 * k * i + 2 * k * l],
+                            A[k + p + 64 * k * i + 2 * k * l], A[k + p + 64 * k * i + 2 * k * l]} *
+                  *(const risec_f32x4u*)&tmp[16 * p + 16 * k * j + 12];
         }
         // mapSeq
-        for (int p = 0; p < 8; p += 1) {
+        for (int p = 0; p < 2; p += 1) {
           // mapSeq
-          for (int q = 0; q < 32; q += 1) {
-            output[q + 32 * j + 2048 * i * (n / 32) + 256 * l * (n / 32) + 32 * p * (n / 32)] =
-                acc[q + 32 * p];
+          for (int q = 0; q < 16; q += 1) {
+            output[q + 16 * j + 1024 * i * (n / 16) + 32 * l * (n / 16) + 16 * p * (n / 16)] =
+                acc[q + 16 * p];
           }
         }
       }

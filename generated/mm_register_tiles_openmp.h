@@ -29,4 +29,8 @@
 int mm_register_tiles_openmp(float* restrict output, int m, int n, int k, const float* restrict A,
                              const float* restrict B);
 
+/* The ISA level that mm_register_tiles_openmp calls ("x86-64", "x86-64-v2", ...), chosen at the
+ * first call (docs/usage.md, "ISA variants"). */
+const char* mm_register_tiles_openmp_selected_isa(void);
+
 #endif /* RISEC_MM_REGISTER_TILES_OPENMP_H */

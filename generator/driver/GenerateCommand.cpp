@@ -3,6 +3,7 @@
 #include "codegen/host/Launch.h"
 #include "driver/GeneratedLibrary.h"
 #include "driver/IsaDispatch.h"
+#include "driver/IsaRequest.h"
 #include "driver/KernelCompiler.h"
 #include "driver/LibraryHeaders.h"
 #include "driver/Manifest.h"
@@ -70,9 +71,12 @@ std::set<Target> parseTargets(const std::string& list) {
 /// `path` relative to `base`, both taken as absolute: deterministic whatever
 /// the working directory or the form of the arguments.
 std::string relativeTo(const std::string& path, const fs::path& base) {
+  // A spec named without a folder (`risec generate k.yaml`) has the empty
+  // parent path, which fs::absolute rejects: it is the current folder.
+  const fs::path folder = base.empty() ? fs::path(".") : base;
   return fs::absolute(path)
       .lexically_normal()
-      .lexically_relative(fs::absolute(base).lexically_normal())
+      .lexically_relative(fs::absolute(folder).lexically_normal())
       .generic_string();
 }
 
@@ -152,16 +156,22 @@ std::vector<codegen::CompileResult> compileAll(const std::vector<KernelSpec>& sp
       const std::size_t k = order[n];
       const KernelSpec& spec = specs[work[k].kernel];
       const VariantSpec& v = spec.variants[work[k].variant];
-      fs::path folder = fs::path(spec.path).parent_path();
-      std::string symbol =
-          work[k].isa < 0 ? v.symbol : v.symbol + "_" + isaSuffix(v.isas[work[k].isa]);
-      codegen::c::COptions copts{symbol, relativeTo(spec.sourcePath, folder), RISEC_VERSION,
-                                 v.strategyPath.empty() ? "" : relativeTo(v.strategyPath, folder),
-                                 std::string(targetName(v.target))};
-      if (v.launch) // the spec's `launch:`, else the default rule (codegen/host/Launch.h)
-        copts.launch = codegen::host::Launch{v.launch->global, v.launch->local};
-      try {
-        results[k] = compileWithStrategy(spec.program, spec.typedEntry, v.strategyPath, copts);
+      const std::string level = work[k].isa < 0 ? "" : v.isas[work[k].isa];
+      const std::string symbol = level.empty() ? v.symbol : v.symbol + "_" + isaSuffix(level);
+      try { // nothing may escape a worker thread
+        fs::path folder = fs::path(spec.path).parent_path();
+        codegen::c::COptions copts{symbol, relativeTo(spec.sourcePath, folder), RISEC_VERSION,
+                                   v.strategyPath.empty() ? "" : relativeTo(v.strategyPath, folder),
+                                   std::string(targetName(v.target))};
+        if (v.launch) // the spec's `launch:`, else the default rule (codegen/host/Launch.h)
+          copts.launch = codegen::host::Launch{v.launch->global, v.launch->local};
+        results[k] = compileWithStrategy(spec.program, spec.typedEntry, v.strategyPath, copts,
+                                         v.strategyBindings(level));
+      } catch (CompileError& e) {
+        if (!level.empty())
+          e.note(v.loc, "while compiling `" + symbol + "`, the function of the ISA level " + level +
+                            " of this variant");
+        errors[k] = std::current_exception();
       } catch (...) {
         errors[k] = std::current_exception();
       }
@@ -347,7 +357,9 @@ int runGenerate(const GenerateOptions& opts, std::ostream& out) {
     throw CompileError("E0824", {},
                        "--part must be all, kernels or index, not `" + opts.part + "`");
   std::set<Target> targets = parseTargets(opts.targets);
+  std::vector<std::string> requestedIsas = resolveIsaRequest(opts.isas);
   std::vector<KernelSpec> specs = loadSpecs(opts.specs);
+  applyIsaRequest(specs, requestedIsas);
   std::vector<std::string> deps = dependencies(specs, targets);
   if (opts.printDependencies) {
     for (const std::string& d : deps)

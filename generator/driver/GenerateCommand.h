@@ -1,5 +1,5 @@
 // `risec generate SPEC.yaml... -o DIR [--name NAME] [--jobs N]
-//  [--targets c,openmp,opencl] [--update] [--part all|kernels|index]
+//  [--targets c,openmp,opencl] [--isas LEVELS|native] [--update] [--part all|kernels|index]
 //  [--depfile FILE] [--print-dependencies]` (DESIGN.md, "CLI contract";
 // docs/usage.md): the whole kernel library of a set of specs.
 #pragma once
@@ -17,6 +17,9 @@ struct GenerateOptions {
   int jobs = 0; ///< variants compiled in parallel (0: one per hardware thread); the output does not
                 ///< depend on it
   std::string targets; ///< comma-separated filter, e.g. "c,openmp"; empty: all
+  /// x86-64 levels and/or `native`, comma-separated, for the c and openmp
+  /// variants whose spec names no `isas:` (IsaRequest.h); empty: none.
+  std::string isas;
   /// Write into the existing DIR, only the files whose contents changed
   /// (for build systems: unchanged files keep their time stamps). Without it
   /// DIR is replaced as a whole.

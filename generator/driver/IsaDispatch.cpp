@@ -84,15 +84,14 @@ std::string dispatcherSource(const GeneratedVariant& v, const std::string& specN
   s += "static int " + sym + "_supports(int level) {\n";
   s += "#if defined(__x86_64__)\n";
   s += "  __builtin_cpu_init();\n";
-  s += "  int v2 = __builtin_cpu_supports(\"sse3\") && __builtin_cpu_supports(\"ssse3\") && "
-       "__builtin_cpu_supports(\"sse4.1\") && __builtin_cpu_supports(\"sse4.2\") && "
-       "__builtin_cpu_supports(\"popcnt\");\n";
-  s += "  int v3 = v2 && __builtin_cpu_supports(\"avx\") && __builtin_cpu_supports(\"avx2\") && "
-       "__builtin_cpu_supports(\"bmi\") && __builtin_cpu_supports(\"bmi2\") && "
-       "__builtin_cpu_supports(\"fma\");\n";
-  s += "  int v4 = v3 && __builtin_cpu_supports(\"avx512f\") && "
-       "__builtin_cpu_supports(\"avx512bw\") && __builtin_cpu_supports(\"avx512cd\") && "
-       "__builtin_cpu_supports(\"avx512dq\") && __builtin_cpu_supports(\"avx512vl\");\n";
+  for (int level = 2; level <= 4; ++level) {
+    std::string tests = level > 2 ? "v" + std::to_string(level - 1) : "";
+    for (const IsaFeature& f : isaLevelFeatures())
+      if (f.level == level)
+        tests += (tests.empty() ? "" : " && ") + std::string("__builtin_cpu_supports(\"") + f.name +
+                 "\")";
+    s += "  int v" + std::to_string(level) + " = " + tests + ";\n";
+  }
   s += "  return level <= 1 || (level == 2 && v2) || (level == 3 && v3) || (level == 4 && v4);\n";
   s += "#else\n  return level <= 1; /* not x86-64: the baseline only */\n#endif\n}\n\n";
   s += "/* The index of the level called, -1 until the first call chooses it. Threads that make "

@@ -9,11 +9,12 @@ namespace risec::driver {
 
 codegen::CompileResult compileWithStrategy(rise::Program program, rise::TypedDef def,
                                            const std::string& strategyPath,
-                                           const codegen::c::COptions& opts) {
+                                           const codegen::c::COptions& opts,
+                                           const std::map<std::string, std::int64_t>& bindings) {
   if (!strategyPath.empty()) {
     // The strategy makes the optimisation choices; lowerToC then makes the
     // remaining ones (DESIGN.md: it is the default when no strategy is given).
-    elevate::StrategyPtr strategy = elevate::loadStrategy(loadSource(strategyPath));
+    elevate::StrategyPtr strategy = elevate::loadStrategy(loadSource(strategyPath), bindings);
     def = timed("rewrite", [&] { return elevate::rewriteDef(program, def, *strategy, {}); });
     program = elevate::rewrittenProgram(program, def);
   }

@@ -4,14 +4,18 @@
 
 #include "codegen/Compile.h"
 
+#include <cstdint>
+#include <map>
 #include <string>
 
 namespace risec::driver {
 
 /// Rewrites `def` of `program` with the strategy in `strategyPath` (none when
-/// empty: lowerToC makes every choice) and compiles it with `opts`.
-codegen::CompileResult compileWithStrategy(rise::Program program, rise::TypedDef def,
-                                           const std::string& strategyPath,
-                                           const codegen::c::COptions& opts);
+/// empty: lowerToC makes every choice), its parameters bound by `bindings`
+/// (VariantSpec::strategyBindings), and compiles it with `opts`.
+codegen::CompileResult
+compileWithStrategy(rise::Program program, rise::TypedDef def, const std::string& strategyPath,
+                    const codegen::c::COptions& opts,
+                    const std::map<std::string, std::int64_t>& bindings = {});
 
 } // namespace risec::driver

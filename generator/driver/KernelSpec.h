@@ -42,8 +42,27 @@ struct VariantSpec {
   /// function, no dispatch. Each level is its own function SYMBOL_<suffix>
   /// (isaSuffix), compiled with -march=LEVEL; SYMBOL dispatches at run time.
   std::vector<std::string> isas;
+  /// Whether `isas` came from the spec (the variant's or the spec's `isas:`);
+  /// `risec generate --isas` (IsaRequest.h) fills only variants without.
+  bool isasFromSpec = false;
+  /// `params:`: values of the strategy's parameters (docs/strategies.md,
+  /// "Parameters"); the others keep the strategy file's defaults.
+  std::map<std::string, std::int64_t> params;
+  /// Per ISA level (an `isas:` entry `{isa: LEVEL, params: {...}}`): values
+  /// that override `params` in that level's function.
+  std::map<std::string, std::map<std::string, std::int64_t>> isaParams;
   SourceLocation loc;
+
+  /// The values the strategy of the function for `level` is loaded with:
+  /// `params`, then the level's `isaParams`, and the level's machine facts
+  /// (isaFacts). `level` empty: the variant's single function, no facts.
+  std::map<std::string, std::int64_t> strategyBindings(const std::string& level) const;
 };
+
+/// The machine facts a strategy's `require` may name, for an x86-64 level:
+/// `vector_lanes` (f32 lanes of the widest vector register) and
+/// `vector_registers` (how many there are).
+std::map<std::string, std::int64_t> isaFacts(const std::string& level);
 
 /// The x86-64 levels a spec's `isas:` may name, from the baseline up.
 inline const std::vector<std::string>& isaLevels() {
@@ -74,8 +93,12 @@ struct KernelSpec {
   std::string doc;
   std::vector<std::string> cflags; ///< the spec's `cflags:` as written (validated)
   std::vector<std::string> isas;   ///< the spec's `isas:` (validated; c and openmp variants)
+  /// The `params:` of the spec's `isas:` entries, per level (VariantSpec::isaParams).
+  std::map<std::string, std::map<std::string, std::int64_t>> isaParams;
   std::vector<VariantSpec> variants;
   std::vector<CheckSizes> checks;
+  /// `bench:`: the sizes `risec tune` and the benchmarks measure at.
+  std::optional<CheckSizes> bench;
   SourceLocation loc;
 
   rise::Program program;

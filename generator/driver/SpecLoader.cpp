@@ -1,6 +1,7 @@
 #include "driver/SpecLoader.h"
 
 #include "driver/SourceLoader.h"
+#include "elevate/StrategyParams.h"
 #include "rise/parse/Parser.h"
 #include "support/Diagnostic.h"
 #include "support/PassTimer.h"
@@ -29,6 +30,28 @@ std::string_view targetName(Target t) {
     return "opencl";
   }
   return "?";
+}
+
+std::map<std::string, std::int64_t> isaFacts(const std::string& level) {
+  // SSE (x86-64, -v2): 16 xmm registers of 4 floats; AVX2 (-v3): 16 ymm of
+  // 8; AVX-512 (-v4): 32 zmm of 16.
+  if (level == "x86-64-v4")
+    return {{"vector_lanes", 16}, {"vector_registers", 32}};
+  if (level == "x86-64-v3")
+    return {{"vector_lanes", 8}, {"vector_registers", 16}};
+  return {{"vector_lanes", 4}, {"vector_registers", 16}};
+}
+
+std::map<std::string, std::int64_t> VariantSpec::strategyBindings(const std::string& level) const {
+  std::map<std::string, std::int64_t> values = params;
+  if (level.empty())
+    return values;
+  if (auto it = isaParams.find(level); it != isaParams.end())
+    for (const auto& [name, value] : it->second)
+      values[name] = value;
+  for (const auto& [name, value] : isaFacts(level))
+    values[name] = value;
+  return values;
 }
 
 namespace {
@@ -123,7 +146,8 @@ public:
       throw CompileError("E0801", spec.loc,
                          "a kernel spec is a YAML mapping with the keys kernel, source, variants, "
                          "...; see docs/usage.md");
-    checkKeys(root, {"kernel", "source", "entry", "doc", "cflags", "isas", "variants", "check"},
+    checkKeys(root,
+              {"kernel", "source", "entry", "doc", "cflags", "isas", "variants", "check", "bench"},
               "the kernel spec");
     spec.kernel =
         identifier(required(root, "kernel", "the kernel spec", "the symbol prefix"), "`kernel`");
@@ -134,11 +158,17 @@ public:
     if (root["cflags"])
       spec.cflags = readCflags(root["cflags"]);
     if (root["isas"])
-      spec.isas = readIsas(root["isas"]);
+      spec.isas = readIsas(root["isas"], spec.isaParams);
     loadProgram(spec, root["entry"] ? root["entry"] : source);
     readVariants(spec, required(root, "variants", "the kernel spec", "the list of targets"));
     if (root["check"])
       readChecks(spec, root["check"]);
+    if (root["bench"]) {
+      if (!root["bench"].IsMap())
+        throw CompileError("E0807", at(root["bench"]),
+                           "`bench` maps every size to a value, e.g. `{n: 1048576}`");
+      spec.bench = readSizeMap(spec, root["bench"]);
+    }
     return spec;
   }
 
@@ -210,6 +240,7 @@ private:
     }
     spec.typedEntry = timed("infer", [&] { return inferDef(spec.program, spec.entry); });
     spec.sizeParameters = sizeBinders(spec.typedEntry);
+    sizeParameters_ = spec.sizeParameters;
   }
 
   std::vector<std::string> sizeNames(const KernelSpec& spec) const {
@@ -227,7 +258,8 @@ private:
     for (const YAML::Node& v : list) {
       if (!v.IsMap())
         throw CompileError("E0807", at(v), "a variant is a mapping with a `target` key");
-      checkKeys(v, {"target", "strategy", "launch", "symbol", "cflags", "isas"}, "a variant");
+      checkKeys(v, {"target", "strategy", "launch", "symbol", "cflags", "isas", "params"},
+                "a variant");
       VariantSpec variant;
       variant.loc = at(v);
       YAML::Node target = required(v, "target", "a variant", "c, openmp or opencl");
@@ -258,6 +290,7 @@ private:
       }
       variant.cflags = withOptimisationLevel(v["cflags"] ? readCflags(v["cflags"]) : spec.cflags);
       readVariantIsas(spec, v, variant);
+      readVariantParams(v, variant);
       spec.variants.push_back(std::move(variant));
     }
   }
@@ -265,14 +298,20 @@ private:
   /// The variant's `isas:`, else the spec's for a c or openmp variant (an
   /// opencl variant ignores the spec's: it runs on an OpenCL device). E0818:
   /// `isas:` on an opencl variant, or with a `-march=` in the variant's flags.
-  void readVariantIsas(const KernelSpec& spec, const YAML::Node& v, VariantSpec& variant) const {
+  void readVariantIsas(const KernelSpec& spec, const YAML::Node& v, VariantSpec& variant) {
     if (v["isas"] && variant.target == Target::OpenCL)
       throw CompileError("E0818", at(v["isas"]),
                          "`isas` only applies to c and openmp variants (an opencl kernel is "
                          "compiled by the OpenCL driver); remove it from this opencl variant");
     if (variant.target == Target::OpenCL)
       return;
-    variant.isas = v["isas"] ? readIsas(v["isas"]) : spec.isas;
+    if (v["isas"]) {
+      variant.isas = readIsas(v["isas"], variant.isaParams);
+    } else {
+      variant.isas = spec.isas;
+      variant.isaParams = spec.isaParams;
+    }
+    variant.isasFromSpec = !variant.isas.empty();
     if (variant.isas.empty())
       return;
     for (const std::string& f : variant.cflags)
@@ -283,29 +322,110 @@ private:
                                "remove the -march from `cflags`");
   }
 
-  /// An `isas:` list of x86-64 levels (E0817: not a list, an unknown or
-  /// repeated level); the result is in isaLevels() order with the baseline
-  /// x86-64 always first, whether the list names it or not.
-  std::vector<std::string> readIsas(const YAML::Node& n) const {
+  /// An `isas:` list of x86-64 levels, each a name or `{isa: LEVEL, params:
+  /// {...}}` (E0817: not a list, an unknown or repeated level); the result is
+  /// in isaLevels() order with the baseline x86-64 always first, whether the
+  /// list names it or not. The entries' `params:` go to `params` by level.
+  std::vector<std::string>
+  readIsas(const YAML::Node& n,
+           std::map<std::string, std::map<std::string, std::int64_t>>& params) {
     if (!n.IsSequence() || n.size() == 0)
       throw CompileError("E0817", at(n),
                          "`isas` is a non-empty list of x86-64 levels, e.g. [x86-64-v2, "
                          "x86-64-v3, x86-64-v4]");
     std::set<std::string> named;
     for (const YAML::Node& item : n) {
-      std::string level = scalar(item, "an ISA level");
+      if (item.IsMap())
+        checkKeys(item, {"isa", "params"}, "an `isas` entry");
+      // (YAML::Node's operator= writes through to the node: no reassignment.)
+      const YAML::Node levelNode =
+          item.IsMap() ? required(item, "isa", "an `isas` entry", "the x86-64 level") : item;
+      std::string level = scalar(levelNode, "an ISA level");
       const std::vector<std::string>& levels = isaLevels();
       if (std::find(levels.begin(), levels.end(), level) == levels.end())
-        throw CompileError("E0817", at(item),
+        throw CompileError("E0817", at(levelNode),
                            "unknown ISA level `" + level + "`; the levels are " + joined(levels));
       if (!named.insert(level).second)
-        throw CompileError("E0817", at(item), "the ISA level `" + level + "` is listed twice");
+        throw CompileError("E0817", at(levelNode), "the ISA level `" + level + "` is listed twice");
+      if (item.IsMap() && item["params"])
+        params[level] = readParams(item["params"]);
     }
     std::vector<std::string> isas;
     for (const std::string& level : isaLevels())
       if (level == isaLevels().front() || named.count(level))
         isas.push_back(level);
     return isas;
+  }
+
+  /// A `params:` mapping of names to positive integers (E0827). Where each
+  /// name was written is kept for the check against the strategy.
+  std::map<std::string, std::int64_t> readParams(const YAML::Node& n) {
+    if (!n.IsMap() || n.size() == 0)
+      throw CompileError("E0827", at(n),
+                         "`params` maps strategy parameters to values, e.g. `{mr: 8, vw: 16}`");
+    std::map<std::string, std::int64_t> values;
+    for (auto it = n.begin(); it != n.end(); ++it) {
+      std::string name = scalar(it->first, "a parameter name");
+      std::string value = scalar(it->second, "a parameter value");
+      bool digits = !value.empty() && value.size() < 10 &&
+                    value.find_first_not_of("0123456789") == std::string::npos;
+      if (!digits || std::stoll(value) < 1)
+        throw CompileError("E0827", at(it->second),
+                           "the strategy parameter `" + name + "` needs a positive integer, not `" +
+                               value + "`");
+      values[name] = std::stoll(value);
+      paramLocs_[name] = at(it->first);
+    }
+    return values;
+  }
+
+  /// The variant's `params:`, and a check of every bound name (the
+  /// variant's, its ISA levels') against its strategy's parameters (E0827),
+  /// and of the names its strategy's requirements use.
+  void readVariantParams(const YAML::Node& v, VariantSpec& variant) {
+    if (v["params"])
+      variant.params = readParams(v["params"]);
+    std::set<std::string> bound;
+    for (const auto& [name, value] : variant.params)
+      bound.insert(name);
+    for (const auto& [level, values] : variant.isaParams)
+      for (const auto& [name, value] : values)
+        bound.insert(name);
+    if (variant.strategyPath.empty()) {
+      if (!bound.empty())
+        throw CompileError("E0827", paramLocs_.at(*bound.begin()),
+                           "`" + *bound.begin() +
+                               "` binds a strategy parameter, but this variant has no "
+                               "`strategy:`");
+      return;
+    }
+    elevate::StrategyInterface iface = elevate::strategyInterface(loadSource(variant.strategyPath));
+    std::vector<std::string> declared;
+    for (const elevate::StrategyParameter& p : iface.params)
+      declared.push_back(p.name);
+    for (const std::string& name : bound)
+      if (!iface.find(name))
+        throw CompileError("E0827", paramLocs_.at(name),
+                           "the strategy `" + fs::path(variant.strategyPath).filename().string() +
+                               "` has no parameter `" + name + "`; " +
+                               (declared.empty() ? "it declares none (`param NAME = DEFAULT`)"
+                                                 : "its parameters are " + joined(declared)));
+    std::vector<std::string> known = declared;
+    for (const std::string& f : elevate::machineFactNames())
+      known.push_back(f);
+    for (const DepBinder& b : sizeParameters_)
+      known.push_back(b.name());
+    for (const elevate::StrategyRequirement& r : iface.requirements) {
+      std::vector<std::string> names;
+      elevate::namesIn(*r.cond, names);
+      for (const std::string& name : names)
+        if (std::find(known.begin(), known.end(), name) == known.end())
+          throw CompileError("E0827", r.loc,
+                             "this requirement names `" + name +
+                                 "`, which is no parameter of the strategy, no machine fact "
+                                 "and no size of the kernel; the names are " +
+                                 joined(known));
+    }
   }
 
   /// A `cflags:` list: flags that flagKind allows (E0815), each kind at most
@@ -373,33 +493,39 @@ private:
   void readChecks(KernelSpec& spec, const YAML::Node& list) {
     if (!list.IsSequence())
       throw CompileError("E0807", at(list), "`check` is a list of sizes, e.g. `- {n: 64}`");
-    std::vector<std::string> names = sizeNames(spec);
     for (const YAML::Node& c : list) {
       if (!c.IsMap())
         throw CompileError("E0807", at(c), "a `check` entry maps every size to a value");
-      CheckSizes check;
-      check.loc = at(c);
-      for (auto it = c.begin(); it != c.end(); ++it) {
-        std::string name = scalar(it->first, "a size name");
-        if (std::find(names.begin(), names.end(), name) == names.end())
-          throw CompileError("E0810", at(it->first),
-                             "`" + name + "` is not a size of `" + spec.entry +
-                                 "`; its sizes are " + joined(names));
-        std::string value = scalar(it->second, "a size");
-        bool digits = !value.empty() && value.size() < 13 &&
-                      value.find_first_not_of("0123456789") == std::string::npos;
-        if (!digits)
-          throw CompileError("E0810", at(it->second),
-                             "size `" + name + "` must be a non-negative integer, not `" + value +
-                                 "`");
-        check.sizes[name] = std::stoll(value);
-      }
-      for (const std::string& name : names)
-        if (!check.sizes.count(name))
-          throw CompileError("E0810", at(c), "this `check` entry has no value for `" + name + "`");
-      checkPreconditions(spec, check);
-      spec.checks.push_back(std::move(check));
+      spec.checks.push_back(readSizeMap(spec, c));
     }
+  }
+
+  /// A `check` entry or `bench`: a value for every size of the entry that
+  /// meets its preconditions.
+  CheckSizes readSizeMap(const KernelSpec& spec, const YAML::Node& c) const {
+    std::vector<std::string> names = sizeNames(spec);
+    CheckSizes check;
+    check.loc = at(c);
+    for (auto it = c.begin(); it != c.end(); ++it) {
+      std::string name = scalar(it->first, "a size name");
+      if (std::find(names.begin(), names.end(), name) == names.end())
+        throw CompileError("E0810", at(it->first),
+                           "`" + name + "` is not a size of `" + spec.entry + "`; its sizes are " +
+                               joined(names));
+      std::string value = scalar(it->second, "a size");
+      bool digits = !value.empty() && value.size() < 13 &&
+                    value.find_first_not_of("0123456789") == std::string::npos;
+      if (!digits)
+        throw CompileError("E0810", at(it->second),
+                           "size `" + name + "` must be a non-negative integer, not `" + value +
+                               "`");
+      check.sizes[name] = std::stoll(value);
+    }
+    for (const std::string& name : names)
+      if (!check.sizes.count(name))
+        throw CompileError("E0810", at(c), "this entry has no value for `" + name + "`");
+    checkPreconditions(spec, check);
+    return check;
   }
 
   void checkPreconditions(const KernelSpec& spec, const CheckSizes& check) const {
@@ -422,6 +548,10 @@ private:
 
   std::string path_;
   std::shared_ptr<const SourceFile> file_;
+  /// Where each `params:` name was last written (for E0827).
+  std::map<std::string, SourceLocation> paramLocs_;
+  /// The entry's size parameters (for the names of strategy requirements).
+  std::vector<DepBinder> sizeParameters_;
 };
 
 } // namespace

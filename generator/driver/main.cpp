@@ -76,6 +76,10 @@ int run(int argc, char** argv) {
       ->check(CLI::PositiveNumber);
   generateCmd->add_option("--targets", generate.targets,
                           "keep only variants of these targets, e.g. c,openmp");
+  generateCmd->add_option("--isas", generate.isas,
+                          "x86-64 levels and/or native, e.g. x86-64-v3,x86-64-v4: each c and "
+                          "openmp variant without `isas:` in its spec gets one function per "
+                          "level (plus the x86-64 fallback) behind a run-time dispatcher");
   generateCmd->add_flag("--update", generate.update,
                         "write into DIR only the files that changed (for build systems)");
   generateCmd->add_option("--part", generate.part,

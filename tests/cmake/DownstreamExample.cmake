@@ -3,7 +3,10 @@
 # (find_package(Risec), Risec::kernels, risec_add_kernel_library). Run as
 #   cmake -DBUILD_DIR=... -DSOURCE_DIR=... -DWORK_DIR=... [-DSANITIZE=ON] -P DownstreamExample.cmake
 # It also checks, from the compile commands, the flags that the kernels of
-# both libraries are compiled with (issue 14).
+# both libraries are compiled with, and the default ISAS (`native`) of
+# risec_add_kernel_library: rowsum_c has the baseline function and the
+# building machine's level, and runs correctly forced to the baseline
+# (issue 14).
 cmake_minimum_required(VERSION 3.25)
 file(REMOVE_RECURSE ${WORK_DIR})
 
@@ -85,6 +88,78 @@ check_flags(${commands} "/main\\.c$" 1 -O0 "" TRUE)
 # risec's own libkernels (installed as Risec::kernels): -O3 after the build
 # type's flags, and -Werror, risec's quality gate for the generated code.
 check_flags(${BUILD_DIR}/compile_commands.json "/generated/[^/]*\\.c$" 10 -O3 "" TRUE)
+
+# The default ISAS of risec_add_kernel_library is `native` on x86-64 (GCC or
+# Clang): rowsum_c (its spec names no `isas:`) is a dispatcher over
+# rowsum_c_x86_64 and, when this machine is above the baseline, its level's
+# function, and no level above it. The machine's level comes from the CPU
+# flags of /proc/cpuinfo, independently of risec's detection.
+cmake_host_system_information(RESULT host_processor QUERY OS_PLATFORM) # -P: no CMAKE_HOST_...
+if(host_processor MATCHES "^(x86_64|AMD64|amd64)$" AND EXISTS /proc/cpuinfo)
+  file(STRINGS /proc/cpuinfo cpu_flags REGEX "^flags" LIMIT_COUNT 1)
+  string(REGEX REPLACE "^flags[ \t]*:" "" cpu_flags "${cpu_flags}")
+  separate_arguments(cpu_flags UNIX_COMMAND "${cpu_flags}")
+  set(level 1)
+  # The features the dispatchers test (RISEC_ISA_LEVEL_FEATURES), as Linux
+  # names them.
+  foreach(l v2 v3 v4)
+    if(l STREQUAL "v2")
+      set(features pni ssse3 sse4_1 sse4_2 popcnt)
+    elseif(l STREQUAL "v3")
+      set(features avx avx2 bmi1 bmi2 fma)
+    else()
+      set(features avx512f avx512bw avx512cd avx512dq avx512vl)
+    endif()
+    set(has TRUE)
+    foreach(f IN LISTS features)
+      if(NOT f IN_LIST cpu_flags)
+        set(has FALSE)
+      endif()
+    endforeach()
+    if(NOT has)
+      break()
+    endif()
+    string(SUBSTRING ${l} 1 1 level)
+  endforeach()
+  file(GLOB archive ${WORK_DIR}/build/*mykernels.a)
+  find_program(NM nm)
+  if(NM AND archive)
+    run(${NM} -g --defined-only ${archive})
+    # The baseline and the machine's level only.
+    set(want rowsum_c rowsum_c_selected_isa rowsum_c_x86_64)
+    set(unwanted "")
+    foreach(l 2 3 4)
+      if(l EQUAL level)
+        list(APPEND want rowsum_c_x86_64_v${l})
+      else()
+        list(APPEND unwanted rowsum_c_x86_64_v${l})
+      endif()
+    endforeach()
+    foreach(sym IN LISTS want)
+      if(NOT output MATCHES " T ${sym}\n")
+        message(FATAL_ERROR "${archive} does not define ${sym} (level ${level}):\n${output}")
+      endif()
+    endforeach()
+    foreach(sym IN LISTS unwanted)
+      if(output MATCHES " T ${sym}\n")
+        message(FATAL_ERROR "${archive} defines ${sym}; this machine's level is ${level}")
+      endif()
+    endforeach()
+    if(level GREATER 1)
+      check_flags(${commands} "/mykernels/rowsum_c_x86_64_v${level}\\.c$" 1 -O3 -O0 FALSE)
+      file(READ ${commands} json)
+      if(NOT json MATCHES "-march=x86-64-v${level} [^\n]*rowsum_c_x86_64_v${level}\\.c")
+        message(FATAL_ERROR "rowsum_c_x86_64_v${level}.c is not compiled with -march=x86-64-v${level}")
+      endif()
+    endif()
+  else()
+    message(STATUS "no nm or no libmykernels.a: the ISA functions are not checked")
+  endif()
+  # Forced to the baseline, the results are still right (main.c checks them).
+  run(${CMAKE_COMMAND} -E env RISEC_ISA=x86-64 ${WORK_DIR}/build/downstream)
+else()
+  message(STATUS "not x86-64 (${host_processor}): the default ISAS is not checked")
+endif()
 
 # Changing a strategy of the downstream spec regenerates its library at build
 # time (the depfile written by risec names the strategy files).

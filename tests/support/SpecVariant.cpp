@@ -7,10 +7,12 @@
 
 namespace risec::testsupport {
 
-CompiledVariant compileVariant(const driver::KernelSpec& spec, const driver::VariantSpec& variant) {
+CompiledVariant compileVariant(const driver::KernelSpec& spec, const driver::VariantSpec& variant,
+                               const std::string& isa) {
   CompiledVariant v{spec.program, spec.typedEntry, {}};
   if (!variant.strategyPath.empty()) {
-    elevate::StrategyPtr strategy = elevate::loadStrategy(driver::loadSource(variant.strategyPath));
+    elevate::StrategyPtr strategy = elevate::loadStrategy(driver::loadSource(variant.strategyPath),
+                                                          variant.strategyBindings(isa));
     v.rewritten = elevate::rewriteDef(spec.program, spec.typedEntry, *strategy, {});
     v.program = elevate::rewrittenProgram(spec.program, v.rewritten);
   }

@@ -22,6 +22,10 @@ struct CompiledVariant {
   codegen::CompileResult compiled;
 };
 
-CompiledVariant compileVariant(const driver::KernelSpec& spec, const driver::VariantSpec& variant);
+/// `isa`: the ISA level whose function to compile (its strategy parameters
+/// and machine facts, VariantSpec::strategyBindings); empty: the variant's
+/// single function.
+CompiledVariant compileVariant(const driver::KernelSpec& spec, const driver::VariantSpec& variant,
+                               const std::string& isa = "");
 
 } // namespace risec::testsupport

@@ -134,7 +134,7 @@ TEST_P(Catalogue, MatchesTheInterpreter) {
 
   CompiledVariant k;
   try {
-    k = compileVariant(spec, variant);
+    k = compileVariant(spec, variant, c.isa);
   } catch (const CompileError& e) {
     FAIL() << variant.symbol << " does not compile: " << e.code() << " " << e.message();
   } catch (const std::exception& e) {

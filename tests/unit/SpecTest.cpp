@@ -263,3 +263,101 @@ TEST_F(Spec, ErrorsInTheProgramPointIntoTheProgram) {
     EXPECT_EQ(e.location().file->name, (dir_ / "bad.rise").lexically_normal().string());
   }
 }
+
+namespace {
+
+/// A spec whose c variant's strategy has parameters (docs/strategies.md,
+/// "Parameters"): `s` splits, `w` is only constrained.
+const char* kParamStrategy = "param s = 4 in [2, 4, 8]\n"
+                             "param w = 8 in [4, 8, 16]\n"
+                             "require w <= vector_lanes\n"
+                             "require n % s == 0\n"
+                             "lowerToC\n";
+
+} // namespace
+
+TEST_F(Spec, StrategyParametersPerVariantAndPerIsaLevel) {
+  write("p.elevate", kParamStrategy);
+  KernelSpec s = loadSpec(write("k.yaml", R"(kernel: chunks
+source: chunks.rise
+variants:
+  - target: c
+    strategy: p.elevate
+    params: {s: 8}
+    isas:
+      - {isa: x86-64, params: {w: 4}}
+      - x86-64-v3
+      - isa: x86-64-v4
+        params: {w: 16, s: 2}
+bench: {n: 1024, m: 3}
+)"));
+  const VariantSpec& v = s.variants.at(0);
+  EXPECT_EQ(v.isas, (std::vector<std::string>{"x86-64", "x86-64-v3", "x86-64-v4"}));
+  EXPECT_EQ(v.params, (std::map<std::string, std::int64_t>{{"s", 8}}));
+  // The variant's values, then the level's, then the level's machine facts.
+  auto base = v.strategyBindings("x86-64");
+  EXPECT_EQ(base.at("s"), 8);
+  EXPECT_EQ(base.at("w"), 4);
+  EXPECT_EQ(base.at("vector_lanes"), 4);
+  auto v3 = v.strategyBindings("x86-64-v3");
+  EXPECT_EQ(v3.at("s"), 8);
+  EXPECT_FALSE(v3.count("w")); // the strategy's default
+  EXPECT_EQ(v3.at("vector_lanes"), 8);
+  auto v4 = v.strategyBindings("x86-64-v4");
+  EXPECT_EQ(v4.at("s"), 2);
+  EXPECT_EQ(v4.at("w"), 16);
+  EXPECT_EQ(v4.at("vector_registers"), 32);
+  // The single function of a variant without levels gets no machine facts.
+  EXPECT_FALSE(v.strategyBindings("").count("vector_lanes"));
+  ASSERT_TRUE(s.bench.has_value());
+  EXPECT_EQ(s.bench->sizes.at("n"), 1024);
+}
+
+TEST_F(Spec, SpecLevelIsaParametersReachEveryCAndOpenMPVariant) {
+  write("p.elevate", kParamStrategy);
+  KernelSpec s = loadSpec(write("k.yaml", R"(kernel: chunks
+source: chunks.rise
+isas: [{isa: x86-64-v3, params: {w: 8}}]
+variants:
+  - target: c
+    strategy: p.elevate
+  - target: openmp
+    strategy: p.elevate
+    symbol: chunks_omp
+)"));
+  for (const VariantSpec& v : s.variants)
+    EXPECT_EQ(v.strategyBindings("x86-64-v3").at("w"), 8) << v.symbol;
+}
+
+TEST_F(Spec, BadStrategyParametersAreLocatedErrors) {
+  write("p.elevate", kParamStrategy);
+  const std::string head = "kernel: chunks\nsource: chunks.rise\nvariants:\n  - target: c\n";
+  expectError(head + "    strategy: p.elevate\n    params: {s: 2, vw: 4}\n", "E0827", 6, 20,
+              "has no parameter `vw`; its parameters are s, w");
+  expectError(head + "    strategy: p.elevate\n    params: {s: two}\n", "E0827", 6, 17,
+              "needs a positive integer, not `two`");
+  expectError(head + "    strategy: p.elevate\n    params: {s: 0}\n", "E0827", 6, 17,
+              "positive integer");
+  expectError(head + "    strategy: p.elevate\n    params: [4]\n", "E0827", 6, 13,
+              "maps strategy parameters to values");
+  expectError(head + "    params: {s: 2}\n", "E0827", 5, 14, "this variant has no `strategy:`");
+  expectError(head +
+                  "    strategy: chunks.c.elevate\n    isas: [{isa: x86-64-v3, params: {s: 2}}]\n",
+              "E0827", 6, 38, "it declares none");
+  expectError(head + "    strategy: p.elevate\n    isas: [{level: x86-64-v3}]\n", "E0802", 6, 13,
+              "unknown key `level` in an `isas` entry");
+  expectError(head + "    strategy: p.elevate\nbench: {n: 64}\n", "E0810", 6, 8,
+              "no value for `m`");
+  // A requirement naming something unknown is located in the strategy file.
+  std::string q = write("q.elevate", "param s = 4\nrequire s <= lanes\nlowerToC\n");
+  try {
+    loadSpec(write("k.yaml", head + "    strategy: q.elevate\n"));
+    FAIL() << "expected E0827";
+  } catch (const CompileError& e) {
+    EXPECT_EQ(e.code(), "E0827");
+    EXPECT_EQ(fs::path(e.location().file->name), fs::path(q).lexically_normal());
+    EXPECT_EQ(e.location().line, 2);
+    EXPECT_NE(e.message().find("names `lanes`, which is no parameter"), std::string::npos)
+        << e.message();
+  }
+}
