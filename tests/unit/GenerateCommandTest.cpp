@@ -294,6 +294,46 @@ TEST_F(Generate, IsaLevelsAreFunctionsBehindADispatcher) {
   EXPECT_TRUE(firstError(r).ends_with("[E0818]")) << r.err;
 }
 
+TEST_F(Generate, EachIsaLevelIsRewrittenWithItsOwnStrategyParameters) {
+  // mv split into chunks of `s` rows: the variant binds 4, x86-64-v3 8.
+  write("specs/chunks.elevate", "param s = 2 in [2, 4, 8]\n"
+                                "require s <= vector_lanes\n"
+                                "splitJoin(s) @ outermost(isMap)\n");
+  std::string spec = kMvSpec;
+  spec.replace(spec.find("  - target: openmp"), 0,
+               "    strategy: chunks.elevate\n    params: {s: 4}\n    isas:\n"
+               "      - x86-64\n      - {isa: x86-64-v3, params: {s: 8}}\n");
+  write("specs/mv.yaml", spec);
+  ProcessResult r = risec({"generate", mv_, "-o", (dir_ / "out").string()});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  auto files = contents(dir_ / "out");
+  EXPECT_NE(files["mv_c_x86_64.c"].find("n % 4"), std::string::npos) << files["mv_c_x86_64.c"];
+  EXPECT_NE(files["mv_c_x86_64_v3.c"].find("n % 8"), std::string::npos)
+      << files["mv_c_x86_64_v3.c"];
+  // 8 chunks exceed the baseline's 4 lanes: E0713, with the level named.
+  spec.replace(spec.find("      - x86-64\n"), 15, "      - {isa: x86-64, params: {s: 8}}\n");
+  write("specs/mv.yaml", spec);
+  r = risec({"generate", mv_, "-o", (dir_ / "bad").string()});
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.err.find("`s <= vector_lanes` does not hold for s = 8, vector_lanes = 4"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("while compiling `mv_c_x86_64`, the function of the ISA level x86-64"),
+            std::string::npos)
+      << r.err;
+  EXPECT_FALSE(fs::exists(dir_ / "bad"));
+}
+
+TEST_F(Generate, ASpecNamedWithoutAFolderIsRelativeToTheCurrentOne) {
+  // `risec generate mv.yaml` in the spec's folder once crashed (the empty
+  // parent path).
+  ProcessResult r = runProcess(
+      {"/bin/sh", "-c",
+       "cd '" + (dir_ / "specs").string() + "' && '" + RISEC_BINARY + "' generate mv.yaml -o out"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_TRUE(fs::exists(dir_ / "specs" / "out" / "mv_c.c"));
+}
+
 TEST_F(Generate, NameChoosesUmbrellaAndManifest) {
   ASSERT_EQ(risec({"generate", mv_, "-o", (dir_ / "out").string(), "--name", "blas"}).exitCode, 0);
   EXPECT_TRUE(fs::exists(dir_ / "out" / "blas.h"));
