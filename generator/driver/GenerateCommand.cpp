@@ -20,6 +20,7 @@
 #include <exception>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <iterator>
 #include <map>
 #include <optional>
@@ -359,7 +360,8 @@ int runGenerate(const GenerateOptions& opts, std::ostream& out) {
   std::set<Target> targets = parseTargets(opts.targets);
   std::vector<std::string> requestedIsas = resolveIsaRequest(opts.isas);
   std::vector<KernelSpec> specs = loadSpecs(opts.specs);
-  applyIsaRequest(specs, requestedIsas);
+  for (const std::string& w : applyIsaRequest(specs, requestedIsas))
+    std::cerr << w << "\n";
   std::vector<std::string> deps = dependencies(specs, targets);
   if (opts.printDependencies) {
     for (const std::string& d : deps)

@@ -1,6 +1,8 @@
 #include "driver/IsaRequest.h"
 
 #include "driver/IsaDispatch.h"
+#include "driver/SourceLoader.h"
+#include "elevate/StrategyParams.h"
 #include "support/Diagnostic.h"
 
 #include <algorithm>
@@ -77,9 +79,32 @@ std::vector<std::string> resolveIsaRequest(const std::string& list) {
   return levels;
 }
 
-void applyIsaRequest(std::vector<KernelSpec>& specs, const std::vector<std::string>& levels) {
+namespace {
+
+/// Why the strategy of `v` cannot be loaded for `level` (a `require` that
+/// does not hold with the level's machine facts), or "" when it can.
+std::string unmetRequirement(const VariantSpec& v, const std::string& level) {
+  if (v.strategyPath.empty())
+    return "";
+  elevate::StrategyInterface iface = elevate::strategyInterface(loadSource(v.strategyPath));
+  elevate::ParamValues values = v.strategyBindings(level);
+  for (const auto& [name, value] : iface.bind(values))
+    values[name] = value;
+  try {
+    elevate::checkRequirements(iface, values);
+  } catch (const CompileError& e) {
+    return e.message();
+  }
+  return "";
+}
+
+} // namespace
+
+std::vector<std::string> applyIsaRequest(std::vector<KernelSpec>& specs,
+                                         const std::vector<std::string>& levels) {
+  std::vector<std::string> warnings;
   if (levels.size() < 2)
-    return;
+    return warnings;
   for (KernelSpec& spec : specs)
     for (VariantSpec& v : spec.variants) {
       if (v.target == Target::OpenCL || v.isasFromSpec)
@@ -87,8 +112,19 @@ void applyIsaRequest(std::vector<KernelSpec>& specs, const std::vector<std::stri
       if (std::any_of(v.cflags.begin(), v.cflags.end(),
                       [](const std::string& f) { return f.rfind("-march=", 0) == 0; }))
         continue;
-      v.isas = levels;
+      std::vector<std::string> kept = {levels.front()};
+      for (std::size_t i = 1; i < levels.size(); ++i) {
+        std::string why = unmetRequirement(v, levels[i]);
+        if (why.empty())
+          kept.push_back(levels[i]);
+        else
+          warnings.push_back(v.loc.str() + ": warning: `" + v.symbol + "` gets no " + levels[i] +
+                             " function: " + why + " (per level, in an `isas:` entry)");
+      }
+      if (kept.size() > 1)
+        v.isas = kept;
     }
+  return warnings;
 }
 
 } // namespace risec::driver

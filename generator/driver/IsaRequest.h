@@ -29,6 +29,12 @@ std::string nativeIsaLevel();
 /// openmp variant that has none from its spec (neither the spec's nor the
 /// variant's `isas:`) and whose `cflags` set no `-march=` (the spec chose its
 /// CPU). Does nothing when `levels` names no level above the baseline.
-void applyIsaRequest(std::vector<KernelSpec>& specs, const std::vector<std::string>& levels);
+/// The baseline function of such a variant is the variant's single function
+/// (no machine facts, VariantSpec::strategyBindings); a level above it whose
+/// machine facts fail a `require` of the variant's strategy (the spec binds
+/// no values per level) is left out, with a warning in the result: asking
+/// for the building machine's level never breaks a build.
+std::vector<std::string> applyIsaRequest(std::vector<KernelSpec>& specs,
+                                         const std::vector<std::string>& levels);
 
 } // namespace risec::driver

@@ -55,7 +55,8 @@ struct VariantSpec {
 
   /// The values the strategy of the function for `level` is loaded with:
   /// `params`, then the level's `isaParams`, and the level's machine facts
-  /// (isaFacts). `level` empty: the variant's single function, no facts.
+  /// (isaFacts). `level` empty, or the baseline of levels that `--isas`
+  /// added: the variant's single function, no facts.
   std::map<std::string, std::int64_t> strategyBindings(const std::string& level) const;
 };
 

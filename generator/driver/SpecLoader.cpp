@@ -44,7 +44,9 @@ std::map<std::string, std::int64_t> isaFacts(const std::string& level) {
 
 std::map<std::string, std::int64_t> VariantSpec::strategyBindings(const std::string& level) const {
   std::map<std::string, std::int64_t> values = params;
-  if (level.empty())
+  // The baseline of levels that `--isas` added (IsaRequest.h) is the
+  // variant's single function: no machine facts.
+  if (level.empty() || (!isasFromSpec && level == isaLevels().front()))
     return values;
   if (auto it = isaParams.find(level); it != isaParams.end())
     for (const auto& [name, value] : it->second)

@@ -179,3 +179,30 @@ TEST_F(IsaRequest, GenerateWithIsas) {
   std::string manifest = test::readFile(out / "kernels.json");
   EXPECT_NE(manifest.find("-march=x86-64-v2"), std::string::npos);
 }
+
+TEST_F(IsaRequest, ALevelWhoseMachineFactsFailTheStrategysRequirementsIsLeftOut) {
+  // A strategy written for 16 lanes, bound per level by no spec: --isas
+  // v3,v4 keeps v4 (16 lanes) and leaves v3 (8) out with a warning; the
+  // baseline is the variant's single function, checked against no facts.
+  write("wide.elevate", "param vw = 16 in [4, 8, 16]\nrequire vw <= vector_lanes\nlowerToC\n");
+  std::vector<KernelSpec> specs = {loadSpec(write("wide.yaml", R"(kernel: chunks
+source: chunks.rise
+variants:
+  - target: c
+    strategy: wide.elevate
+  - target: openmp
+    strategy: wide.elevate
+    params: {vw: 8}
+)"))};
+  std::vector<std::string> warnings = applyIsaRequest(specs, {"x86-64", "x86-64-v3", "x86-64-v4"});
+  const std::vector<VariantSpec>& v = specs[0].variants;
+  EXPECT_EQ(v[0].isas, (Levels{"x86-64", "x86-64-v4"}));
+  EXPECT_EQ(v[1].isas, (Levels{"x86-64", "x86-64-v3", "x86-64-v4"})); // 8 lanes fit both
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("`chunks_c` gets no x86-64-v3 function: the strategy's requirement "
+                             "`vw <= vector_lanes` does not hold for vw = 16, vector_lanes = 8"),
+            std::string::npos)
+      << warnings[0];
+  EXPECT_FALSE(v[0].strategyBindings("x86-64").count("vector_lanes"));
+  EXPECT_EQ(v[0].strategyBindings("x86-64-v4").at("vector_lanes"), 16);
+}
