@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-packages=(cmake make g++ gcc clang clang-format ccache libgtest-dev libyaml-cpp-dev libcli11-dev libkainjow-mustache-dev
+packages=(cmake make g++ gcc clang clang-format ccache libgtest-dev libyaml-cpp-dev libcli11-dev libkainjow-mustache-dev libz3-dev
           ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd
           llvm-14-dev libclang-14-dev libclang-cpp14-dev libclang-common-14-dev)
 missing=()

@@ -4,6 +4,7 @@
 #include "driver/CompileCommand.h"
 #include "driver/GenerateCommand.h"
 #include "driver/RewriteCommand.h"
+#include "driver/TuneCommand.h"
 #include "support/Diagnostic.h"
 #include "support/PassTimer.h"
 
@@ -93,6 +94,16 @@ int run(int argc, char** argv) {
                         "print the spec, program and strategy files, one per line; write "
                         "nothing");
 
+  TuneOptions tune;
+  CLI::App* tuneCmd = app.add_subcommand(
+      "tune", "search a variant's strategy parameters for the fastest correct binding");
+  tuneCmd->add_option("spec", tune.spec, "the kernel spec (.yaml)")->required();
+  tuneCmd->add_option("--variant", tune.variant, "the variant's symbol")->required();
+  tuneCmd->add_option("--isa", tune.isa, "the x86-64 level (default: the best the CPU runs)");
+  tuneCmd->add_option("--budget", tune.budget, "time budget, e.g. 90s or 10m (default: 10m)");
+  tuneCmd->add_option("--sizes", tune.sizes, "bench sizes, e.g. m=512,n=512,k=512");
+  tuneCmd->add_flag("--no-write", tune.noWrite, "write the log only, not the spec");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -113,6 +124,8 @@ int run(int argc, char** argv) {
     status = runCompile(compile, out);
   else if (*generateCmd)
     status = runGenerate(generate, out);
+  else if (*tuneCmd)
+    status = runTune(tune, out);
   std::cout << out.str();
   return status;
 }
