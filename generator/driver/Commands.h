@@ -1,6 +1,6 @@
-// The subcommands of the `risec` CLI (DESIGN.md, "CLI contract"). Each returns
-// the process exit code; user errors are thrown as CompileError and reported
-// by main().
+// The subcommands of the `risec` CLI (docs/usage.md, "The command line").
+// Each returns the process exit code; user errors are thrown as CompileError
+// and reported by main().
 #pragma once
 
 #include <iosfwd>

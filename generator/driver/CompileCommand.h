@@ -1,6 +1,6 @@
 // `risec compile FILE.rise --target c [--strategy S] [--entry NAME]
-//  [--name SYMBOL] [--dump=dpia|imperative|c] [--launch L] -o DIR` (DESIGN.md,
-//  "CLI contract"; --launch only with --target opencl).
+//  [--name SYMBOL] [--dump=dpia|imperative|c] [--launch L] -o DIR`
+//  (docs/usage.md, "The command line"; --launch only with --target opencl).
 #pragma once
 
 #include <iosfwd>

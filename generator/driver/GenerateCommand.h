@@ -1,7 +1,7 @@
 // `risec generate SPEC.yaml... -o DIR [--name NAME] [--jobs N]
 //  [--targets c,openmp,opencl] [--isas LEVELS|native] [--update] [--part all|kernels|index]
-//  [--depfile FILE] [--print-dependencies]` (DESIGN.md, "CLI contract";
-// docs/usage.md): the whole kernel library of a set of specs.
+//  [--depfile FILE] [--print-dependencies]` (docs/usage.md, "Generating"):
+// the whole kernel library of a set of specs.
 #pragma once
 
 #include <iosfwd>

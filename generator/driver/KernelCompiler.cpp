@@ -13,7 +13,8 @@ codegen::CompileResult compileWithStrategy(rise::Program program, rise::TypedDef
                                            const std::map<std::string, std::int64_t>& bindings) {
   if (!strategyPath.empty()) {
     // The strategy makes the optimisation choices; lowerToC then makes the
-    // remaining ones (DESIGN.md: it is the default when no strategy is given).
+    // remaining ones (without a strategy it makes them all: docs/usage.md,
+    // "Choosing a strategy").
     elevate::StrategyPtr strategy = elevate::loadStrategy(loadSource(strategyPath), bindings);
     def = timed("rewrite", [&] { return elevate::rewriteDef(program, def, *strategy, {}); });
     program = elevate::rewrittenProgram(program, def);

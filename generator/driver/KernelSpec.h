@@ -1,4 +1,4 @@
-// A kernel spec (DESIGN.md, "Kernel spec (YAML)") after loading and
+// A kernel spec (docs/usage.md, "Writing a spec") after loading and
 // validation: the program it names, type-checked, and its variants with their
 // strategies and launch configurations resolved.
 #pragma once

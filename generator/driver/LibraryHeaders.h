@@ -1,6 +1,6 @@
 // The headers `risec generate` adds to the variants' own: `<kernel>.h`, which
 // includes the header of every variant of one kernel, and the umbrella header
-// `NAME.h`, which includes every kernel header (DESIGN.md, "Kernel spec").
+// `NAME.h`, which includes every kernel header (docs/usage.md, "Generating").
 #pragma once
 
 #include "driver/GeneratedLibrary.h"

@@ -1,6 +1,6 @@
 // Writing generated files so that a failure never leaves partial output
-// (DESIGN.md, "CLI contract"): every file goes to a temporary file first and
-// is renamed into place only when all of them were written.
+// (docs/usage.md, "The command line"): every file goes to a temporary file
+// first and is renamed into place only when all of them were written.
 #pragma once
 
 #include "codegen/Compile.h"

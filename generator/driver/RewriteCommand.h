@@ -1,5 +1,6 @@
 // `risec rewrite FILE.rise --strategy S.elevate [--entry NAME] [--trace]`:
-// prints the rewritten entry (DESIGN.md, "CLI contract").
+// prints the rewritten entry (docs/strategies.md; docs/usage.md, "The command
+// line").
 #pragma once
 
 #include <iosfwd>

@@ -1,4 +1,4 @@
-// Tokens of strategy files (DESIGN.md, "Strategy language (v1)").
+// Tokens of strategy files (docs/strategies.md, "Syntax").
 #pragma once
 
 #include "support/SourceLocation.h"

@@ -1,6 +1,7 @@
-// lowerToC: the default lowering for the C target (DESIGN.md, "Lowering
-// rules"). Until the strategy language exists it is this fixed pass; it has
-// the meaning the strategy `lowerToC` will have:
+// lowerToC: the default lowering for the C target (docs/dpia.md,
+// "1. lowerToC"; docs/strategies.md, "Rules"). Until the strategy language
+// exists it is this fixed pass; it has the meaning the strategy `lowerToC`
+// will have:
 //   1. every remaining choice of implementation is made sequentially:
 //      map, mapPar, mapGlobal/mapWorkGroup/mapLocal -> mapSeq;
 //      reduce, reducePar, oclReduceSeq -> reduceSeq;

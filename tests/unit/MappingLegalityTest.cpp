@@ -1,6 +1,6 @@
 // Legality of parallel mappings (docs/dpia.md, "Legality of parallel
 // mappings"): the map nesting tree (codegen/MapNesting.h), one illegal program
-// per rule of mapping-parallelism-constraints.txt §4 for OpenCL
+// per rule of mapping-parallelism-constraints §4 for OpenCL
 // (codegen/opencl/MappingLegality.h, E0640-E0647) and per OpenMP rule
 // (codegen/openmp/Legality.h, E0620-E0623), each with its exact code,
 // position and rule, and legal programs of the same shapes that must pass.

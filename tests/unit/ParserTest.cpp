@@ -1,5 +1,6 @@
-// Tests of the RISE lexer and parser: every syntax form of DESIGN.md's v1
-// grammar, source locations, types, primitive signatures and syntax errors.
+// Tests of the RISE lexer and parser: every syntax form of the v1 grammar
+// (docs/language.md), source locations, types, primitive signatures and
+// syntax errors.
 #include "rise/parse/Parser.h"
 #include "support/Diagnostic.h"
 

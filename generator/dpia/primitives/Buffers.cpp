@@ -1,6 +1,6 @@
-// The stretch primitives circularBuffer and rotateValues (DESIGN.md): windows
-// of `sz` consecutive values of `f` applied to the input, each value computed
-// once.
+// The stretch primitives circularBuffer and rotateValues (docs/language.md,
+// "Low-level primitives"): windows of `sz` consecutive values of `f` applied
+// to the input, each value computed once.
 //   circularBuffer(a, alloc, sz, n, s, t, f: Exp[s, Rd] -> Exp[t, Wr],
 //                  x: Exp[(n + sz - 1).s, Rd]): Exp[n.sz.t, Rd]
 //   rotateValues(a, sz, n, s, f: Exp[s, Rd] -> Exp[s, Wr], x): Exp[n.sz.s, Rd]

@@ -1,6 +1,7 @@
-// The closed set of RISE primitives (DESIGN.md, "Primitives required in v1"),
-// plus the scalar operators and built-in math functions. Their types live in
-// rise/infer/Signatures.cpp; their meaning in rise/interp/.
+// The closed set of RISE primitives, scalar operators and built-in math
+// functions (docs/language.md, "Primitives"). Their types live in
+// rise/infer/Signatures.cpp; their meaning in rise/interp/. The other places a
+// new primitive needs: docs/architecture.md, "Adding a primitive".
 #pragma once
 
 #include <optional>
@@ -104,7 +105,7 @@ enum class Prim {
 #undef RISEC_PRIM_ENUM
 };
 
-/// The groups of DESIGN.md's primitive list.
+/// The groups of the primitive list (docs/language.md, "Primitives").
 enum class PrimFamily {
   HighLevel,      ///< map, reduce, zip, split, ... (target independent)
   SequentialC,    ///< mapSeq, reduceSeq, scanSeq, ...

@@ -1,4 +1,5 @@
-// The type of every primitive (DESIGN.md's v1 list, the papers' typing rules).
+// The type of every primitive (docs/language.md, "Primitives"; the papers'
+// typing rules).
 // Signatures are written in RISE type syntax, extended with implicit binders
 // `{n: Nat}` (inferred at each use) and the refined data kinds `Scalar`,
 // `Numeric` and `Float` that restrict what a type variable may stand for.

@@ -1,7 +1,7 @@
-// Parser for the RISE text syntax v1 (DESIGN.md). Produces an un-elaborated
-// AST: identifiers are Var nodes (resolution to defs, primitives and foreign
-// functions happens in inference), call arguments that are syntactically
-// types become DepApp nodes, and everything else is App. Operators become
+// Parser for the RISE text syntax v1 (docs/language.md). Produces an
+// un-elaborated AST: identifiers are Var nodes (resolution to defs,
+// primitives and foreign functions happens in inference), call arguments that
+// are syntactically types become DepApp nodes, and everything else is App. Operators become
 // applications of their primitives (`a + b` is add(a)(b)), pairs become
 // makePair(a)(b), `x |> f` is f(x) and `f >> g` is fun(x => g(f(x))).
 //

@@ -1,6 +1,6 @@
-// Tokens of the RISE text syntax v1 (DESIGN.md). The lexer turns a source file
-// into a vector of tokens ending in one End token; the parsers only ever look
-// at tokens, never at raw text.
+// Tokens of the RISE text syntax v1 (docs/language.md). The lexer turns a
+// source file into a vector of tokens ending in one End token; the parsers
+// only ever look at tokens, never at raw text.
 #pragma once
 
 #include "rise/types/Scalar.h"
