@@ -40,7 +40,8 @@ def embed(report, readme):
     while intro and not intro[-1].strip():
         intro.pop()
     body += intro + [""]
-    for title in ["Performance bars (issue 7)", "Machine limits", "Generator", "Kernels"]:
+    for title in ["Performance bars (issue 7)", "ISA levels", "Machine limits", "Generator",
+                  "Kernels"]:
         part = section(lines, title)
         if not part:
             continue

@@ -8,7 +8,12 @@ Ratios are speedups: anchor time / variant time (> 1: faster than the anchor),
 against the anchor with the same thread count. % of limit: achieved GB/s over
 the STREAM triad bandwidth for memory-bound problems, achieved GFLOP/s over
 the FMA peak for compute-bound ones (arithmetic intensity FLOPs/byte above
-peak/bandwidth), both at the variant's thread count. See bench/README.md."""
+peak/bandwidth), both at the variant's thread count. See bench/README.md.
+
+Per-ISA-level results (bench_risec under RISEC_ISA=LEVEL, variants named
+VARIANT@LEVEL) are kept out of the kernel table and the bars, which measure
+the default run (the dispatchers' choice); they get their own section, "ISA
+levels", with OpenBLAS forced to its Haswell kernel (openblas-haswell-*)."""
 import datetime
 import glob
 import json
@@ -19,17 +24,31 @@ import statistics
 import subprocess
 import sys
 
-VARIANT_ORDER = ["naive", "openblas-serial", "openblas-omp-t1", "openblas-omp-t2", "clblast",
-                 "clblast-dev", "halide-t1", "halide-t2", "risec-c", "risec-omp-t1",
+VARIANT_ORDER = ["naive", "openblas-serial", "openblas-omp-t1", "openblas-omp-t2",
+                 "openblas-haswell-serial", "openblas-haswell-omp-t1", "openblas-haswell-omp-t2",
+                 "clblast", "clblast-dev", "halide-t1", "halide-t2", "risec-c", "risec-omp-t1",
                  "risec-omp-t2", "risec-ocl", "risec-ocl-dev"]
 ANCHORS = ["naive", "OpenBLAS", "CLBlast", "Halide"]
 KERNEL_ORDER = ["scal", "axpy", "asum", "dot", "gemv", "mv", "mm", "transpose", "jacobi1d",
                 "jacobi2d", "heat3d", "gaussian", "conv2d", "harris", "nbody", "kmeans",
                 "tree_reduce", "scal_vec"]
+# x86-64 levels (docs/usage.md, "ISA variants") and the /proc/cpuinfo flags each
+# needs on top of the level below
+ISA_LEVELS = ["x86-64", "x86-64-v2", "x86-64-v3", "x86-64-v4"]
+ISA_FLAGS = {"x86-64": [], "x86-64-v2": ["sse4_2", "popcnt", "ssse3"],
+             "x86-64-v3": ["avx2", "fma", "bmi2", "movbe"],
+             "x86-64-v4": ["avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl"]}
+
+
+def split_level(variant):
+    """`VARIANT@LEVEL` (a per-ISA-level run) -> (VARIANT, LEVEL); else (variant, None)."""
+    base, _, level = variant.partition("@")
+    return base, level or None
 
 
 def threads(variant):
     """Threads a variant uses: -tN suffix; OpenCL on PoCL uses every core (2)."""
+    variant = split_level(variant)[0]
     m = re.search(r"-t(\d+)$", variant)
     if m:
         return int(m.group(1))
@@ -40,6 +59,8 @@ def anchor_variant(anchor, t, variant=""):
     """OpenCL on device-resident buffers (-dev) compares with clblast-dev."""
     return {"naive": "naive",
             "OpenBLAS": "openblas-serial" if t == 1 else "openblas-omp-t%d" % t,
+            "OpenBLAS-Haswell": ("openblas-haswell-serial" if t == 1
+                                 else "openblas-haswell-omp-t%d" % t),
             "CLBlast": "clblast-dev" if variant.endswith("-dev") else "clblast",
             "Halide": "halide-t%d" % t}[anchor]
 
@@ -51,12 +72,39 @@ def sh(cmd):
         return ""
 
 
+def isa_level(flags):
+    """The highest x86-64 level whose flags (and those of the levels below) the CPU has."""
+    if platform.machine() not in ("x86_64", "AMD64"):
+        return None
+    best = None
+    for level in ISA_LEVELS:
+        if not all(f in flags for f in ISA_FLAGS[level]):
+            break
+        best = level
+    return best
+
+
+def isa_summary(flags):
+    """E.g. "up to x86-64-v3 (AVX, AVX2, FMA; no AVX-512)"."""
+    level = isa_level(flags)
+    have = [name for name, f in [("AVX", "avx"), ("AVX2", "avx2"), ("FMA", "fma")] if f in flags]
+    avx512 = sorted(f[6:].upper() for f in flags if f.startswith("avx512"))
+    have = ", ".join(have) + "; " + ("AVX-512 " + "/".join(avx512) if avx512 else "no AVX-512")
+    return "%s (%s)" % ("up to " + level if level else "not x86-64", have)
+
+
 def machine(contexts):
     cpuinfo = open("/proc/cpuinfo").read() if os.path.exists("/proc/cpuinfo") else ""
     model = re.search(r"model name\s*:\s*(.*)", cpuinfo)
     flags = re.search(r"flags\s*:\s*(.*)", cpuinfo)
     simd = sorted(f for f in (flags.group(1).split() if flags else [])
                   if f.startswith(("avx", "fma", "sse4")))
+    ident = [re.search(r"^%s\s*:\s*(.*)$" % k, cpuinfo, re.M) for k in
+             ("cpu family", "model", "stepping")]
+    openblas = {}
+    for c in contexts:  # the core each OpenBLAS run used
+        if c.get("openblas_corename"):
+            openblas[c["source"]] = c["openblas_corename"]
     versions = {}
     for pkg in ["libopenblas0-serial", "libopenblas0-openmp", "libclblast1", "libhalide14-0",
                 "libpocl2", "libbenchmark1debian"]:
@@ -67,7 +115,12 @@ def machine(contexts):
         "cores": os.cpu_count(),
         "mhz": ctx.get("mhz_per_cpu"),
         "caches": ctx.get("caches"),
+        "cpu_id": ("family %s, model %s, stepping %s" % tuple(m.group(1) for m in ident)
+                   if all(ident) else None),
         "simd_flags": simd,
+        "isa": isa_summary(flags.group(1).split() if flags else []),
+        "isa_level": isa_level(flags.group(1).split() if flags else []),
+        "openblas_cores": openblas,
         "flags": flags.group(1).split() if flags else [],
         "compiler": sh("c++ --version | head -1"),
         "kernel": platform.release(),
@@ -83,8 +136,8 @@ def load(results_dir):
     for path in sorted(glob.glob(os.path.join(results_dir, "*.json"))):
         with open(path) as f:
             data = json.load(f)
-        contexts.append(data.get("context", {}))
         source = os.path.basename(path)[:-5]
+        contexts.append(dict(data.get("context", {}), source=source))
         for b in data.get("benchmarks", []):
             b["source"] = source
             raw.append(b)
@@ -192,6 +245,106 @@ def bars(table, gen):
     return out
 
 
+def risec_symbol(kernel, variant):
+    """The library symbol a risec variant calls: risec-c -> KERNEL_c,
+    risec-omp-tN -> KERNEL_openmp, risec:SYMBOL[-tN|-ocl...] -> SYMBOL."""
+    if variant.startswith("risec:"):
+        return re.sub(r"(-t\d+|-ocl|-ocl-dev)$", "", variant[len("risec:"):])
+    return {"risec-c": kernel + "_c", "risec-ocl": kernel + "_opencl"}.get(
+        variant, kernel + "_openmp" if variant.startswith("risec-omp") else None)
+
+
+def isa_levels(levels, table, contexts):
+    """One row per (kernel, size, risec variant) with per-level results: the
+    rate of each level and its ratio to the best level; the default run (the
+    dispatcher's level); the x86-64-v3 level against OpenBLAS forced to Haswell
+    and the best level against OpenBLAS's own choice (speedups, same threads)."""
+    dispatched = {}
+    for c in contexts:  # the default run's choice, recorded by bench_risec
+        if c.get("source", "").startswith("risec-t"):
+            for k, v in c.items():
+                if k.startswith("risec_isa:"):
+                    dispatched[k[len("risec_isa:"):]] = v
+
+    def find(kernel, size, variant):
+        return next((e for e in table if (e["kernel"], e["size"], e["variant"]) ==
+                     (kernel, size, variant) and not e["error"]), None)
+
+    groups = {}
+    for e in levels:
+        base, level = split_level(e["variant"])
+        groups.setdefault((e["kernel"], e["size"], base), {})[level] = e
+    rows = []
+    for (kernel, size, base), by_level in groups.items():
+        ok = {l: e for l, e in by_level.items() if not e["error"]}
+        flops = any(e["gflops"] for e in ok.values())
+        rate = (lambda e: e["gflops"]) if flops else (lambda e: e["gbs"])
+        best = max(ok, key=lambda l: rate(ok[l])) if ok else None
+        t = threads(base)
+        default = find(kernel, size, base)
+        row = {"kernel": kernel, "size": size, "variant": base, "threads": t,
+               "unit": "GFLOP/s" if flops else "GB/s",
+               "dispatched": dispatched.get(risec_symbol(kernel, base)),
+               "default": rate(default) if default else None,
+               "levels": {l: {"rate": rate(e) if not e["error"] else None, "ms": e["ms"],
+                              "error": e["error"],
+                              "to_best": rate(e) / rate(ok[best])
+                              if not e["error"] and rate(ok[best]) else None}
+                          for l, e in sorted(by_level.items(), key=lambda kv: ISA_LEVELS.index(
+                              kv[0]) if kv[0] in ISA_LEVELS else 99)},
+               "best": best}
+        for key, anchor, level in [("v3_vs_openblas_haswell", "OpenBLAS-Haswell", "x86-64-v3"),
+                                   ("best_vs_openblas", "OpenBLAS", best)]:
+            a = find(kernel, size, anchor_variant(anchor, t))
+            row[anchor] = rate(a) if a else None
+            row[key] = a["ms"] / ok[level]["ms"] if a and level in ok else None
+        rows.append(row)
+    rank = {k: i for i, k in enumerate(KERNEL_ORDER)}
+    sizes = {}
+    for e in table + levels:  # sizes in the order they were run
+        sizes.setdefault((e["kernel"], e["size"]), len(sizes))
+    rows.sort(key=lambda r: (rank.get(r["kernel"], len(rank)), sizes[(r["kernel"], r["size"])],
+                             risec_symbol(r["kernel"], r["variant"]) or "", r["threads"]))
+    return rows
+
+
+def isa_markdown(rows, mach):
+    if not rows:
+        return []
+    levels = [l for l in ISA_LEVELS if any(l in r["levels"] for r in rows)]
+    cores = mach.get("openblas_cores", {})
+    own = sorted({c for s, c in cores.items() if "haswell" not in s})
+    out = ["", "## ISA levels", "",
+           "The risec variants with one function per x86-64 level (`isas:` in their spec), "
+           "run once per level that this CPU supports (up to %s), forced with `RISEC_ISA=LEVEL`; "
+           "libkernels as users build it (the manifest's flags). Each level: its rate and, in "
+           "parentheses, its ratio to the best level. *Default run*: the level the dispatcher "
+           "picks and the rate of the kernel table. Ratios to OpenBLAS are speedups (OpenBLAS "
+           "time / risec time) at the same thread count (serial build for 1 thread, OpenMP "
+           "build for 2): the x86-64-v3 (AVX2) level against OpenBLAS forced to its Haswell "
+           "(AVX2) kernel (`OPENBLAS_CORETYPE=Haswell`), the best level against OpenBLAS's own "
+           "choice (%s)." % (mach["isa_level"] or "none", ", ".join(own) or "its core"), "",
+           "| kernel | size | variant | thr | unit | default run | %s | OpenBLAS | "
+           "OpenBLAS-Haswell | x86-64-v3 vs OpenBLAS-Haswell | best level vs OpenBLAS |"
+           % " | ".join(levels),
+           "|---|---|---|---:|---|---|%s---:|---:|---:|---:|" % ("---:|" * len(levels))]
+    for r in rows:
+        cells = []
+        for l in levels:
+            e = r["levels"].get(l)
+            cells.append("—" if not e else "**error**" if e["error"] else
+                         "%s (%s)" % (fmt(e["rate"], 1), fmt(e["to_best"])))
+        default = "%s%s" % (fmt(r["default"], 1),
+                            " (%s)" % r["dispatched"] if r["dispatched"] else "")
+        best = ("%s (%s)" % (fmt(r["best_vs_openblas"]), r["best"])
+                if r["best_vs_openblas"] is not None else "—")
+        out.append("| %s | %s | %s | %d | %s | %s | %s | %s | %s | %s | %s |" % (
+            r["kernel"], r["size"], r["variant"], r["threads"], r["unit"], default,
+            " | ".join(cells), fmt(r["OpenBLAS"], 1), fmt(r["OpenBLAS-Haswell"], 1),
+            fmt(r["v3_vs_openblas_haswell"]), best))
+    return out
+
+
 def fmt(x, digits=2):
     return "—" if x is None else ("%.*f" % (digits, x))
 
@@ -214,7 +367,8 @@ def main(results_dir, out_dir):
     for kernel, sizes in sorted(order.items(), key=lambda kv: rank.get(kv[0], len(rank))):
         for size in sizes:
             variants = sorted({v for (k, s, v) in times if k == kernel and s == size},
-                              key=lambda v: VARIANT_ORDER.index(v) if v in VARIANT_ORDER else 99)
+                              key=lambda v: (VARIANT_ORDER.index(v) if v in VARIANT_ORDER
+                                             else 99, v))
             for v in variants:
                 r = times[(kernel, size, v)]
                 t = threads(v)
@@ -238,11 +392,16 @@ def main(results_dir, out_dir):
                               "ms": r["ms"], "gflops": r["gflops"], "gbs": r["gbs"],
                               "error": r["error"], "ratios": ratios, "bound": bound,
                               "percent_of_limit": pct, "label": r["label"]})
+    # the per-level runs have their own section; the table and the bars are
+    # the default run's
+    levels = [e for e in table if split_level(e["variant"])[1]]
+    table = [e for e in table if not split_level(e["variant"])[1]]
+    isa_rows = isa_levels(levels, table, contexts)
 
     os.makedirs(out_dir, exist_ok=True)
     with open(os.path.join(out_dir, "latest.json"), "w") as f:
         json.dump({"machine": mach, "limits": {"%s/t%d" % k: v for k, v in lim.items()},
-                   "generator": gen, "table": table, "raw": raw, "contexts": contexts}, f,
+                   "generator": gen, "table": table, "isa_levels": isa_rows, "raw": raw, "contexts": contexts}, f,
                   indent=1)
 
     md = ["# Benchmark results", "",
@@ -252,8 +411,10 @@ def main(results_dir, out_dir):
         md += ["**A --quick run: cache-resident sizes only, short runs; it checks the harness "
                "and its numbers are not results.**", ""]
     md += [
-          "- **CPU**: %s, %s cores, %s MHz; SIMD: %s" % (mach["cpu"], mach["cores"], mach["mhz"],
-                                                         " ".join(mach["simd_flags"])),
+          "- **CPU**: %s%s, %s cores, %s MHz; SIMD: %s" % (
+              mach["cpu"], " (%s)" % mach["cpu_id"] if mach["cpu_id"] else "", mach["cores"],
+              mach["mhz"], " ".join(mach["simd_flags"])),
+          "- **ISA**: %s" % mach["isa"],
           "- **Compiler**: %s; kernel %s" % (mach["compiler"], mach["kernel"]),
           "- **Load**: %s" % mach["uptime_at_end"],
           "- **Versions**: " + ", ".join("%s %s" % kv for kv in mach["versions"].items()), "",
@@ -283,6 +444,7 @@ def main(results_dir, out_dir):
             e["kernel"], e["size"], e["variant"], e["threads"], fmt(e["ms"], 3),
             fmt(e["gflops"]), fmt(e["gbs"]), *(fmt(e["ratios"][a]) for a in ANCHORS), pct))
     md += bars(table, gen)
+    md += isa_markdown(isa_rows, mach)
     if gen:
         what = ("`risec generate specs/*.yaml`" if gen["mode"] == "generate" else
                 "`risec compile` of every spec variant (%s processes; `risec generate` was not "
@@ -305,7 +467,8 @@ def main(results_dir, out_dir):
         f.write("\n".join(md))
 
     # bar chart: speedup over naive C of every variant, per problem
-    variants = [v for v in VARIANT_ORDER if v != "naive" and any(e["variant"] == v for e in table)]
+    variants = [v for v in VARIANT_ORDER if v != "naive" and "haswell" not in v
+                and any(e["variant"] == v for e in table)]
     problems = []
     for e in table:
         if (e["kernel"], e["size"]) not in problems:

@@ -21,6 +21,7 @@ void registerRisec_kmeans();
 void registerRisec_tree_reduce();
 void registerRisec_scal_vec();
 void registerRisecExtras();
+void recordSelectedIsas();
 } // namespace bench
 
 int main(int argc, char** argv) {
@@ -43,5 +44,6 @@ int main(int argc, char** argv) {
   bench::registerRisec_tree_reduce();
   bench::registerRisec_scal_vec();
   bench::registerRisecExtras();
+  bench::recordSelectedIsas();
   return bench::runBenchmarks(argc, argv);
 }

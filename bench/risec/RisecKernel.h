@@ -11,6 +11,8 @@
 #include "RisecAbi.h"
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #define restrict __restrict
 extern "C" {
@@ -21,11 +23,39 @@ extern "C" {
 
 namespace bench {
 
-/// Registers the variant `label` of `kernel` (a function of the kernel's ABI).
+/// `SYMBOL_selected_isa` of a variant with ISA levels (`isas` in
+/// generated/kernels.json), or null: the variant has one function, or the
+/// library lacks it. Generated into RisecExtras.cpp by bench/CMakeLists.txt.
+using SelectedIsa = const char* (*)();
+SelectedIsa selectedIsaOf(const std::string& symbol);
+/// The symbols with ISA levels in the manifest (also generated).
+const std::vector<std::string>& isaSymbols();
+
+/// The level of a per-ISA-level run: bench/run runs bench_risec once per
+/// x86-64 level with RISEC_ISA=LEVEL and RISEC_BENCH_ISA_LABEL=LEVEL; "" in
+/// the default run (the dispatchers' own choice).
+std::string isaLabel();
+
+/// The name under which `label` (the variant of `symbol`) is registered: as is
+/// in the default run; in a per-level run, `label@LEVEL` if `symbol` has ISA
+/// levels and its dispatcher runs LEVEL, otherwise "" (not registered: the
+/// variants without levels are measured by the default run only).
+std::string isaVariantName(const std::string& symbol, const std::string& label);
+
+/// Records the level each dispatcher runs as Google Benchmark context
+/// (`risec_isa:SYMBOL`), for the report.
+void recordSelectedIsas();
+
+/// Registers the variant `label` of `kernel` (`symbol`, a function of the
+/// kernel's ABI).
 template <typename F, typename Call>
-void registerRisecSymbol(const std::string& kernel, const std::string& label, F* f, Call call) {
-  if (f)
-    registerVariant(kernel, label,
+void registerRisecSymbol(const std::string& kernel, const std::string& label,
+                         const std::string& symbol, F* f, Call call) {
+  if (!f)
+    return;
+  std::string name = isaVariantName(symbol, label);
+  if (!name.empty())
+    registerVariant(kernel, name,
                     Variant{{}, [f, call](Data& d) { return call(f, d, abi::HostArrays{}); }});
 }
 
@@ -33,10 +63,10 @@ template <typename F, typename Call>
 void registerRisec(const std::string& kernel, F* c, F* openmp, F* opencl, Call call) {
   bool first = threadsFromEnv() == 1;
   if (first)
-    registerRisecSymbol(kernel, "risec-c", c, call);
-  registerRisecSymbol(kernel, "risec-omp" + threadSuffix(), openmp, call);
+    registerRisecSymbol(kernel, "risec-c", kernel + "_c", c, call);
+  registerRisecSymbol(kernel, "risec-omp" + threadSuffix(), kernel + "_openmp", openmp, call);
   if (first)
-    registerRisecSymbol(kernel, "risec-ocl", opencl, call);
+    registerRisecSymbol(kernel, "risec-ocl", kernel + "_opencl", opencl, call);
 }
 
 /// A variant with its own symbol (from the manifest): `risec:SYMBOL`, with
@@ -46,9 +76,10 @@ void registerRisecExtra(const std::string& kernel, const std::string& symbol,
                         const std::string& target, F* f, Call call) {
   bool first = threadsFromEnv() == 1;
   if (target == "openmp")
-    registerRisecSymbol(kernel, "risec:" + symbol + threadSuffix(), f, call);
+    registerRisecSymbol(kernel, "risec:" + symbol + threadSuffix(), symbol, f, call);
   else if (first)
-    registerRisecSymbol(kernel, "risec:" + symbol + (target == "opencl" ? "-ocl" : ""), f, call);
+    registerRisecSymbol(kernel, "risec:" + symbol + (target == "opencl" ? "-ocl" : ""), symbol, f,
+                        call);
 }
 
 /// `K_opencl_buffers`: the declaration of a kernel's device-buffer entry
@@ -74,7 +105,7 @@ void downloadOutput(Data& d);
 /// `clblast-dev`.
 template <typename F, typename Call>
 void registerRisecBuffers(const std::string& kernel, const std::string& label, F* f, Call call) {
-  if (!f || threadsFromEnv() != 1)
+  if (!f || threadsFromEnv() != 1 || !isaLabel().empty()) // OpenCL has no ISA levels
     return;
   registerVariant(kernel, label,
                   Variant{uploadInputs,

@@ -1,0 +1,92 @@
+// bench/isa/mm_levels.c: sgemm at N^3 with the mm kernels of libkernels.a as
+// ./build.sh builds it (the manifest's flags: -O3, one function per ISA
+// level behind a dispatcher), and with OpenBLAS's cblas_sgemm loaded from a
+// given libopenblas.so.0 (dlopen: serial or OpenMP build). Used by
+// bench/isa/run; RISEC_ISA picks the level of the dispatchers.
+//   mm_levels risec N THREADS      -> "<selected isa> <GFLOP/s> <max abs err>"
+//   mm_levels openblas N LIBPATH   -> "<GFLOP/s> <max abs err>"
+#include "kernels.h"
+
+#include <dlfcn.h>
+#include <math.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef void (*sgemm_fn)(int, int, int, int, int, int, float, const float*, int, const float*, int,
+                         float, float*, int);
+
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+// The largest difference from a double-precision reference on 64 entries.
+static double check(int n, const float* A, const float* B, const float* C) {
+  double worst = 0;
+  for (int s = 0; s < 64; ++s) {
+    int i = (s * 37) % n, j = (s * 91 + 5) % n;
+    double ref = 0;
+    for (int l = 0; l < n; ++l)
+      ref += (double)A[(size_t)i * n + l] * (double)B[(size_t)l * n + j];
+    double d = fabs(ref - (double)C[(size_t)i * n + j]);
+    if (d > worst)
+      worst = d;
+  }
+  return worst;
+}
+
+int main(int argc, char** argv) {
+  if (argc != 4) {
+    fprintf(stderr, "usage: mm_levels risec N THREADS | openblas N LIBPATH\n");
+    return 2;
+  }
+  int n = atoi(argv[2]);
+  size_t bytes = sizeof(float) * (size_t)n * (size_t)n;
+  float *A = aligned_alloc(64, bytes), *B = aligned_alloc(64, bytes), *C = aligned_alloc(64, bytes);
+  srand(1);
+  for (size_t i = 0; i < (size_t)n * n; ++i) {
+    A[i] = (float)rand() / (float)RAND_MAX - 0.5f;
+    B[i] = (float)rand() / (float)RAND_MAX - 0.5f;
+  }
+  double best = 1e30;
+  if (strcmp(argv[1], "risec") == 0) {
+    int threads = atoi(argv[3]);
+    omp_set_num_threads(threads);
+    for (int r = 0; r < 6; ++r) { // the first call also picks the level
+      double t = now();
+      int rc = threads == 0 ? mm_register_tiles_c(C, n, n, n, A, B)
+                            : mm_register_tiles_openmp(C, n, n, n, A, B);
+      t = now() - t;
+      if (rc != 0) {
+        fprintf(stderr, "mm_register_tiles returned %d\n", rc);
+        return 1;
+      }
+      if (r > 0 && t < best)
+        best = t;
+    }
+    printf("%s %.1f %.2g\n",
+           threads == 0 ? mm_register_tiles_c_selected_isa()
+                        : mm_register_tiles_openmp_selected_isa(),
+           2.0 * n * n * n / best / 1e9, check(n, A, B, C));
+    return 0;
+  }
+  void* lib = dlopen(argv[3], RTLD_NOW | RTLD_LOCAL);
+  sgemm_fn sgemm = lib ? (sgemm_fn)dlsym(lib, "cblas_sgemm") : NULL;
+  if (!sgemm) {
+    fprintf(stderr, "cannot load cblas_sgemm from %s\n", argv[3]);
+    return 1;
+  }
+  for (int r = 0; r < 6; ++r) {
+    double t = now();
+    sgemm(101 /* row major */, 111, 111, n, n, n, 1.0f, A, n, B, n, 0.0f, C, n);
+    t = now() - t;
+    if (r > 0 && t < best)
+      best = t;
+  }
+  printf("%.1f %.2g\n", 2.0 * n * n * n / best / 1e9, check(n, A, B, C));
+  return 0;
+}
