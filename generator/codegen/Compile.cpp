@@ -1,117 +1,28 @@
 #include "codegen/Compile.h"
 
-#include "codegen/c/EmitTypes.h"
-#include "codegen/host/HostWrappers.h"
-#include "codegen/opencl/Legality.h"
-#include "codegen/opencl/MappingLegality.h"
-#include "codegen/opencl/VectorTypes.h"
-#include "codegen/openmp/Legality.h"
+#include "codegen/CheckProgram.h"
+#include "codegen/FormatAndVerify.h"
+#include "codegen/HoistTemporaries.h"
+#include "codegen/c/CPrinter.h"
+#include "codegen/c/DeadStores.h"
+#include "codegen/opencl/Barriers.h"
+#include "codegen/openmp/SimdLoops.h"
 #include "dpia/FromRise.h"
+#include "dpia/Printer.h"
 #include "dpia/Translate.h"
+#include "rise/print/Printer.h"
 #include "rules/LowerToC.h"
 #include "support/Diagnostic.h"
 #include "support/PassTimer.h"
-#include "tooling/Formatter.h"
-#include "tooling/Verifier.h"
-
-#include <cstdlib>
-#include <fstream>
 
 namespace risec::codegen {
 
 namespace {
 
-/// Keeps files that failed verification in a fresh temporary directory, so
-/// that the internal error can say where to look.
-std::string keepForInspection(const c::CFiles& files, const std::string& symbol,
-                              const std::string& sourceExt) {
-  char pattern[] = "/tmp/risec-failed-XXXXXX";
-  const char* dir = mkdtemp(pattern);
-  if (!dir)
-    return "(could not keep the files)";
-  std::ofstream(std::string(dir) + "/" + symbol + sourceExt) << files.source;
-  std::ofstream(std::string(dir) + "/" + symbol + ".h") << files.header;
-  if (!files.hostSource.empty())
-    std::ofstream(std::string(dir) + "/" + symbol + "_host.c") << files.hostSource;
-  return dir;
-}
-
-/// Pipeline stage 7: format with libFormat (timed as "format"), then parse
-/// every file with Clang (timed as "verify") in C11 (or C11 + OpenMP, or
-/// OpenCL C 1.2) mode and -Werror. An OpenCL
-/// kernel's header and host wrappers (SYMBOL_host.c) are C11 against the
-/// OpenCL headers and the risec runtime's header (host/risec_cl.h, embedded).
-/// A file that fails is a bug in risec.
-c::CFiles formatAndVerify(c::CFiles files, const std::string& symbol,
-                          tooling::SourceLanguage language) {
-  using tooling::SourceLanguage;
-  bool opencl = language == SourceLanguage::OpenCL12;
-  std::string header = symbol + ".h", source = symbol + (opencl ? ".cl" : ".c");
-  std::string hostSource = symbol + "_host.c";
-  timed("format", [&] {
-    files.header = tooling::formatSource(files.header, SourceLanguage::C11, header);
-    if (!opencl) // emitC formats the .cl itself: the host wrappers embed it as shipped
-      files.source = tooling::formatSource(files.source, language, source);
-    if (opencl)
-      files.hostSource = tooling::formatSource(files.hostSource, SourceLanguage::C11, hostSource);
-  });
-  std::map<std::string, std::string> runtime;
-  if (opencl)
-    runtime["risec_cl.h"] = host::runtimeHeader();
-  SourceLanguage hostC = opencl ? SourceLanguage::C11OpenCLHost : SourceLanguage::C11;
-  tooling::VerifyResult h, s, w{true, ""};
-  timed("verify", [&] {
-    h = tooling::verifySource(files.header, hostC, header, {}, runtime);
-    s = opencl
-            ? tooling::verifySource(files.source, language, source)
-            : tooling::verifySource(files.source, language, source, {}, {{header, files.header}});
-    if (opencl) {
-      runtime[header] = files.header;
-      w = tooling::verifySource(files.hostSource, hostC, hostSource, {}, runtime);
-    }
-  });
-  if (!h.ok || !s.ok || !w.ok)
-    throw InternalError("the C emitted for `" + symbol + "` does not compile (kept in " +
-                        keepForInspection(files, symbol, opencl ? ".cl" : ".c") + "):\n" +
-                        h.diagnostics + s.diagnostics + w.diagnostics);
-  return files;
-}
-
-/// After lowering: the legality of the parallel mapping (docs/dpia.md,
-/// "Legality of parallel mappings"); C has nothing to check.
-void checkParallelMapping(const rise::TypedDef& lowered, const std::string& target) {
-  if (target == "openmp")
-    openmp::checkLegality(lowered);
-  if (target == "opencl")
-    opencl::checkMappingLegality(lowered);
-}
-
-/// Every parameter and the result of the entry must have a memory layout
-/// (c::layoutProblem): otherwise E0699 at the parameter or at the body.
-void checkLayouts(const rise::TypedDef& def) {
-  rise::Expr e = def.expr;
-  while (e->kind() == rise::ExprKind::DepLambda)
-    e = e->body();
-  for (; e->kind() == rise::ExprKind::Lambda; e = e->body()) {
-    const rise::Type& t = e->type()->param();
-    if (!t->isData())
-      return; // rejected by the translation (E0605)
-    std::string why = c::layoutProblem(t);
-    if (!why.empty())
-      throw CompileError("E0699", e->loc(),
-                         "the parameter `" + e->name() + "` has the type `" +
-                             rise::typeToString(t) + "`: " + why +
-                             "; pass one array per component of the pairs instead and `zip` "
-                             "them in the program");
-  }
-  if (!e->type()->isData())
-    return;
-  std::string why = c::layoutProblem(e->type());
-  if (!why.empty())
-    throw CompileError("E0699", e->loc(),
-                       "the result has the type `" + rise::typeToString(e->type()) + "`: " + why +
-                           "; return one array per component of the pairs instead (`unzip` the "
-                           "result)");
+dpia::Program withCommand(const dpia::Program& p, const dpia::Phrase& command) {
+  dpia::Program q = p;
+  q.command = command;
+  return q;
 }
 
 } // namespace
@@ -126,32 +37,100 @@ std::vector<OutputFile> outputFiles(const CompileResult& r) {
   return files;
 }
 
+// The pipeline: every pass, in order (the table at the top of docs/dpia.md).
+// The numbers are those of Compile.h and docs/dpia.md; `--time-passes` times
+// stages 5 to 12 together as "emit". Stages 7, 9 and 12 share the emitter's
+// state (c::Emission: names, memory, the ABI): the barriers of stage 8 go in
+// between them because their comments name the temporaries as the kernel
+// does. For OpenCL, stage 9 may start the emitter over from stage 7 once,
+// with private arrays distributed over the work-items (c::emitStatements).
 CompileResult compileToC(const rise::Program& program, const rise::TypedDef& def,
                          const c::COptions& opts) {
   bool openmp = opts.target == "openmp", opencl = opts.target == "opencl";
   if (opts.target != "c" && !openmp && !opencl)
     throw InternalError("compileToC: unknown target `" + opts.target + "`");
-  if (opencl)
-    opencl::checkSupported(def); // no global or local temporaries yet
-  if (opencl)
-    opencl::checkVectorTypes(def); // floatN exists for N = 2, 3, 4, 8, 16
-  checkLayouts(def);
   rules::LowerTarget lowering = openmp   ? rules::LowerTarget::OpenMP
                                 : opencl ? rules::LowerTarget::OpenCL
                                          : rules::LowerTarget::C;
   CompileResult r;
-  // 1. every choice made, legal parallel mapping; 2. read/write checked DPIA
+  // 0. what the target cannot compile: layouts, OpenCL's vectors (codegen/CheckProgram.h)
+  checkTypedProgram(def, opts.target);
+  // 1. lowerToC: every choice made, low-level RISE (rules/LowerToC.h)
   r.lowered = timed("lowerToC", [&] { return rules::lowerToC(program, def, lowering); });
+  // 2. the parallel mapping is legal for OpenMP / OpenCL (codegen/CheckProgram.h)
   checkParallelMapping(r.lowered, opts.target);
+  // 3. RISE -> functional DPIA, read/write checked (dpia/FromRise.h)
   r.functional = timed("DPIA", [&] { return dpia::fromRise(r.lowered); });
+  // 4. accT / conT: imperative DPIA (dpia/Translate.h)
   r.imperative = r.functional;
-  timed("imperative", [&] { dpia::translateToImperative(r.imperative); }); // 3. accT / conT
-  r.files = timed("emit", [&] { return c::emitC(r.imperative, opts); });   // 4-6. passes, views, C
-  r.files = formatAndVerify(std::move(r.files), opts.symbol,               // 7. format and verify
-                            openmp   ? tooling::SourceLanguage::C11OpenMP
-                            : opencl ? tooling::SourceLanguage::OpenCL12
-                                     : tooling::SourceLanguage::C11);
+  timed("imperative", [&] { dpia::translateToImperative(r.imperative); });
+  timed("emit", [&] {
+    // 5. forUnroll loops of a constant trip count copied per index (dpia/Passes.h)
+    r.unrolled = withCommand(r.imperative, dpia::unrollLoops(r.imperative.command));
+    // 6. heap (C), local and global (OpenCL) temporaries out of every loop (HoistTemporaries.h)
+    HoistedCommand hoisted = hoistTemporaries(r.unrolled.command, opts.target);
+    r.hoisted = withCommand(r.unrolled, hoisted.command);
+    r.temporaries = hoisted.temporaries;
+    // 7. the ABI prologue: parameters, size checks, allocations (c/EmitPrologue.cpp)
+    c::Emission emission = c::emitPrologue(r.hoisted, r.temporaries, opts);
+    // 8. OpenCL: barriers for the local and global temporaries (opencl/Barriers.h)
+    r.barriers =
+        !opencl ? r.hoisted
+                : withCommand(r.hoisted, opencl::insertBarriers(r.hoisted.command,
+                                                                c::sharedTemporaries(emission)));
+    // 9. views and commands -> C statements, parallel loops (c/EmitCommands.cpp)
+    r.statements = c::emitStatements(emission, r.barriers.command);
+    // 10. temporaries written but never read removed (c/DeadStores.h)
+    r.liveStatements = c::eliminateDeadStores(r.statements);
+    // 11. OpenMP: `omp simd` on the inner loops of parallel loops (openmp/SimdLoops.h)
+    r.simdStatements = openmp ? openmp::markSimdLoops(r.liveStatements) : r.liveStatements;
+    // 12. the files: function or kernel, header, host wrappers (c/EmitFiles.cpp)
+    r.files = c::assembleFiles(emission, r.simdStatements);
+  });
+  // 13. formatted, then verified by Clang (codegen/FormatAndVerify.h)
+  r.files = formatAndVerify(std::move(r.files), opts.symbol, opts.target);
   return r;
+}
+
+const std::vector<std::string>& dumpStages() {
+  static const std::vector<std::string> stages = {"lower", "dpia",     "imperative", "unroll",
+                                                  "hoist", "barriers", "statements", "deadstores",
+                                                  "simd",  "c"};
+  return stages;
+}
+
+std::string dumpStage(const CompileResult& r, const std::string& stage) {
+  auto statements = [](const std::vector<c::CStmt>& body) {
+    std::string s;
+    for (const c::CStmt& x : body)
+      s += c::printStmt(x);
+    return s;
+  };
+  if (stage == "lower")
+    return "def " + r.lowered.name + " =\n  " + rise::printExpr(r.lowered.expr) + "\n";
+  if (stage == "dpia")
+    return dpia::printProgram(r.functional, false);
+  if (stage == "imperative")
+    return dpia::printProgram(r.imperative, true);
+  if (stage == "unroll")
+    return dpia::printProgram(r.unrolled, true);
+  if (stage == "hoist") {
+    std::string s = "// hoisted, allocated before the command:\n";
+    for (const dpia::HoistedAllocation& h : r.temporaries)
+      s += "//   " + h.name + ": " + rise::typeToString(h.type) + "\n";
+    return s + dpia::printProgram(r.hoisted, true);
+  }
+  if (stage == "barriers")
+    return dpia::printProgram(r.barriers, true);
+  if (stage == "statements")
+    return statements(r.statements);
+  if (stage == "deadstores")
+    return statements(r.liveStatements);
+  if (stage == "simd")
+    return statements(r.simdStatements);
+  if (stage == "c")
+    return r.files.source;
+  throw InternalError("dumpStage: unknown stage `" + stage + "`");
 }
 
 } // namespace risec::codegen

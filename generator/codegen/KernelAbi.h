@@ -1,8 +1,8 @@
 // The interface of one generated kernel: the parameters a caller passes, in
 // ABI order, and what it may expect back. The emitters fill it
-// (codegen/c/EmitC.cpp); headers, host wrappers (templates/) and the
-// library manifest (kernels.json) are made from it, so that they can never
-// disagree with the code they describe.
+// (codegen/c/EmitPrologue.cpp, EmitOpenCLKernel.cpp); headers, host
+// wrappers (templates/) and the library manifest (kernels.json) are made
+// from it, so that they can never disagree with the code they describe.
 #pragma once
 
 #include "rise/infer/Infer.h"

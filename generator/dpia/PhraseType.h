@@ -63,7 +63,7 @@ PhraseType substitute(const PhraseType& t, const rise::TypeSubst& s);
 /// True when a value of data type `dt` is copied by a single C assignment
 /// (scalars, vectors, indices and pairs of those): only such `Rd` expressions
 /// may stand where `Wr` is needed: an array is never copied by a hidden loop
-/// (docs/dpia.md, "2. RISE -> functional DPIA", E0602).
+/// (docs/dpia.md, "3. RISE -> functional DPIA", E0602).
 bool copiedByAssignment(const rise::Type& dt);
 
 } // namespace risec::dpia

@@ -2,13 +2,11 @@
 
 #include "codegen/Compile.h"
 #include "codegen/host/Launch.h"
-#include "dpia/Printer.h"
 #include "driver/KernelCompiler.h"
 #include "driver/OutputWriter.h"
 #include "driver/SourceLoader.h"
 #include "rise/infer/Infer.h"
 #include "rise/parse/Parser.h"
-#include "rise/print/Printer.h"
 #include "support/Diagnostic.h"
 #include "support/PassTimer.h"
 #include "support/Text.h"
@@ -48,20 +46,8 @@ int runCompile(const CompileOptions& opts, std::ostream& out) {
     copts.launch = codegen::host::parseLaunchOption(opts.launch, sizeBinders(def));
   }
   codegen::CompileResult r = compileWithStrategy(program, def, opts.strategy, copts);
-  if (opts.dump == "lower") {
-    out << "def " << r.lowered.name << " =\n  " << printExpr(r.lowered.expr) << "\n";
-    return 0;
-  }
-  if (opts.dump == "dpia") {
-    out << dpia::printProgram(r.functional, false);
-    return 0;
-  }
-  if (opts.dump == "imperative") {
-    out << dpia::printProgram(r.imperative, true);
-    return 0;
-  }
-  if (opts.dump == "c") {
-    out << r.files.source;
+  if (!opts.dump.empty()) { // one of codegen::dumpStages()
+    out << codegen::dumpStage(r, opts.dump);
     return 0;
   }
   timed("write", [&] { writeAtomically(opts.outDir, codegen::outputFiles(r)); });

@@ -1,5 +1,6 @@
 // risec: the command-line driver. Exit codes: 0 success, 1 user error,
 // 2 internal error (a bug in risec).
+#include "codegen/Compile.h"
 #include "driver/Commands.h"
 #include "driver/CompileCommand.h"
 #include "driver/GenerateCommand.h"
@@ -59,9 +60,11 @@ int run(int argc, char** argv) {
   compileCmd->add_option("-o", compile.outDir, "the output directory");
   compileCmd->add_option("--launch", compile.launch,
                          "opencl: the NDRange of the host wrappers, e.g. 'global=[n],local=[32]'");
-  compileCmd
-      ->add_option("--dump", compile.dump, "print a stage instead: lower | dpia | imperative | c")
-      ->check(CLI::IsMember({"lower", "dpia", "imperative", "c"}));
+  std::string dumpHelp = "print a stage instead:";
+  for (const std::string& stage : risec::codegen::dumpStages())
+    dumpHelp += (dumpHelp.back() == ':' ? " " : " | ") + stage;
+  compileCmd->add_option("--dump", compile.dump, dumpHelp)
+      ->check(CLI::IsMember(risec::codegen::dumpStages()));
 
   GenerateOptions generate;
   CLI::App* generateCmd = app.add_subcommand(

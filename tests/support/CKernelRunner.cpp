@@ -464,7 +464,7 @@ int KernelBatch::build(const std::string& cc, const std::string& flags, std::str
   if (ids.empty())
     for (std::size_t i = 0; i < kernels_.size(); ++i)
       ids.push_back(static_cast<int>(i));
-  // The helpers every generated file may define (EmitC.cpp, helperCode).
+  // The helpers every generated file may define (codegen/c/EmitFiles.cpp, helperCode).
   static const char* const kHelpers[] = {"risec_min", "risec_max", "risec_pow"};
   std::ostringstream c;
   c << "#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n\n";

@@ -575,7 +575,7 @@ std::vector<std::string> withoutPadding(const rise::Type& t,
 
 } // namespace
 
-/// The helpers a kernel file may define (EmitC.cpp, helperCode), renamed
+/// The helpers a kernel file may define (codegen/c/EmitFiles.cpp, helperCode), renamed
 /// per kernel when several kernels share one program.
 const char* const kKernelHelpers[] = {"risec_min", "risec_max", "risec_pow"};
 

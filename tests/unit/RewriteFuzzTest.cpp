@@ -359,7 +359,7 @@ struct KnownBug {
 const std::vector<KnownBug> kKnownBugs = {
     {{"the C back end cannot compile the lowered program",
       "`toMem` inside a function that a view applies on access"},
-     "C back end limitation (E0699, EmitC.cpp): a `toMem` that lowerToC or storeInMemory puts "
+     "C back end limitation (E0699, codegen/c): a `toMem` that lowerToC or storeInMemory puts "
      "inside a function applied by a view (e.g. a map kept as a view) is rejected"},
     {{"the C back end cannot compile the lowered program", "(vec[", "has no memory layout"},
      "C back end limitation (E0699): a temporary array of pairs holding vectors of a width "

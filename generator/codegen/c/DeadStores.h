@@ -1,4 +1,5 @@
-// Removes local variables that are written but never read, with the stores
+// Pipeline stage 10 (codegen/Compile.cpp), on the statements of stage 9:
+// removes local variables that are written but never read, with the stores
 // to them and the loops left empty. Such temporaries arise when a view never
 // touches the part of a stored value that was computed (e.g. only `fst` of a
 // stored pair is read); besides wasting work they trip gcc's

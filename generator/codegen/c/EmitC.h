@@ -1,6 +1,7 @@
-// The C back end (pipeline stage "emit" for --target c): imperative DPIA to
-// a C translation unit and its header, per DESIGN.md's generated-code
-// contract:
+// The C back end (pipeline stages 7 to 12, timed together as "emit":
+// codegen/Compile.cpp): imperative DPIA to a C translation unit and its
+// header (an OpenCL kernel, its header and host wrappers for --target
+// opencl), per the generated-code contract of docs/dpia.md:
 //
 //   int SYMBOL(T* restrict output, int n, ..., const T* restrict x, ...);
 //
@@ -25,12 +26,18 @@
 #pragma once
 
 #include "codegen/KernelAbi.h"
+#include "codegen/c/CAst.h"
 #include "codegen/host/Launch.h"
+#include "codegen/opencl/Barriers.h"
+#include "dpia/Passes.h"
 #include "dpia/Program.h"
 
 #include <cstdint>
+#include <map>
+#include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace risec::codegen::c {
 
@@ -65,8 +72,56 @@ struct CFiles {
   std::string hostSource;
 };
 
-/// Emits C for an imperative DPIA program (dpia::translateToImperative done).
-/// Runs the imperative passes (unrolling, hoisting) first.
-CFiles emitC(const dpia::Program& program, const COptions& opts);
+class Emitter; // codegen/c/Emitter.h
+
+/// One kernel's emission, carried between the emit stages of
+/// codegen::compileToC: the emitter's state (names, memory, the ABI so far).
+class Emission {
+public:
+  /// Runs the prologue (emitPrologue).
+  Emission(const dpia::Program& program, std::vector<dpia::HoistedAllocation> temporaries,
+           const COptions& opts);
+  Emission(Emission&&) noexcept;
+  Emission& operator=(Emission&&) noexcept;
+  ~Emission();
+
+  Emitter& emitter() { return *emitter_; }
+  /// OpenCL: emits the prologue again with the private arrays that the first
+  /// emission of the statements found distributed over the work-items.
+  void restartWithDistributedArrays();
+
+private:
+  dpia::Program program_;
+  std::vector<dpia::HoistedAllocation> temporaries_;
+  COptions opts_;
+  std::unique_ptr<Emitter> emitter_;
+};
+
+/// Stage 7 (EmitPrologue.cpp): the ABI prologue of the function (kernel) of
+/// `program` (its command hoisted by stage 6, `temporaries` the hoisted
+/// `new`s): the parameters and the KernelAbi, the size checks, and the heap
+/// temporaries allocated once; OpenCL: the local and global temporaries
+/// placed (codegen/opencl/Temporaries.h).
+Emission emitPrologue(const dpia::Program& program,
+                      const std::vector<dpia::HoistedAllocation>& temporaries,
+                      const COptions& opts);
+
+/// OpenCL, after emitPrologue: the local and global temporaries by the id of
+/// their `new` variable, named as in the kernel, for opencl::insertBarriers.
+const std::map<std::uint64_t, opencl::SharedTemporary>& sharedTemporaries(Emission& e);
+
+/// Stage 9 (EmitCommands.cpp): the statements of the function's body for
+/// `command` (views, assignments, loops; OpenMP and OpenCL grid-stride
+/// loops). OpenCL: when private arrays are to be distributed over the
+/// work-items (codegen/opencl/PrivateMemory.h), `e` starts again from the
+/// prologue with them distributed and the statements are emitted again.
+std::vector<CStmt> emitStatements(Emission& e, const dpia::Phrase& command);
+
+/// Stage 12 (EmitFiles.cpp; OpenCL: EmitOpenCLKernel.cpp): the files around
+/// `statements`: the function (the prologue, the statements, the frees) or
+/// the kernel, the helpers and structs it uses, the header; OpenCL: the
+/// kernel formatted (the host wrappers embed it as shipped) and the host
+/// wrappers (codegen/host/HostWrappers.h).
+CFiles assembleFiles(Emission& e, std::vector<CStmt> statements);
 
 } // namespace risec::codegen::c

@@ -1,6 +1,7 @@
 // Barriers for OpenCL local memory and global temporaries (docs/dpia.md,
 // "OpenCL"; mapping-parallelism-constraints §4.3, §4.6). An imperative DPIA
-// pass, run after the shared temporaries are hoisted:
+// pass (pipeline stage 8, codegen/Compile.cpp), run after the shared
+// temporaries are hoisted and named by the prologue:
 //
 //   - a `barrier` goes between two statements of a sequence when the later
 //     one accesses a shared temporary that the earlier one accessed, one of

@@ -1,7 +1,7 @@
 // The OpenCL text of the parallel loops (docs/dpia.md, "OpenCL"): which
 // work-item functions a `mapGlobal/mapWorkGroup/mapLocal(d)` loop strides
-// over. The C back end prints the loops (codegen/c/EmitC.cpp, target
-// "opencl"); this file says what they are.
+// over. The C back end prints the loops (codegen/c/EmitOpenCLKernel.cpp);
+// this file says what they are.
 #pragma once
 
 #include <string>

@@ -1,6 +1,6 @@
 // The OpenMP text of the parallel loops (docs/dpia.md, "OpenMP"): the
 // pragmas and the C helpers of the explicit combine. The C back end places
-// them (codegen/c/EmitC.cpp); this file says what they are.
+// them (codegen/c/EmitOpenMPLoops.cpp); this file says what they are.
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,5 @@
-// `#pragma omp simd` on the innermost loops of a parallel loop's body.
+// `#pragma omp simd` on the innermost loops of a parallel loop's body
+// (pipeline stage 11, codegen/Compile.cpp, for --target openmp).
 //
 // GCC outlines the body of `omp parallel for` into a function that reads the
 // pointers from a struct, so their `restrict` is lost: a loop that GCC

@@ -1,5 +1,5 @@
 // The types a foreign function may take and return, shared by the
-// interpreter (rise/interp/Foreign.h) and the back ends (codegen/c/EmitC.cpp):
+// interpreter (rise/interp/Foreign.h) and the back ends (codegen/c/EmitForeign.cpp):
 // scalars, vectors that are native in every target and pairs of these.
 #pragma once
 

@@ -1,0 +1,122 @@
+// Parallel loops for OpenMP (codegen/c/Emitter.h; docs/dpia.md, "OpenMP";
+// texts in codegen/openmp/Pragmas.h): `omp parallel for` work-sharing
+// loops, reductions by a clause or combined explicitly in chunk order, and
+// each thread's slice of the heap temporaries hoisted out of a parallel loop.
+#include "codegen/c/Emitter.h"
+
+#include "codegen/openmp/Pragmas.h"
+#include "dpia/Imperative.h"
+#include "dpia/Parallel.h"
+#include "support/Diagnostic.h"
+
+namespace risec::codegen::c {
+
+using dpia::Phrase;
+
+void Emitter::parallelLoop(const Phrase& c, std::vector<CStmt>& out) {
+  if (opencl() && c->isPrim("parFor")) {
+    gridStrideLoop(c, out);
+    return;
+  }
+  if (opts_.target != "openmp")
+    throw InternalError("C back end: a parallel loop for the target `" + opts_.target + "`");
+  openmp_ = true;
+  if (c->isPrim("parForCombine")) {
+    combineLoop(c, out);
+    return;
+  }
+  std::string i = loopName();
+  std::uint64_t id = dpia::forIndex(c)->var().id;
+  natNames_[id] = i;
+  loops_.push_back(i);
+  std::vector<CStmt> body = privateSlices(id);
+  comm(c->args()[0], body);
+  restoreSlices(id);
+  loops_.pop_back();
+  std::string text = c->isPrim("parForReduce")
+                         ? openmp::reductionFor(c->tag(), memoryOf(c->args()[1]).name)
+                         : openmp::parallelFor();
+  out.push_back(pragma(text));
+  out.push_back(countingLoop(namedType("int"), i, intLit(0), nats_.bare(dpia::forCount(c)),
+                             intLit(1), body, c->isPrim("parForReduce") ? "reducePar" : c->tag()));
+}
+
+std::vector<CStmt> Emitter::privateSlices(std::uint64_t loop) {
+  std::vector<CStmt> decls;
+  auto [b, e] = privateHeap_.equal_range(loop);
+  for (auto it = b; it != e; ++it) {
+    Memory& m = memory_.at(it->second.first);
+    std::string shared = m.name;
+    std::string own = fresh(shared + "_own");
+    CExpr offset = binary("*", cast(namedType("size_t"), call("omp_get_thread_num", {})),
+                          cast(namedType("size_t"), nats_.expr(it->second.second)));
+    decls.push_back(declStmt(pointerType(types_.element(m.type), true), own,
+                             binary("+", ident(shared), offset)));
+    sharedNames_[it->second.first] = shared;
+    m.name = own;
+  }
+  return decls;
+}
+
+void Emitter::restoreSlices(std::uint64_t loop) {
+  auto [b, e] = privateHeap_.equal_range(loop);
+  for (auto it = b; it != e; ++it)
+    memory_.at(it->second.first).name = sharedNames_.at(it->second.first);
+}
+
+/// reducePar with an operator OpenMP has no clause for: the range is cut
+/// into at most kMaxChunks chunks (one per thread); each chunk is reduced
+/// from its first element into a partial result, and the partial results
+/// are combined into the accumulator sequentially, in chunk order.
+void Emitter::combineLoop(const Phrase& c, std::vector<CStmt>& out) {
+  helpers_.insert("risec_omp_chunks");
+  helpers_.insert("risec_chunk_begin");
+  const Phrase& part = c->args()[3];
+  const rise::Type& t = dpia::dataType(proj1(part));
+  if (t->kind() == rise::TypeKind::Vec && !vectors_.native(t))
+    throw InternalError("C back end: reducePar on `" + rise::typeToString(t) +
+                        "` (dpia::simdVector disagrees with VectorTypes::native)");
+  CType ct = valueType(t);
+  std::string partial = fresh("partial"), chunks = fresh("chunks");
+  std::string partName = fresh("part");
+  memory_[part->id()] = {partName, t, true, {}};
+  CExpr n = nats_.bare(dpia::forCount(c));
+  out.push_back(declStmt(arrayType(ct, openmp::kMaxChunks), partial));
+  out.push_back(declStmt(namedType("int"), chunks, call("risec_omp_chunks", {n})));
+  std::uint64_t id = dpia::forIndex(c)->var().id;
+
+  std::string ch = loopName();
+  loops_.push_back(ch);
+  std::string lo = fresh("lo"), hi = fresh("hi");
+  std::vector<CStmt> body = privateSlices(id);
+  body.push_back(
+      declStmt(namedType("int"), lo, call("risec_chunk_begin", {n, ident(ch), ident(chunks)})));
+  body.push_back(
+      declStmt(namedType("int"), hi,
+               call("risec_chunk_begin", {n, binary("+", ident(ch), intLit(1)), ident(chunks)})));
+  body.push_back(declStmt(ct, partName));
+  natNames_[id] = lo;
+  comm(c->args()[1], body); // part = x[lo]
+  std::string i = loopName();
+  natNames_[id] = i;
+  loops_.push_back(i);
+  std::vector<CStmt> step;
+  comm(c->args()[0], step); // part = f(part, x[i])
+  loops_.pop_back();
+  body.push_back(countingLoop(namedType("int"), i, binary("+", ident(lo), intLit(1)), ident(hi),
+                              intLit(1), step, "reducePar: this chunk"));
+  body.push_back(assign(index(ident(partial), ident(ch)), ident(partName)));
+  restoreSlices(id);
+  out.push_back(pragma(openmp::parallelFor()));
+  out.push_back(countingLoop(namedType("int"), ch, intLit(0), ident(chunks), intLit(1), body,
+                             "reducePar: one partial result per chunk"));
+
+  std::vector<CStmt> combine;
+  combine.push_back(declStmt(ct, partName, index(ident(partial), ident(ch))));
+  comm(c->args()[2], combine); // acc = f(acc, part)
+  loops_.pop_back();
+  out.push_back(countingLoop(namedType("int"), ch, intLit(0), ident(chunks), intLit(1), combine,
+                             "reducePar: combined in chunk order"));
+}
+
+} // namespace risec::codegen::c
