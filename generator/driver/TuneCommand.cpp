@@ -327,7 +327,9 @@ int runTune(const TuneOptions& opts, std::ostream& out) {
     std::strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S %Z", std::localtime(&now));
     log << "risec tune " << opts.spec << " --variant " << v.symbol << "\n"
         << "date: " << date << "\n"
-        << "cpu: " << cpuModel() << "\n"
+        << "cpu: " << cpuModel()
+        << " (best x86-64 level: " << (nativeIsaLevel().empty() ? "none" : nativeIsaLevel())
+        << ")\n"
         << "level: " << logLevel << (march ? " (-march=" + level + ")" : " (facts only)")
         << "\ncompiler: " << settings.cc;
     for (const std::string& f : settings.flags)
