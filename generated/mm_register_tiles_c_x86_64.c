@@ -4,9 +4,9 @@
  * Source:    mm.rise (entry `mm`)
  * Strategy:  mm.register-tiles.elevate
  * Target:    c
- * RISE type: (m: Nat) -> (n: Nat) -> (k: Nat) -> m.k.f32 -> k.n.f32 -> (64*(m/64)).(16*(n/16)).f32
+ * RISE type: (m: Nat) -> (n: Nat) -> (k: Nat) -> m.k.f32 -> k.n.f32 -> (32*(m/32)).(16*(n/16)).f32
  * Parameters (in ABI order):
- *   output (output): (64*(m/64)).(16*(n/16)).f32, 1024*(m/64)*(n/16) elements
+ *   output (output): (32*(m/32)).(16*(n/16)).f32, 512*(m/32)*(n/16) elements
  *   m (size): Nat
  *   n (size): Nat
  *   k (size): Nat
@@ -15,7 +15,7 @@
  * Preconditions:
  *   n%16 == 0
  *   16*(n/16) >= 1
- *   m%64 == 0
+ *   m%32 == 0
  * Returns 0 on success; 1 if a precondition fails, 2 if a size is negative,
  * 3 if an array would have more than INT_MAX elements, 4 if a temporary cannot
  * be allocated. On a non-zero return nothing has been written to `output`.
@@ -34,7 +34,7 @@ int mm_register_tiles_c_x86_64(float* restrict output, int m, int n, int k, cons
     return 2;
   }
   if ((double)m * (double)k > INT_MAX || (double)n * (double)k > INT_MAX ||
-      1024.0 * ((double)m / 64.0) * ((double)n / 16.0) > INT_MAX ||
+      512.0 * ((double)m / 32.0) * ((double)n / 16.0) > INT_MAX ||
       16.0 * (double)k * ((double)n / 16.0) > INT_MAX) {
     return 3;
   }
@@ -46,8 +46,8 @@ int mm_register_tiles_c_x86_64(float* restrict output, int m, int n, int k, cons
   if (16 * (n / 16) < 1) {
     return 1;
   }
-  // the 1st argument of `split` needs m to be a multiple of 64
-  if (m % 64 != 0) {
+  // the 1st argument of `split` needs m to be a multiple of 32
+  if (m % 32 != 0) {
     return 1;
   }
   float* restrict tmp = malloc((size_t)(16 * k * (n / 16)) * sizeof(float));
@@ -66,11 +66,11 @@ int mm_register_tiles_c_x86_64(float* restrict output, int m, int n, int k, cons
     }
   }
   // mapSeq
-  for (int i = 0; i < m / 64; i += 1) {
+  for (int i = 0; i < m / 32; i += 1) {
     // mapSeq
     for (int j = 0; j < n / 16; j += 1) {
       // mapSeq
-      for (int l = 0; l < 32; l += 1) {
+      for (int l = 0; l < 16; l += 1) {
         float acc[32];
         // mapSeq
         for (int p = 0; p < 2; p += 1) {
@@ -83,50 +83,50 @@ int mm_register_tiles_c_x86_64(float* restrict output, int m, int n, int k, cons
         for (int p = 0; p < k; p += 1) {
           *(risec_f32x4u*)&acc[0] =
               *(const risec_f32x4u*)&acc[0] +
-              (risec_f32x4){A[p + 64 * k * i + 2 * k * l], A[p + 64 * k * i + 2 * k * l],
-                            A[p + 64 * k * i + 2 * k * l], A[p + 64 * k * i + 2 * k * l]} *
+              (risec_f32x4){A[p + 32 * k * i + 2 * k * l], A[p + 32 * k * i + 2 * k * l],
+                            A[p + 32 * k * i + 2 * k * l], A[p + 32 * k * i + 2 * k * l]} *
                   *(const risec_f32x4u*)&tmp[16 * p + 16 * k * j];
           *(risec_f32x4u*)&acc[4] =
               *(const risec_f32x4u*)&acc[4] +
-              (risec_f32x4){A[p + 64 * k * i + 2 * k * l], A[p + 64 * k * i + 2 * k * l],
-                            A[p + 64 * k * i + 2 * k * l], A[p + 64 * k * i + 2 * k * l]} *
+              (risec_f32x4){A[p + 32 * k * i + 2 * k * l], A[p + 32 * k * i + 2 * k * l],
+                            A[p + 32 * k * i + 2 * k * l], A[p + 32 * k * i + 2 * k * l]} *
                   *(const risec_f32x4u*)&tmp[16 * p + 16 * k * j + 4];
           *(risec_f32x4u*)&acc[8] =
               *(const risec_f32x4u*)&acc[8] +
-              (risec_f32x4){A[p + 64 * k * i + 2 * k * l], A[p + 64 * k * i + 2 * k * l],
-                            A[p + 64 * k * i + 2 * k * l], A[p + 64 * k * i + 2 * k * l]} *
+              (risec_f32x4){A[p + 32 * k * i + 2 * k * l], A[p + 32 * k * i + 2 * k * l],
+                            A[p + 32 * k * i + 2 * k * l], A[p + 32 * k * i + 2 * k * l]} *
                   *(const risec_f32x4u*)&tmp[16 * p + 16 * k * j + 8];
           *(risec_f32x4u*)&acc[12] =
               *(const risec_f32x4u*)&acc[12] +
-              (risec_f32x4){A[p + 64 * k * i + 2 * k * l], A[p + 64 * k * i + 2 * k * l],
-                            A[p + 64 * k * i + 2 * k * l], A[p + 64 * k * i + 2 * k * l]} *
+              (risec_f32x4){A[p + 32 * k * i + 2 * k * l], A[p + 32 * k * i + 2 * k * l],
+                            A[p + 32 * k * i + 2 * k * l], A[p + 32 * k * i + 2 * k * l]} *
                   *(const risec_f32x4u*)&tmp[16 * p + 16 * k * j + 12];
           *(risec_f32x4u*)&acc[16] =
               *(const risec_f32x4u*)&acc[16] +
-              (risec_f32x4){A[k + p + 64 * k * i + 2 * k * l], A[k + p + 64 * k * i + 2 * k * l],
-                            A[k + p + 64 * k * i + 2 * k * l], A[k + p + 64 * k * i + 2 * k * l]} *
+              (risec_f32x4){A[k + p + 32 * k * i + 2 * k * l], A[k + p + 32 * k * i + 2 * k * l],
+                            A[k + p + 32 * k * i + 2 * k * l], A[k + p + 32 * k * i + 2 * k * l]} *
                   *(const risec_f32x4u*)&tmp[16 * p + 16 * k * j];
           *(risec_f32x4u*)&acc[20] =
               *(const risec_f32x4u*)&acc[20] +
-              (risec_f32x4){A[k + p + 64 * k * i + 2 * k * l], A[k + p + 64 * k * i + 2 * k * l],
-                            A[k + p + 64 * k * i + 2 * k * l], A[k + p + 64 * k * i + 2 * k * l]} *
+              (risec_f32x4){A[k + p + 32 * k * i + 2 * k * l], A[k + p + 32 * k * i + 2 * k * l],
+                            A[k + p + 32 * k * i + 2 * k * l], A[k + p + 32 * k * i + 2 * k * l]} *
                   *(const risec_f32x4u*)&tmp[16 * p + 16 * k * j + 4];
           *(risec_f32x4u*)&acc[24] =
               *(const risec_f32x4u*)&acc[24] +
-              (risec_f32x4){A[k + p + 64 * k * i + 2 * k * l], A[k + p + 64 * k * i + 2 * k * l],
-                            A[k + p + 64 * k * i + 2 * k * l], A[k + p + 64 * k * i + 2 * k * l]} *
+              (risec_f32x4){A[k + p + 32 * k * i + 2 * k * l], A[k + p + 32 * k * i + 2 * k * l],
+                            A[k + p + 32 * k * i + 2 * k * l], A[k + p + 32 * k * i + 2 * k * l]} *
                   *(const risec_f32x4u*)&tmp[16 * p + 16 * k * j + 8];
           *(risec_f32x4u*)&acc[28] =
               *(const risec_f32x4u*)&acc[28] +
-              (risec_f32x4){A[k + p + 64 * k * i + 2 * k * l], A[k + p + 64 * k * i + 2 * k * l],
-                            A[k + p + 64 * k * i + 2 * k * l], A[k + p + 64 * k * i + 2 * k * l]} *
+              (risec_f32x4){A[k + p + 32 * k * i + 2 * k * l], A[k + p + 32 * k * i + 2 * k * l],
+                            A[k + p + 32 * k * i + 2 * k * l], A[k + p + 32 * k * i + 2 * k * l]} *
                   *(const risec_f32x4u*)&tmp[16 * p + 16 * k * j + 12];
         }
         // mapSeq
         for (int p = 0; p < 2; p += 1) {
           // mapSeq
           for (int q = 0; q < 16; q += 1) {
-            output[q + 16 * j + 1024 * i * (n / 16) + 32 * l * (n / 16) + 16 * p * (n / 16)] =
+            output[q + 16 * j + 512 * i * (n / 16) + 32 * l * (n / 16) + 16 * p * (n / 16)] =
                 acc[q + 16 * p];
           }
         }

@@ -4,9 +4,9 @@
  * Source:    mm.rise (entry `mm`)
  * Strategy:  mm.register-tiles-parallel.elevate
  * Target:    openmp
- * RISE type: (m: Nat) -> (n: Nat) -> (k: Nat) -> m.k.f32 -> k.n.f32 -> (64*(m/64)).(16*(n/16)).f32
+ * RISE type: (m: Nat) -> (n: Nat) -> (k: Nat) -> m.k.f32 -> k.n.f32 -> (32*(m/32)).(16*(n/16)).f32
  * Parameters (in ABI order):
- *   output (output): (64*(m/64)).(16*(n/16)).f32, 1024*(m/64)*(n/16) elements
+ *   output (output): (32*(m/32)).(16*(n/16)).f32, 512*(m/32)*(n/16) elements
  *   m (size): Nat
  *   n (size): Nat
  *   k (size): Nat
@@ -15,7 +15,7 @@
  * Preconditions:
  *   n%16 == 0
  *   16*(n/16) >= 1
- *   m%64 == 0
+ *   m%32 == 0
  * Returns 0 on success; 1 if a precondition fails, 2 if a size is negative,
  * 3 if an array would have more than INT_MAX elements, 4 if a temporary cannot
  * be allocated. On a non-zero return nothing has been written to `output`.
@@ -35,7 +35,7 @@ int mm_register_tiles_openmp_x86_64_v3(float* restrict output, int m, int n, int
     return 2;
   }
   if ((double)m * (double)k > INT_MAX || (double)n * (double)k > INT_MAX ||
-      1024.0 * ((double)m / 64.0) * ((double)n / 16.0) > INT_MAX ||
+      512.0 * ((double)m / 32.0) * ((double)n / 16.0) > INT_MAX ||
       16.0 * (double)k * ((double)n / 16.0) > INT_MAX) {
     return 3;
   }
@@ -47,8 +47,8 @@ int mm_register_tiles_openmp_x86_64_v3(float* restrict output, int m, int n, int
   if (16 * (n / 16) < 1) {
     return 1;
   }
-  // the 1st argument of `split` needs m to be a multiple of 64
-  if (m % 64 != 0) {
+  // the 1st argument of `split` needs m to be a multiple of 32
+  if (m % 32 != 0) {
     return 1;
   }
   float* restrict tmp = malloc((size_t)(16 * k * (n / 16)) * sizeof(float));
@@ -70,11 +70,11 @@ int mm_register_tiles_openmp_x86_64_v3(float* restrict output, int m, int n, int
   }
 #pragma omp parallel for
   // mapPar
-  for (int i = 0; i < m / 64; i += 1) {
+  for (int i = 0; i < m / 32; i += 1) {
     // mapSeq
     for (int j = 0; j < n / 16; j += 1) {
       // mapSeq
-      for (int l = 0; l < 16; l += 1) {
+      for (int l = 0; l < 8; l += 1) {
         float acc[64];
         // mapSeq
         for (int p = 0; p < 4; p += 1) {
@@ -88,63 +88,63 @@ int mm_register_tiles_openmp_x86_64_v3(float* restrict output, int m, int n, int
         for (int p = 0; p < k; p += 1) {
           *(risec_f32x8u*)&acc[0] =
               *(const risec_f32x8u*)&acc[0] +
-              (risec_f32x8){A[p + 64 * k * i + 4 * k * l], A[p + 64 * k * i + 4 * k * l],
-                            A[p + 64 * k * i + 4 * k * l], A[p + 64 * k * i + 4 * k * l],
-                            A[p + 64 * k * i + 4 * k * l], A[p + 64 * k * i + 4 * k * l],
-                            A[p + 64 * k * i + 4 * k * l], A[p + 64 * k * i + 4 * k * l]} *
+              (risec_f32x8){A[p + 32 * k * i + 4 * k * l], A[p + 32 * k * i + 4 * k * l],
+                            A[p + 32 * k * i + 4 * k * l], A[p + 32 * k * i + 4 * k * l],
+                            A[p + 32 * k * i + 4 * k * l], A[p + 32 * k * i + 4 * k * l],
+                            A[p + 32 * k * i + 4 * k * l], A[p + 32 * k * i + 4 * k * l]} *
                   *(const risec_f32x8u*)&tmp[16 * p + 16 * k * j];
           *(risec_f32x8u*)&acc[8] =
               *(const risec_f32x8u*)&acc[8] +
-              (risec_f32x8){A[p + 64 * k * i + 4 * k * l], A[p + 64 * k * i + 4 * k * l],
-                            A[p + 64 * k * i + 4 * k * l], A[p + 64 * k * i + 4 * k * l],
-                            A[p + 64 * k * i + 4 * k * l], A[p + 64 * k * i + 4 * k * l],
-                            A[p + 64 * k * i + 4 * k * l], A[p + 64 * k * i + 4 * k * l]} *
+              (risec_f32x8){A[p + 32 * k * i + 4 * k * l], A[p + 32 * k * i + 4 * k * l],
+                            A[p + 32 * k * i + 4 * k * l], A[p + 32 * k * i + 4 * k * l],
+                            A[p + 32 * k * i + 4 * k * l], A[p + 32 * k * i + 4 * k * l],
+                            A[p + 32 * k * i + 4 * k * l], A[p + 32 * k * i + 4 * k * l]} *
                   *(const risec_f32x8u*)&tmp[16 * p + 16 * k * j + 8];
           *(risec_f32x8u*)&acc[16] =
               *(const risec_f32x8u*)&acc[16] +
-              (risec_f32x8){A[k + p + 64 * k * i + 4 * k * l], A[k + p + 64 * k * i + 4 * k * l],
-                            A[k + p + 64 * k * i + 4 * k * l], A[k + p + 64 * k * i + 4 * k * l],
-                            A[k + p + 64 * k * i + 4 * k * l], A[k + p + 64 * k * i + 4 * k * l],
-                            A[k + p + 64 * k * i + 4 * k * l], A[k + p + 64 * k * i + 4 * k * l]} *
+              (risec_f32x8){A[k + p + 32 * k * i + 4 * k * l], A[k + p + 32 * k * i + 4 * k * l],
+                            A[k + p + 32 * k * i + 4 * k * l], A[k + p + 32 * k * i + 4 * k * l],
+                            A[k + p + 32 * k * i + 4 * k * l], A[k + p + 32 * k * i + 4 * k * l],
+                            A[k + p + 32 * k * i + 4 * k * l], A[k + p + 32 * k * i + 4 * k * l]} *
                   *(const risec_f32x8u*)&tmp[16 * p + 16 * k * j];
           *(risec_f32x8u*)&acc[24] =
               *(const risec_f32x8u*)&acc[24] +
-              (risec_f32x8){A[k + p + 64 * k * i + 4 * k * l], A[k + p + 64 * k * i + 4 * k * l],
-                            A[k + p + 64 * k * i + 4 * k * l], A[k + p + 64 * k * i + 4 * k * l],
-                            A[k + p + 64 * k * i + 4 * k * l], A[k + p + 64 * k * i + 4 * k * l],
-                            A[k + p + 64 * k * i + 4 * k * l], A[k + p + 64 * k * i + 4 * k * l]} *
+              (risec_f32x8){A[k + p + 32 * k * i + 4 * k * l], A[k + p + 32 * k * i + 4 * k * l],
+                            A[k + p + 32 * k * i + 4 * k * l], A[k + p + 32 * k * i + 4 * k * l],
+                            A[k + p + 32 * k * i + 4 * k * l], A[k + p + 32 * k * i + 4 * k * l],
+                            A[k + p + 32 * k * i + 4 * k * l], A[k + p + 32 * k * i + 4 * k * l]} *
                   *(const risec_f32x8u*)&tmp[16 * p + 16 * k * j + 8];
           *(risec_f32x8u*)&acc[32] =
               *(const risec_f32x8u*)&acc[32] +
               (risec_f32x8){
-                  A[p + 2 * k + 64 * k * i + 4 * k * l], A[p + 2 * k + 64 * k * i + 4 * k * l],
-                  A[p + 2 * k + 64 * k * i + 4 * k * l], A[p + 2 * k + 64 * k * i + 4 * k * l],
-                  A[p + 2 * k + 64 * k * i + 4 * k * l], A[p + 2 * k + 64 * k * i + 4 * k * l],
-                  A[p + 2 * k + 64 * k * i + 4 * k * l], A[p + 2 * k + 64 * k * i + 4 * k * l]} *
+                  A[p + 2 * k + 32 * k * i + 4 * k * l], A[p + 2 * k + 32 * k * i + 4 * k * l],
+                  A[p + 2 * k + 32 * k * i + 4 * k * l], A[p + 2 * k + 32 * k * i + 4 * k * l],
+                  A[p + 2 * k + 32 * k * i + 4 * k * l], A[p + 2 * k + 32 * k * i + 4 * k * l],
+                  A[p + 2 * k + 32 * k * i + 4 * k * l], A[p + 2 * k + 32 * k * i + 4 * k * l]} *
                   *(const risec_f32x8u*)&tmp[16 * p + 16 * k * j];
           *(risec_f32x8u*)&acc[40] =
               *(const risec_f32x8u*)&acc[40] +
               (risec_f32x8){
-                  A[p + 2 * k + 64 * k * i + 4 * k * l], A[p + 2 * k + 64 * k * i + 4 * k * l],
-                  A[p + 2 * k + 64 * k * i + 4 * k * l], A[p + 2 * k + 64 * k * i + 4 * k * l],
-                  A[p + 2 * k + 64 * k * i + 4 * k * l], A[p + 2 * k + 64 * k * i + 4 * k * l],
-                  A[p + 2 * k + 64 * k * i + 4 * k * l], A[p + 2 * k + 64 * k * i + 4 * k * l]} *
+                  A[p + 2 * k + 32 * k * i + 4 * k * l], A[p + 2 * k + 32 * k * i + 4 * k * l],
+                  A[p + 2 * k + 32 * k * i + 4 * k * l], A[p + 2 * k + 32 * k * i + 4 * k * l],
+                  A[p + 2 * k + 32 * k * i + 4 * k * l], A[p + 2 * k + 32 * k * i + 4 * k * l],
+                  A[p + 2 * k + 32 * k * i + 4 * k * l], A[p + 2 * k + 32 * k * i + 4 * k * l]} *
                   *(const risec_f32x8u*)&tmp[16 * p + 16 * k * j + 8];
           *(risec_f32x8u*)&acc[48] =
               *(const risec_f32x8u*)&acc[48] +
               (risec_f32x8){
-                  A[p + 3 * k + 64 * k * i + 4 * k * l], A[p + 3 * k + 64 * k * i + 4 * k * l],
-                  A[p + 3 * k + 64 * k * i + 4 * k * l], A[p + 3 * k + 64 * k * i + 4 * k * l],
-                  A[p + 3 * k + 64 * k * i + 4 * k * l], A[p + 3 * k + 64 * k * i + 4 * k * l],
-                  A[p + 3 * k + 64 * k * i + 4 * k * l], A[p + 3 * k + 64 * k * i + 4 * k * l]} *
+                  A[p + 3 * k + 32 * k * i + 4 * k * l], A[p + 3 * k + 32 * k * i + 4 * k * l],
+                  A[p + 3 * k + 32 * k * i + 4 * k * l], A[p + 3 * k + 32 * k * i + 4 * k * l],
+                  A[p + 3 * k + 32 * k * i + 4 * k * l], A[p + 3 * k + 32 * k * i + 4 * k * l],
+                  A[p + 3 * k + 32 * k * i + 4 * k * l], A[p + 3 * k + 32 * k * i + 4 * k * l]} *
                   *(const risec_f32x8u*)&tmp[16 * p + 16 * k * j];
           *(risec_f32x8u*)&acc[56] =
               *(const risec_f32x8u*)&acc[56] +
               (risec_f32x8){
-                  A[p + 3 * k + 64 * k * i + 4 * k * l], A[p + 3 * k + 64 * k * i + 4 * k * l],
-                  A[p + 3 * k + 64 * k * i + 4 * k * l], A[p + 3 * k + 64 * k * i + 4 * k * l],
-                  A[p + 3 * k + 64 * k * i + 4 * k * l], A[p + 3 * k + 64 * k * i + 4 * k * l],
-                  A[p + 3 * k + 64 * k * i + 4 * k * l], A[p + 3 * k + 64 * k * i + 4 * k * l]} *
+                  A[p + 3 * k + 32 * k * i + 4 * k * l], A[p + 3 * k + 32 * k * i + 4 * k * l],
+                  A[p + 3 * k + 32 * k * i + 4 * k * l], A[p + 3 * k + 32 * k * i + 4 * k * l],
+                  A[p + 3 * k + 32 * k * i + 4 * k * l], A[p + 3 * k + 32 * k * i + 4 * k * l],
+                  A[p + 3 * k + 32 * k * i + 4 * k * l], A[p + 3 * k + 32 * k * i + 4 * k * l]} *
                   *(const risec_f32x8u*)&tmp[16 * p + 16 * k * j + 8];
         }
         // mapSeq
@@ -152,7 +152,7 @@ int mm_register_tiles_openmp_x86_64_v3(float* restrict output, int m, int n, int
 #pragma omp simd
           // mapSeq
           for (int q = 0; q < 16; q += 1) {
-            output[q + 16 * j + 1024 * i * (n / 16) + 64 * l * (n / 16) + 16 * p * (n / 16)] =
+            output[q + 16 * j + 512 * i * (n / 16) + 64 * l * (n / 16) + 16 * p * (n / 16)] =
                 acc[q + 16 * p];
           }
         }
