@@ -1,6 +1,6 @@
 /* The naive C loops: what a user would write by hand, compiled with
- * -O3 -march=native. They follow the risec C ABI (DESIGN.md, "Generated code
- * contract": output first, then the sizes, then the inputs; 0 on success) and
+ * -O3 -march=native. They follow the risec C ABI (docs/dpia.md, "The
+ * generated-code contract": output first, then the sizes, then the inputs; 0 on success) and
  * are the executable definition of every kernel's semantics (bench/Kernels.md).
  * Every benchmark variant is checked against them. */
 #ifndef BENCH_NAIVE_H

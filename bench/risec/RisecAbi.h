@@ -1,5 +1,5 @@
 // The C ABI the benchmark expects of every catalogue kernel (bench/Kernels.md;
-// DESIGN.md, "Generated code contract"), and how it is called on a problem.
+// docs/dpia.md, "The generated-code contract"), and how it is called on a problem.
 #pragma once
 
 #include "../common/Problems.h"
@@ -127,7 +127,7 @@ inline constexpr auto call_kmeans = [](auto f, Data& d, auto a) {
   return f(a.out(d), dim(d, 0), dim(d, 1), dim(d, 2), a.in(d, 0), a.in(d, 1));
 };
 
-/// out: n structs (ax, (ay, az)) of 3 floats (DESIGN.md: arrays of pairs)
+/// out: n structs (ax, (ay, az)) of 3 floats (docs/dpia.md: arrays of pairs)
 using nbody = int(pair_f32_pair_f32_f32*, int, const float*, const float*, const float*,
                   const float*);
 inline constexpr auto call_nbody = [](auto f, Data& d, auto a) {

@@ -1,7 +1,7 @@
 // Registration of the risec variants of one catalogue kernel: <kernel>_c and
 // <kernel>_opencl (registered when OMP_NUM_THREADS=1) and <kernel>_openmp
 // (registered as risec-omp-tN), called through the kernels.h umbrella header
-// with the C ABI of DESIGN.md. Each source declares the three symbols with
+// with the C ABI of docs/dpia.md. Each source declares the three symbols with
 // the ABI it expects (kernels.h must agree) and weak (`#pragma weak`), so a
 // kernel or variant the library does not (yet) provide is skipped instead of
 // breaking the build.
