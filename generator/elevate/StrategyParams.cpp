@@ -61,10 +61,9 @@ StrategyInterface strategyInterface(const StrategyFileAst& ast) {
       throw CompileError("E0712", p.loc,
                          "the default " + std::to_string(p.defaultValue) + " of `" + p.name +
                              "` is not one of its candidates (`in [...]`); add it to the list");
-    iface.params.push_back({p.name, p.defaultValue, p.candidates, p.loc});
+    iface.params.push_back(p);
   }
-  for (const SRequire& r : ast.requirements)
-    iface.requirements.push_back({r.cond, r.loc});
+  iface.requirements = ast.requirements;
   return iface;
 }
 

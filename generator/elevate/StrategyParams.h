@@ -18,17 +18,9 @@ namespace risec::elevate {
 /// Values by name: parameters, machine facts, sizes.
 using ParamValues = std::map<std::string, std::int64_t>;
 
-struct StrategyParameter {
-  std::string name;
-  std::int64_t defaultValue = 0;
-  std::vector<std::int64_t> candidates; ///< the `in` list; empty: none given
-  SourceLocation loc;
-};
-
-struct StrategyRequirement {
-  SExprPtr cond;
-  SourceLocation loc;
-};
+/// A `param` and a `require` as parsed (StrategyAst.h), once checked.
+using StrategyParameter = SParam;
+using StrategyRequirement = SRequire;
 
 struct StrategyInterface {
   std::vector<StrategyParameter> params;
