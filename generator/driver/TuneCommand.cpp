@@ -12,12 +12,14 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <ostream>
 #include <sstream>
+#include <thread>
 
 #include <unistd.h>
 
@@ -334,6 +336,14 @@ int runTune(const TuneOptions& opts, std::ostream& out) {
         << "\ncompiler: " << settings.cc;
     for (const std::string& f : settings.flags)
       log << " " << f;
+    if (v.target == Target::OpenMP) { // the times depend on it
+      const char* threads = std::getenv("OMP_NUM_THREADS");
+      log << "\nthreads: "
+          << (threads
+                  ? std::string("OMP_NUM_THREADS=") + threads
+                  : "the OpenMP default (" + std::to_string(std::thread::hardware_concurrency()) +
+                        " hardware threads)");
+    }
     log << "\nbench sizes: " << sizesText(bench) << "\nruns per candidate: " << opts.runs
         << " (the best counts)\nbudget: " << opts.budget << "\n\nconstraints:\n"
         << tune::constraintsText(problem) << "\ncandidates (" << candidates.size()
