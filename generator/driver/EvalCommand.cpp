@@ -1,5 +1,6 @@
 #include "driver/Commands.h"
 
+#include "driver/SizesOption.h"
 #include "driver/SourceLoader.h"
 #include "rise/infer/Infer.h"
 #include "rise/interp/Interpreter.h"
@@ -18,32 +19,6 @@ using namespace risec::rise;
 
 namespace {
 
-/// "n=4,m=3" -> {n: 4, m: 3}.
-interp::SizeEnv parseSizes(const std::string& text) {
-  interp::SizeEnv sizes;
-  std::size_t pos = 0;
-  while (pos < text.size()) {
-    std::size_t comma = text.find(',', pos);
-    std::string item =
-        text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
-    std::size_t eq = item.find('=');
-    std::string name = item.substr(0, eq);
-    std::string value = eq == std::string::npos ? "" : item.substr(eq + 1);
-    bool digits = !value.empty() && value.find_first_not_of("0123456789") == std::string::npos;
-    if (name.empty() || !digits || value.size() > 15)
-      throw CompileError("E0503", {},
-                         "bad --sizes item `" + item +
-                             "`; write NAME=VALUE pairs separated by commas, e.g. n=4,m=3");
-    if (sizes.count(name))
-      throw CompileError("E0503", {}, "size `" + name + "` is given twice in --sizes");
-    sizes[name] = std::stoll(value);
-    if (comma == std::string::npos)
-      break;
-    pos = comma + 1;
-  }
-  return sizes;
-}
-
 std::string readInputs(const std::string& path) {
   if (path == "-")
     return std::string(std::istreambuf_iterator<char>(std::cin), {});
@@ -56,7 +31,7 @@ int runEval(const EvalOptions& opts, std::ostream& out) {
   Program program = parseProgram(loadSource(opts.file));
   std::string entry = resolveEntry(program, opts.entry, opts.file);
   TypedDef def = inferDef(program, entry);
-  interp::SizeEnv sizes = parseSizes(opts.sizes);
+  interp::SizeEnv sizes = parseSizesOption(opts.sizes, "E0503", "n=4,m=3");
   interp::EntryInterface iface = interp::instantiateEntry(def, sizes);
 
   std::vector<interp::Value> inputs;

@@ -2,6 +2,7 @@
 
 #include "driver/IsaRequest.h"
 #include "driver/KernelCompiler.h"
+#include "driver/SizesOption.h"
 #include "driver/SourceLoader.h"
 #include "driver/SpecLoader.h"
 #include "elevate/StrategyParams.h"
@@ -49,25 +50,6 @@ double parseBudget(const std::string& text) {
                            "`; write seconds or a number with s, m or h, "
                            "e.g. --budget 90s or --budget 10m");
   return v * scale;
-}
-
-/// "m=64,n=64" -> sizes (E0830).
-std::map<std::string, std::int64_t> parseSizes(const std::string& text) {
-  std::map<std::string, std::int64_t> sizes;
-  std::stringstream ss(text);
-  for (std::string item; std::getline(ss, item, ',');) {
-    std::size_t eq = item.find('=');
-    std::string name = item.substr(0, eq);
-    std::string value = eq == std::string::npos ? "" : item.substr(eq + 1);
-    if (name.empty() || value.empty() || value.size() > 9 ||
-        value.find_first_not_of("0123456789") != std::string::npos || sizes.count(name))
-      throw CompileError("E0830", {},
-                         "bad --sizes item `" + item +
-                             "`; write NAME=VALUE pairs separated by commas, each name once, "
-                             "e.g. --sizes m=256,n=256,k=256");
-    sizes[name] = std::stoll(value);
-  }
-  return sizes;
 }
 
 std::string sizesText(const std::map<std::string, std::int64_t>& s) {
@@ -189,7 +171,7 @@ int runTune(const TuneOptions& opts, std::ostream& out) {
 
   std::map<std::string, std::int64_t> bench;
   if (!opts.sizes.empty())
-    bench = parseSizes(opts.sizes);
+    bench = parseSizesOption(opts.sizes, "E0830", "m=256,n=256,k=256");
   else if (spec.bench)
     bench = spec.bench->sizes;
   else

@@ -12,12 +12,6 @@
 
 namespace risec::codegen::c {
 
-using dpia::Path;
-using dpia::PathElem;
-using dpia::Phrase;
-using dpia::PhraseKind;
-using rise::Nat;
-
 std::vector<CStmt> Emitter::statements(const Phrase& command) {
   std::vector<CStmt> body;
   comm(command, body);

@@ -13,12 +13,6 @@
 
 namespace risec::codegen::c {
 
-using dpia::Path;
-using dpia::PathElem;
-using dpia::Phrase;
-using dpia::PhraseKind;
-using rise::Nat;
-
 namespace {
 
 rise::Type scalarOf(const rise::Type& t) {

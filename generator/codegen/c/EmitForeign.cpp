@@ -10,12 +10,6 @@
 
 namespace risec::codegen::c {
 
-using dpia::Path;
-using dpia::PathElem;
-using dpia::Phrase;
-using dpia::PhraseKind;
-using rise::Nat;
-
 CType Emitter::foreignType(const rise::Type& t) {
   if (t->kind() == rise::TypeKind::Vec)
     return vectors_.type(t);

@@ -35,6 +35,14 @@
 
 namespace risec::codegen::c {
 
+// The DPIA and Nat names every emitter file uses (a private header: only
+// the emitter's files include it).
+using dpia::Path;
+using dpia::PathElem;
+using dpia::Phrase;
+using dpia::PhraseKind;
+using rise::Nat;
+
 class Emitter {
 public:
   /// `layouts`: OpenCL, the layout of each private array by the order in
