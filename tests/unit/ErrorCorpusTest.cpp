@@ -17,7 +17,9 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <optional>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -114,5 +116,65 @@ std::string testName(const ::testing::TestParamInfo<std::string>& info) {
 
 INSTANTIATE_TEST_SUITE_P(Errors, ErrorCorpusTest, ::testing::ValuesIn(corpusFiles()), testName);
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(ErrorCorpusTest);
+
+// ---- the error index -----------------------------------------------------------
+//
+// docs/errors.md has one table row (`| E0xyz | ...`) per error code, and the
+// codes the compiler emits are the quoted literals "E0xyz" in generator/
+// (CompileError("E0612", ...), the kUnexpectedChar = "E0101" constants).
+// Comments name codes unquoted and do not count.
+
+fs::path projectRoot() {
+  return fs::path(RISEC_TEST_DATA).parent_path();
+}
+
+/// The codes in the rows of docs/errors.md, with how often each has a row.
+std::map<std::string, int> documentedCodes() {
+  std::map<std::string, int> codes;
+  std::stringstream in(readFile(projectRoot() / "docs" / "errors.md"));
+  std::string line;
+  const std::regex row(R"(^\| (E0[0-9]{3}) \|)");
+  std::smatch m;
+  while (std::getline(in, line))
+    if (std::regex_search(line, m, row))
+      ++codes[m[1]];
+  return codes;
+}
+
+/// The quoted codes in the compiler's sources, each with the first file that has it.
+std::map<std::string, std::string> emittedCodes() {
+  std::map<std::string, std::string> codes;
+  const std::regex literal(R"re("(E0[0-9]{3})")re");
+  for (const auto& entry : fs::recursive_directory_iterator(projectRoot() / "generator")) {
+    std::string ext = entry.path().extension().string();
+    if (!entry.is_regular_file() || (ext != ".cpp" && ext != ".h"))
+      continue;
+    std::string text = readFile(entry.path());
+    for (std::sregex_iterator it(text.begin(), text.end(), literal), end; it != end; ++it)
+      codes.emplace((*it)[1], entry.path().lexically_relative(projectRoot()).string());
+  }
+  return codes;
+}
+
+TEST(ErrorIndex, EveryEmittedCodeHasExactlyOneRow) {
+  std::map<std::string, std::string> emitted = emittedCodes();
+  std::map<std::string, int> documented = documentedCodes();
+  ASSERT_GE(emitted.size(), 100u) << "the scan of generator/ found too few codes";
+  for (const auto& [code, file] : emitted) {
+    auto it = documented.find(code);
+    EXPECT_TRUE(it != documented.end())
+        << code << " (emitted in " << file << ") has no row in docs/errors.md";
+    if (it != documented.end()) {
+      EXPECT_EQ(it->second, 1) << code << " has " << it->second << " rows in docs/errors.md";
+    }
+  }
+}
+
+TEST(ErrorIndex, DocumentsNoCodeTheCompilerDoesNotEmit) {
+  std::map<std::string, std::string> emitted = emittedCodes();
+  for (const auto& [code, rows] : documentedCodes())
+    EXPECT_TRUE(emitted.count(code))
+        << "docs/errors.md documents " << code << ", which no source in generator/ emits";
+}
 
 } // namespace
