@@ -2,9 +2,11 @@
 // ./build.sh builds it (the manifest's flags: -O3, one function per ISA
 // level behind a dispatcher), and with OpenBLAS's cblas_sgemm loaded from a
 // given libopenblas.so.0 (dlopen: serial or OpenMP build). Used by
-// bench/isa/run; RISEC_ISA picks the level of the dispatchers.
-//   mm_levels risec N THREADS      -> "<selected isa> <GFLOP/s> <max abs err>"
-//   mm_levels openblas N LIBPATH   -> "<GFLOP/s> <max abs err>"
+// bench/isa/run; RISEC_ISA picks the level of the dispatchers. Each run
+// makes one untimed call, then MM_CALLS timed ones (default 11), and prints
+// the median and the best rate (GFLOP/s):
+//   mm_levels risec N THREADS     -> "<selected isa> <median> <best> <max abs err>"
+//   mm_levels openblas N LIBPATH  -> "<median> <best> <max abs err>"
 #include "kernels.h"
 
 #include <dlfcn.h>
@@ -22,6 +24,18 @@ static double now(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
   return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int byTime(const void* a, const void* b) {
+  double x = *(const double*)a, y = *(const double*)b;
+  return (x > y) - (x < y);
+}
+
+// "<median> <best>" in GFLOP/s of the `calls` times in t (sorted here).
+static void printRates(int n, double* t, int calls) {
+  qsort(t, (size_t)calls, sizeof(double), byTime);
+  double flops = 2.0 * n * n * n;
+  printf("%.1f %.1f", flops / t[calls / 2] / 1e9, flops / t[0] / 1e9);
 }
 
 // The largest difference from a double-precision reference on 64 entries.
@@ -52,11 +66,15 @@ int main(int argc, char** argv) {
     A[i] = (float)rand() / (float)RAND_MAX - 0.5f;
     B[i] = (float)rand() / (float)RAND_MAX - 0.5f;
   }
-  double best = 1e30;
+  const char* callsEnv = getenv("MM_CALLS");
+  int calls = callsEnv ? atoi(callsEnv) : 11;
+  if (calls < 1 || calls > 1000)
+    calls = 11;
+  double* times = malloc(sizeof(double) * (size_t)calls);
   if (strcmp(argv[1], "risec") == 0) {
     int threads = atoi(argv[3]);
     omp_set_num_threads(threads);
-    for (int r = 0; r < 6; ++r) { // the first call also picks the level
+    for (int r = 0; r <= calls; ++r) { // the first call also picks the level
       double t = now();
       int rc = threads == 0 ? mm_register_tiles_c(C, n, n, n, A, B)
                             : mm_register_tiles_openmp(C, n, n, n, A, B);
@@ -65,13 +83,13 @@ int main(int argc, char** argv) {
         fprintf(stderr, "mm_register_tiles returned %d\n", rc);
         return 1;
       }
-      if (r > 0 && t < best)
-        best = t;
+      if (r > 0)
+        times[r - 1] = t;
     }
-    printf("%s %.1f %.2g\n",
-           threads == 0 ? mm_register_tiles_c_selected_isa()
-                        : mm_register_tiles_openmp_selected_isa(),
-           2.0 * n * n * n / best / 1e9, check(n, A, B, C));
+    printf("%s ", threads == 0 ? mm_register_tiles_c_selected_isa()
+                               : mm_register_tiles_openmp_selected_isa());
+    printRates(n, times, calls);
+    printf(" %.2g\n", check(n, A, B, C));
     return 0;
   }
   void* lib = dlopen(argv[3], RTLD_NOW | RTLD_LOCAL);
@@ -80,13 +98,14 @@ int main(int argc, char** argv) {
     fprintf(stderr, "cannot load cblas_sgemm from %s\n", argv[3]);
     return 1;
   }
-  for (int r = 0; r < 6; ++r) {
+  for (int r = 0; r <= calls; ++r) {
     double t = now();
     sgemm(101 /* row major */, 111, 111, n, n, n, 1.0f, A, n, B, n, 0.0f, C, n);
     t = now() - t;
-    if (r > 0 && t < best)
-      best = t;
+    if (r > 0)
+      times[r - 1] = t;
   }
-  printf("%.1f %.2g\n", 2.0 * n * n * n / best / 1e9, check(n, A, B, C));
+  printRates(n, times, calls);
+  printf(" %.2g\n", check(n, A, B, C));
   return 0;
 }
