@@ -36,9 +36,20 @@ endif()
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
+# Three export sets, loaded by the package's components (RisecConfig.cmake.in):
+# the compiler alone needs nothing; the host runtime needs OpenCL; the
+# catalogue's libkernels links the host runtime and OpenMP.
 install(TARGETS risec EXPORT RisecTargets RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-install(TARGETS kernels risec_host_cl EXPORT RisecTargets
-        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(TARGETS risec_host_cl EXPORT RisecOpenCLTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(TARGETS kernels EXPORT RisecKernelsTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+# The installed risec is the optimised build without its debug information
+# (RelWithDebInfo's -g makes it ~90 MB); the build tree keeps it for debugging.
+option(RISEC_INSTALL_STRIP "Strip the risec executable when installing it" ON)
+if(RISEC_INSTALL_STRIP AND CMAKE_STRIP)
+  install(CODE "execute_process(COMMAND \"${CMAKE_STRIP}\" --strip-debug
+                \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_BINDIR}/risec\"
+                COMMAND_ERROR_IS_FATAL ANY)")
+endif()
 set(_headers ${RISEC_GENERATED_FILES})
 list(FILTER _headers INCLUDE REGEX "\\.h$")
 set(_cl ${RISEC_GENERATED_FILES})
@@ -47,7 +58,9 @@ install(FILES ${_headers} ${RISEC_GENERATED_DIR}/kernels.json
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/risec/kernels)
 install(FILES ${_cl} DESTINATION ${CMAKE_INSTALL_DATADIR}/risec/kernels)
 install(FILES ${PROJECT_SOURCE_DIR}/host/risec_cl.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/risec)
-install(EXPORT RisecTargets NAMESPACE Risec:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/Risec)
+foreach(export RisecTargets RisecOpenCLTargets RisecKernelsTargets)
+  install(EXPORT ${export} NAMESPACE Risec:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/Risec)
+endforeach()
 
 configure_package_config_file(
   ${PROJECT_SOURCE_DIR}/cmake/RisecConfig.cmake.in ${PROJECT_BINARY_DIR}/RisecConfig.cmake

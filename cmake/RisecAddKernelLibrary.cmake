@@ -36,12 +36,45 @@ function(_risec_executable out_exe out_target)
   endif()
 endfunction()
 
-function(_risec_host_runtime out)
+# The folder of this file: in an installed package, the one of its exports
+# (a global property: the include guard skips this file in later directories).
+set_property(GLOBAL PROPERTY RISEC_CMAKE_DIR ${CMAKE_CURRENT_LIST_DIR})
+
+# Loads the installed OpenCL host runtime (Risec::risec_host_cl, the opencl
+# component of the package) with OpenCL and Threads, once; sets `found` to
+# TRUE, or to FALSE when OpenCL is missing. A macro: find_package's result
+# variables must reach the caller.
+macro(_risec_load_opencl_runtime found)
   if(TARGET Risec::risec_host_cl)
-    set(${out} Risec::risec_host_cl PARENT_SCOPE)
+    set(${found} TRUE)
   else()
-    set(${out} risec_host_cl PARENT_SCOPE)
+    get_property(_risec_dir GLOBAL PROPERTY RISEC_CMAKE_DIR)
+    find_package(OpenCL QUIET)
+    find_package(Threads QUIET)
+    if(OpenCL_FOUND AND Threads_FOUND AND EXISTS "${_risec_dir}/RisecOpenCLTargets.cmake")
+      include("${_risec_dir}/RisecOpenCLTargets.cmake")
+      set(${found} TRUE)
+    else()
+      set(${found} FALSE)
+    endif()
   endif()
+endmacro()
+
+# The OpenCL host runtime the host wrappers link: risec_host_cl of risec's
+# own build tree, or the installed one, loaded on first use.
+function(_risec_host_runtime out)
+  if(TARGET risec_host_cl)
+    set(${out} risec_host_cl PARENT_SCOPE)
+    return()
+  endif()
+  _risec_load_opencl_runtime(found)
+  if(NOT found)
+    message(FATAL_ERROR "risec_add_kernel_library: the library has OpenCL variants, whose host "
+                        "wrappers need OpenCL (find_package(OpenCL) failed); install an OpenCL "
+                        "ICD loader and headers (Debian: ocl-icd-opencl-dev), or leave opencl out "
+                        "of TARGETS")
+  endif()
+  set(${out} Risec::risec_host_cl PARENT_SCOPE)
 endfunction()
 
 # risec_library_from_manifest(TARGET DIR NAME [OUT_FILES var]): the static

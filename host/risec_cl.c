@@ -133,7 +133,8 @@ static void device_label(cl_platform_id p, cl_device_id d, char* out, size_t siz
   char platform[256] = "", device[256] = "";
   clGetPlatformInfo(p, CL_PLATFORM_NAME, sizeof platform - 1, platform, NULL);
   clGetDeviceInfo(d, CL_DEVICE_NAME, sizeof device - 1, device, NULL);
-  snprintf(out, size, "%s / %s", platform, device);
+  /* at most 250 + 3 + 250 characters: fits the 512 bytes of every caller */
+  snprintf(out, size, "%.250s / %.250s", platform, device);
 }
 
 static int parse_index(const char* text, const char** end) {

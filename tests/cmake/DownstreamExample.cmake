@@ -176,3 +176,66 @@ if(code MATCHES "pragma omp")
   message(FATAL_ERROR "rowsum_openmp.c still has the parallel loop of the old strategy")
 endif()
 run(${WORK_DIR}/build/downstream)
+
+# A consumer of C kernels only: find_package(Risec) with no component loads
+# neither OpenCL nor OpenMP, and risec_add_kernel_library(TARGETS c) needs
+# neither (issue 21, packaging). Its own spec and main, written here.
+set(conly ${WORK_DIR}/conly)
+file(COPY ${SOURCE_DIR}/examples/downstream/rowsum.rise DESTINATION ${conly})
+file(WRITE ${conly}/rowsum.yaml
+     "kernel: rowsum\nsource: rowsum.rise\nvariants:\n  - target: c\ncheck:\n  - {n: 7, m: 13}\n")
+file(WRITE ${conly}/main.c [=[
+#include "ckernels.h"
+#include <stdio.h>
+int main(void) {
+  float M[3 * 2] = {1, 2, 3, 4, 5, 6}, sums[3];
+  if (rowsum_c(sums, 3, 2, M) != 0 || sums[0] != 3 || sums[1] != 7 || sums[2] != 11) {
+    fprintf(stderr, "rowsum_c: wrong result\n");
+    return 1;
+  }
+  return 0;
+}
+]=])
+file(WRITE ${conly}/CMakeLists.txt [=[
+cmake_minimum_required(VERSION 3.25)
+project(risec_conly LANGUAGES C)
+find_package(Risec 0.1 REQUIRED)
+foreach(t OpenCL::OpenCL OpenMP::OpenMP_C Risec::risec_host_cl Risec::kernels)
+  if(TARGET ${t})
+    message(FATAL_ERROR "find_package(Risec) without components defined ${t}")
+  endif()
+endforeach()
+risec_add_kernel_library(ckernels SPECS rowsum.yaml TARGETS c ISAS none)
+foreach(t OpenCL::OpenCL OpenMP::OpenMP_C Risec::risec_host_cl)
+  if(TARGET ${t})
+    message(FATAL_ERROR "a C-only kernel library loaded ${t}")
+  endif()
+endforeach()
+add_executable(conly main.c)
+target_link_libraries(conly PRIVATE ckernels)
+]=])
+run(${CMAKE_COMMAND} -S ${conly} -B ${WORK_DIR}/conly-build
+    -DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix "-DCMAKE_C_FLAGS=${cflags}" ${flags})
+run(${CMAKE_COMMAND} --build ${WORK_DIR}/conly-build)
+run(${WORK_DIR}/conly-build/conly)
+# An unknown component is an error that names the components.
+file(WRITE ${conly}/CMakeLists.txt [=[
+cmake_minimum_required(VERSION 3.25)
+project(risec_badcomponent LANGUAGES C)
+find_package(Risec 0.1 REQUIRED COMPONENTS cuda)
+]=])
+execute_process(COMMAND ${CMAKE_COMMAND} -S ${conly} -B ${WORK_DIR}/bad-build
+                        -DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix
+                RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE out)
+if(status EQUAL 0 OR NOT out MATCHES "has no component `cuda`; the components are kernels, opencl and[ \n]+openmp")
+  message(FATAL_ERROR "find_package(Risec COMPONENTS cuda) did not fail as expected:\n${out}")
+endif()
+
+# The installed risec has no debug information (RISEC_INSTALL_STRIP).
+find_program(READELF readelf)
+if(READELF)
+  run(${READELF} -S ${WORK_DIR}/prefix/bin/risec)
+  if(output MATCHES "\\.debug_info")
+    message(FATAL_ERROR "the installed risec still has its debug information")
+  endif()
+endif()
