@@ -3,6 +3,7 @@
 #include "dpia/Primitive.h"
 #include "rise/ast/ForeignTypes.h"
 #include "rise/ast/Spine.h"
+#include "rise/ast/Traverse.h"
 #include "rise/infer/Signatures.h"
 #include "support/Diagnostic.h"
 
@@ -42,35 +43,25 @@ Phrase wrProducer(const Phrase& p) {
 /// `iterate`, `toMem`, ...): such a body cannot be applied on access, so a
 /// `map` over it is never a view map (lowerToC copies its result instead).
 bool storesIntoMemory(const Expr& e) {
-  switch (e->kind()) {
-  case ExprKind::App:
-    return storesIntoMemory(e->fn()) || storesIntoMemory(e->arg());
-  case ExprKind::DepApp:
-    return storesIntoMemory(e->fn());
-  case ExprKind::Lambda:
-  case ExprKind::DepLambda:
-    return storesIntoMemory(e->body());
-  case ExprKind::Primitive:
-    switch (e->prim()) {
-    case rise::Prim::Reduce:
-    case rise::Prim::ReduceSeq:
-    case rise::Prim::ReduceSeqUnroll:
-    case rise::Prim::ReducePar:
-    case rise::Prim::OclReduceSeq:
-    case rise::Prim::ScanSeq:
-    case rise::Prim::Iterate:
-    case rise::Prim::OclIterate:
-    case rise::Prim::ToMem:
-    case rise::Prim::OclToMem:
-    case rise::Prim::ToGlobal:
-    case rise::Prim::ToLocal:
-    case rise::Prim::ToPrivate:
-    case rise::Prim::CircularBuffer:
-    case rise::Prim::RotateValues:
-      return true;
-    default:
-      return false;
-    }
+  if (e->kind() != ExprKind::Primitive)
+    return rise::anyChild(e, storesIntoMemory);
+  switch (e->prim()) {
+  case rise::Prim::Reduce:
+  case rise::Prim::ReduceSeq:
+  case rise::Prim::ReduceSeqUnroll:
+  case rise::Prim::ReducePar:
+  case rise::Prim::OclReduceSeq:
+  case rise::Prim::ScanSeq:
+  case rise::Prim::Iterate:
+  case rise::Prim::OclIterate:
+  case rise::Prim::ToMem:
+  case rise::Prim::OclToMem:
+  case rise::Prim::ToGlobal:
+  case rise::Prim::ToLocal:
+  case rise::Prim::ToPrivate:
+  case rise::Prim::CircularBuffer:
+  case rise::Prim::RotateValues:
+    return true;
   default:
     return false;
   }

@@ -1,5 +1,6 @@
 #include "elevate/Path.h"
 
+#include "rise/ast/Traverse.h"
 #include "support/Diagnostic.h"
 
 namespace risec::elevate {
@@ -7,30 +8,21 @@ namespace risec::elevate {
 using namespace risec::rise;
 
 int childCount(const Expr& e) {
-  switch (e->kind()) {
-  case ExprKind::Lambda:
-  case ExprKind::DepLambda:
-  case ExprKind::DepApp:
-    return 1;
-  case ExprKind::App:
-    return 2;
-  default:
-    return 0;
-  }
+  int n = 0;
+  forEachChild(e, [&](const Expr&) { ++n; });
+  return n;
 }
 
 Expr childAt(const Expr& e, int i) {
-  switch (e->kind()) {
-  case ExprKind::Lambda:
-  case ExprKind::DepLambda:
-    return e->body();
-  case ExprKind::DepApp:
-    return e->fn();
-  case ExprKind::App:
-    return i == 0 ? e->fn() : e->arg();
-  default:
-    throw InternalError("childAt: a leaf has no children");
-  }
+  Expr child;
+  int k = 0;
+  forEachChild(e, [&](const Expr& c) {
+    if (k++ == i)
+      child = c;
+  });
+  if (!child)
+    throw InternalError("childAt: no such child");
+  return child;
 }
 
 Expr nodeAt(const Expr& root, const Path& path) {
@@ -47,18 +39,8 @@ Expr replaceAt(const Expr& e, const Path& path, std::size_t depth, const Expr& s
   if (depth == path.size())
     return sub;
   Expr c = replaceAt(childAt(e, path[depth]), path, depth + 1, sub);
-  switch (e->kind()) {
-  case ExprKind::Lambda:
-    return makeLambda(e->name(), e->paramType(), c, e->loc(), e->type());
-  case ExprKind::DepLambda:
-    return makeDepLambda(e->binder(), c, e->loc());
-  case ExprKind::DepApp:
-    return makeDepApp(c, e->typeArg(), e->implicitArg(), e->loc());
-  case ExprKind::App:
-    return path[depth] == 0 ? makeApp(c, e->arg(), e->loc()) : makeApp(e->fn(), c, e->loc());
-  default:
-    throw InternalError("replaceAt: a leaf has no children");
-  }
+  int k = 0;
+  return mapChildren(e, [&](const Expr& old) { return k++ == path[depth] ? c : old; });
 }
 
 Path childPath(const Path& p, int i) {

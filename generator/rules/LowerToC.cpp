@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "dpia/FromRise.h"
+#include "rise/ast/Traverse.h"
 #include "rise/infer/Signatures.h"
 #include "rise/parse/Parser.h"
 #include "rise/print/Printer.h"
@@ -78,18 +79,9 @@ public:
   std::set<const ExprNode*> fromMap; ///< the mapSeq primitives made from `map`
 
   Expr run(const Expr& e) {
-    switch (e->kind()) {
-    case ExprKind::Lambda:
-      return makeLambda(e->name(), e->paramType(), run(e->body()), e->loc(), e->type());
-    case ExprKind::App:
-      return makeApp(run(e->fn()), run(e->arg()), e->loc(), e->type());
-    case ExprKind::DepLambda:
-      return makeDepLambda(e->binder(), run(e->body()), e->loc(), e->type());
-    case ExprKind::DepApp:
+    if (e->kind() == ExprKind::DepApp)
       return depChain(e);
-    default:
-      return e;
-    }
+    return mapChildren(e, [this](const Expr& c) { return run(c); });
   }
 
 private:
@@ -182,25 +174,15 @@ private:
 class SeparateAccumulatorUpdates {
 public:
   Expr run(const Expr& e) {
-    switch (e->kind()) {
-    case ExprKind::Lambda:
-      return makeLambda(e->name(), e->paramType(), run(e->body()), e->loc(), e->type());
-    case ExprKind::DepLambda:
-      return makeDepLambda(e->binder(), run(e->body()), e->loc(), e->type());
-    case ExprKind::DepApp:
-      return makeDepApp(run(e->fn()), e->typeArg(), e->implicitArg(), e->loc(), e->type());
-    case ExprKind::App: {
-      Expr arg = run(e->arg());
-      std::optional<Prim> p = headPrim(e);
-      bool isOperator = spineOf(e).args.size() == 1 &&
-                        (p == Prim::ReduceSeq || p == Prim::ReduceSeqUnroll || p == Prim::ScanSeq);
-      if (isOperator)
-        arg = separated(arg);
-      return makeApp(run(e->fn()), arg, e->loc(), e->type());
-    }
-    default:
-      return e;
-    }
+    if (e->kind() != ExprKind::App)
+      return mapChildren(e, [this](const Expr& c) { return run(c); });
+    Expr arg = run(e->arg());
+    std::optional<Prim> p = headPrim(e);
+    bool isOperator = spineOf(e).args.size() == 1 &&
+                      (p == Prim::ReduceSeq || p == Prim::ReduceSeqUnroll || p == Prim::ScanSeq);
+    if (isOperator)
+      arg = separated(arg);
+    return replaceChildren(e, run(e->fn()), arg);
   }
 
 private:
@@ -254,17 +236,9 @@ private:
           return true;
       return false;
     }
-    switch (e->kind()) {
-    case ExprKind::Lambda:
+    if (e->kind() == ExprKind::Lambda)
       return mentions(e->body(), without(aligned, e->name()));
-    case ExprKind::App:
-      return mentions(e->fn(), aligned) || mentions(e->arg(), aligned);
-    case ExprKind::DepLambda:
-    case ExprKind::DepApp:
-      return mentions(e->kind() == ExprKind::DepLambda ? e->body() : e->fn(), aligned);
-    default:
-      return false;
-    }
+    return anyChild(e, [&](const Expr& c) { return mentions(c, aligned); });
   }
 
   /// For an array `e` read element-wise: the parts of its element that are
@@ -393,23 +367,7 @@ public:
   explicit InsertCopies(const dpia::Repairs& r) : repairs_(r) {}
 
   Expr run(const Expr& e) {
-    Expr r;
-    switch (e->kind()) {
-    case ExprKind::Lambda:
-      r = makeLambda(e->name(), e->paramType(), run(e->body()), e->loc(), e->type());
-      break;
-    case ExprKind::App:
-      r = makeApp(run(e->fn()), run(e->arg()), e->loc(), e->type());
-      break;
-    case ExprKind::DepLambda:
-      r = makeDepLambda(e->binder(), run(e->body()), e->loc(), e->type());
-      break;
-    case ExprKind::DepApp:
-      r = makeDepApp(run(e->fn()), e->typeArg(), e->implicitArg(), e->loc(), e->type());
-      break;
-    default:
-      r = e;
-    }
+    Expr r = mapChildren(e, [this](const Expr& c) { return run(c); });
     auto it = repairs_.find(e.get());
     if (it == repairs_.end())
       return r;
@@ -462,37 +420,20 @@ void typeCheckAgain(const Program& program, const TypedDef& lowered) {
 namespace {
 
 bool hasBetaRedex(const Expr& e) {
-  switch (e->kind()) {
-  case ExprKind::App:
-    return e->fn()->kind() == ExprKind::Lambda || hasBetaRedex(e->fn()) || hasBetaRedex(e->arg());
-  case ExprKind::DepApp:
-    return hasBetaRedex(e->fn());
-  case ExprKind::Lambda:
-  case ExprKind::DepLambda:
-    return hasBetaRedex(e->body());
-  default:
-    return false;
-  }
+  if (e->kind() == ExprKind::App && e->fn()->kind() == ExprKind::Lambda)
+    return true;
+  return anyChild(e, hasBetaRedex);
 }
 
+/// The result is re-inferred (betaNormal): the types it keeps are not read.
 Expr betaReduce(const Expr& e, NameSupply& names) {
-  switch (e->kind()) {
-  case ExprKind::App: {
-    Expr f = betaReduce(e->fn(), names);
-    Expr a = betaReduce(e->arg(), names);
-    if (f->kind() == ExprKind::Lambda)
-      return betaReduce(substitute(f->body(), f->name(), a, names), names);
-    return makeApp(f, a, e->loc());
-  }
-  case ExprKind::DepApp:
-    return makeDepApp(betaReduce(e->fn(), names), e->typeArg(), e->implicitArg(), e->loc());
-  case ExprKind::Lambda:
-    return makeLambda(e->name(), e->paramType(), betaReduce(e->body(), names), e->loc());
-  case ExprKind::DepLambda:
-    return makeDepLambda(e->binder(), betaReduce(e->body(), names), e->loc());
-  default:
-    return e;
-  }
+  if (e->kind() != ExprKind::App)
+    return mapChildren(e, [&](const Expr& c) { return betaReduce(c, names); });
+  Expr f = betaReduce(e->fn(), names);
+  Expr a = betaReduce(e->arg(), names);
+  if (f->kind() == ExprKind::Lambda)
+    return betaReduce(substitute(f->body(), f->name(), a, names), names);
+  return makeApp(f, a, e->loc());
 }
 
 /// DPIA has no local value bindings: a lambda applied to an argument (left

@@ -1,6 +1,7 @@
 // Lowering rules: choose the implementation of a map or reduce (sequential,
 // unrolled, OpenMP, OpenCL), insert copies to memory, and the whole-program
 // default lowering lowerToC (LowerToC.h).
+#include "rise/ast/Traverse.h"
 #include "rules/LowerToC.h"
 #include "rules/Rule.h"
 
@@ -59,21 +60,12 @@ std::optional<Expr> storeInMemory(const Expr& e, RuleContext&) {
 
 /// Removes the lambda annotations below the entry's leading parameters.
 Expr dropInnerAnnotations(const Expr& e, bool top = true) {
-  switch (e->kind()) {
-  case ExprKind::Lambda:
+  if (e->kind() == ExprKind::Lambda)
     return makeLambda(e->name(), top ? e->paramType() : nullptr,
                       dropInnerAnnotations(e->body(), top), e->loc(), e->type());
-  case ExprKind::DepLambda:
-    return makeDepLambda(e->binder(), dropInnerAnnotations(e->body(), top), e->loc(), e->type());
-  case ExprKind::App:
-    return makeApp(dropInnerAnnotations(e->fn(), false), dropInnerAnnotations(e->arg(), false),
-                   e->loc(), e->type());
-  case ExprKind::DepApp:
-    return makeDepApp(dropInnerAnnotations(e->fn(), false), e->typeArg(), e->implicitArg(),
-                      e->loc(), e->type());
-  default:
-    return e;
-  }
+  // the leading parameters continue through depFun, not through applications
+  bool inner = top && e->kind() == ExprKind::DepLambda;
+  return mapChildren(e, [inner](const Expr& c) { return dropInnerAnnotations(c, inner); });
 }
 
 std::optional<Expr> lowerToCRule(const Expr&, RuleContext& ctx) {

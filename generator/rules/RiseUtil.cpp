@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "rise/ast/Traverse.h"
 #include "rise/types/Scalar.h"
 #include "support/Diagnostic.h"
 
@@ -10,20 +11,9 @@ namespace risec::rules {
 using namespace risec::rise;
 
 Expr stripImplicit(const Expr& e) {
-  switch (e->kind()) {
-  case ExprKind::Lambda:
-    return makeLambda(e->name(), e->paramType(), stripImplicit(e->body()), e->loc(), e->type());
-  case ExprKind::App:
-    return makeApp(stripImplicit(e->fn()), stripImplicit(e->arg()), e->loc(), e->type());
-  case ExprKind::DepLambda:
-    return makeDepLambda(e->binder(), stripImplicit(e->body()), e->loc(), e->type());
-  case ExprKind::DepApp:
-    if (e->implicitArg())
-      return stripImplicit(e->fn());
-    return makeDepApp(stripImplicit(e->fn()), e->typeArg(), false, e->loc(), e->type());
-  default:
-    return e;
-  }
+  if (e->kind() == ExprKind::DepApp && e->implicitArg())
+    return stripImplicit(e->fn());
+  return mapChildren(e, stripImplicit);
 }
 
 Program singleDefProgram(const Program& context, const std::string& name, const Expr& body) {
@@ -106,32 +96,15 @@ Expr withHead(const Spine& s, Prim p, std::vector<TypeArg> depArgs) {
 
 namespace {
 void freeVarsInto(const Expr& e, std::set<std::string>& bound, std::set<std::string>& out) {
-  switch (e->kind()) {
-  case ExprKind::Var:
+  if (e->kind() == ExprKind::Var) {
     if (!bound.count(e->name()))
       out.insert(e->name());
     return;
-  case ExprKind::Lambda: {
-    bool was = bound.count(e->name());
-    bound.insert(e->name());
-    freeVarsInto(e->body(), bound, out);
-    if (!was)
-      bound.erase(e->name());
-    return;
   }
-  case ExprKind::App:
-    freeVarsInto(e->fn(), bound, out);
-    freeVarsInto(e->arg(), bound, out);
-    return;
-  case ExprKind::DepLambda:
-    freeVarsInto(e->body(), bound, out);
-    return;
-  case ExprKind::DepApp:
-    freeVarsInto(e->fn(), bound, out);
-    return;
-  default:
-    return;
-  }
+  bool binds = e->kind() == ExprKind::Lambda && bound.insert(e->name()).second;
+  forEachChild(e, [&](const Expr& c) { freeVarsInto(c, bound, out); });
+  if (binds)
+    bound.erase(e->name());
 }
 } // namespace
 
@@ -146,24 +119,11 @@ bool occursFree(const std::string& x, const Expr& e) {
 }
 
 void collectNames(const Expr& e, std::set<std::string>& out) {
-  switch (e->kind()) {
-  case ExprKind::Var:
+  if (e->kind() == ExprKind::Var || e->kind() == ExprKind::Lambda)
     out.insert(e->name());
-    return;
-  case ExprKind::Lambda:
-    out.insert(e->name());
-    return collectNames(e->body(), out);
-  case ExprKind::App:
-    collectNames(e->fn(), out);
-    return collectNames(e->arg(), out);
-  case ExprKind::DepLambda:
+  else if (e->kind() == ExprKind::DepLambda)
     out.insert(e->binder().name());
-    return collectNames(e->body(), out);
-  case ExprKind::DepApp:
-    return collectNames(e->fn(), out);
-  default:
-    return;
-  }
+  forEachChild(e, [&](const Expr& c) { collectNames(c, out); });
 }
 
 std::string NameSupply::fresh(const std::string& base) {
@@ -210,22 +170,12 @@ Expr substitute(const Expr& e, const std::string& x, const Expr& v, NameSupply& 
 namespace risec::rules {
 
 Expr annotateParams(const Expr& e) {
-  switch (e->kind()) {
-  case ExprKind::Lambda: {
-    Type p = e->paramType();
-    if (!p && e->type() && e->type()->kind() == TypeKind::Fun)
-      p = e->type()->param();
-    return makeLambda(e->name(), p, annotateParams(e->body()), e->loc(), e->type());
-  }
-  case ExprKind::App:
-    return makeApp(annotateParams(e->fn()), annotateParams(e->arg()), e->loc(), e->type());
-  case ExprKind::DepLambda:
-    return makeDepLambda(e->binder(), annotateParams(e->body()), e->loc(), e->type());
-  case ExprKind::DepApp:
-    return makeDepApp(annotateParams(e->fn()), e->typeArg(), e->implicitArg(), e->loc(), e->type());
-  default:
-    return e;
-  }
+  if (e->kind() != ExprKind::Lambda)
+    return mapChildren(e, annotateParams);
+  Type p = e->paramType();
+  if (!p && e->type() && e->type()->kind() == TypeKind::Fun)
+    p = e->type()->param();
+  return makeLambda(e->name(), p, annotateParams(e->body()), e->loc(), e->type());
 }
 
 Expr restoreAnnotations(const Expr& shape, const Expr& t) {

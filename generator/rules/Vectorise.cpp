@@ -1,5 +1,6 @@
 // Vectorisation: a map of a scalar function over an array of scalars becomes
 // a map of the lifted function over vectors of n lanes.
+#include "rise/ast/Traverse.h"
 #include "rules/Rule.h"
 #include "rules/VectorLift.h"
 
@@ -20,21 +21,10 @@ void usedPaths(const Expr& e, const std::string& x, std::set<std::string>& out) 
     out.insert(*p);
     return;
   }
-  switch (e->kind()) {
-  case ExprKind::App:
-    usedPaths(e->fn(), x, out);
-    usedPaths(e->arg(), x, out);
-    break;
-  case ExprKind::DepApp:
-    usedPaths(e->fn(), x, out);
-    break;
-  case ExprKind::Lambda:
-    if (e->name() != x)
-      usedPaths(e->body(), x, out);
-    break;
-  default:
-    break;
-  }
+  // neither below a binder of x nor inside a depFun
+  if ((e->kind() == ExprKind::Lambda && e->name() == x) || e->kind() == ExprKind::DepLambda)
+    return;
+  forEachChild(e, [&](const Expr& c) { usedPaths(c, x, out); });
 }
 
 bool readsBelow(const std::set<std::string>& used, const std::string& prefix) {

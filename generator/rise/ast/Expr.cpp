@@ -27,11 +27,11 @@ ExprNode::ExprNode(Fields f)
       typeArg_(std::move(f.typeArg)), implicit_(f.implicit), binder_(std::move(f.binder)),
       value_(f.value), prim_(f.prim), foreign_(std::move(f.foreign)) {}
 
-Expr ExprNode::withType(Type t) const {
+ExprNode::Fields ExprNode::fields() const {
   Fields f;
   f.kind = kind_;
   f.loc = loc_;
-  f.type = std::move(t);
+  f.type = type_;
   f.name = name_;
   f.paramType = paramType_;
   f.a = a_;
@@ -42,6 +42,19 @@ Expr ExprNode::withType(Type t) const {
   f.value = value_;
   f.prim = prim_;
   f.foreign = foreign_;
+  return f;
+}
+
+Expr ExprNode::withType(Type t) const {
+  Fields f = fields();
+  f.type = std::move(t);
+  return std::make_shared<const ExprNode>(std::move(f));
+}
+
+Expr ExprNode::withChildren(Expr a, Expr b) const {
+  Fields f = fields();
+  f.a = std::move(a);
+  f.b = std::move(b);
   return std::make_shared<const ExprNode>(std::move(f));
 }
 

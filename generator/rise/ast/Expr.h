@@ -66,11 +66,17 @@ public:
 
   /// A copy of this node with a different type (nodes are immutable).
   Expr withType(Type t) const;
+  /// A copy of this node with other sub-expressions, everything else kept:
+  /// `a` is the body (Lambda, DepLambda) or the function (App, DepApp), `b`
+  /// the argument (App). See rise/ast/Traverse.h.
+  Expr withChildren(Expr a, Expr b) const;
 
   struct Fields; // construction helper, see Expr.cpp
   explicit ExprNode(Fields f);
 
 private:
+  Fields fields() const; ///< every field, for the copies above
+
   ExprKind kind_;
   SourceLocation loc_;
   Type type_;

@@ -1,5 +1,7 @@
 #include "rise/print/SurfaceForms.h"
 
+#include "rise/ast/Traverse.h"
+
 namespace risec::rise::surface {
 
 namespace {
@@ -9,20 +11,11 @@ bool isPrimitive(const Expr& e, Prim p) {
 }
 
 bool occursFree(const std::string& x, const Expr& e) {
-  switch (e->kind()) {
-  case ExprKind::Var:
+  if (e->kind() == ExprKind::Var)
     return e->name() == x;
-  case ExprKind::Lambda:
-    return e->name() != x && occursFree(x, e->body());
-  case ExprKind::App:
-    return occursFree(x, e->fn()) || occursFree(x, e->arg());
-  case ExprKind::DepLambda:
-    return occursFree(x, e->body());
-  case ExprKind::DepApp:
-    return occursFree(x, e->fn());
-  default:
+  if (e->kind() == ExprKind::Lambda && e->name() == x)
     return false;
-  }
+  return anyChild(e, [&](const Expr& c) { return occursFree(x, c); });
 }
 
 /// For primitives whose last argument is the data flowing through a
