@@ -41,18 +41,18 @@ void checkLayouts(const rise::TypedDef& def) {
 
 } // namespace
 
-void checkTypedProgram(const rise::TypedDef& def, const std::string& target) {
-  if (target == "opencl")
+void checkTypedProgram(const rise::TypedDef& def, Target target) {
+  if (target == Target::OpenCL)
     opencl::checkSupported(def); // no address-space variables
-  if (target == "opencl")
+  if (target == Target::OpenCL)
     opencl::checkVectorTypes(def); // floatN exists for N = 2, 3, 4, 8, 16
   checkLayouts(def);
 }
 
-void checkParallelMapping(const rise::TypedDef& lowered, const std::string& target) {
-  if (target == "openmp")
+void checkParallelMapping(const rise::TypedDef& lowered, Target target) {
+  if (target == Target::OpenMP)
     openmp::checkLegality(lowered);
-  if (target == "opencl")
+  if (target == Target::OpenCL)
     opencl::checkMappingLegality(lowered);
 }
 

@@ -3,6 +3,7 @@
 // parallel mapping, after it (stage 2).
 #pragma once
 
+#include "codegen/Target.h"
 #include "rise/infer/Infer.h"
 
 #include <string>
@@ -13,11 +14,11 @@ namespace risec::codegen {
 /// (c::layoutProblem, else E0699); OpenCL: no address-space variable
 /// (opencl/Legality.h, E0630) and only vectors OpenCL C has types for
 /// (opencl/VectorTypes.h, E0660, E0661).
-void checkTypedProgram(const rise::TypedDef& def, const std::string& target);
+void checkTypedProgram(const rise::TypedDef& def, Target target);
 
 /// Stage 2: the legality of the parallel mapping of the lowered program
 /// (docs/dpia.md, "Legality of parallel mappings"): openmp/Legality.h,
 /// opencl/MappingLegality.h; C has nothing to check.
-void checkParallelMapping(const rise::TypedDef& lowered, const std::string& target);
+void checkParallelMapping(const rise::TypedDef& lowered, Target target);
 
 } // namespace risec::codegen

@@ -30,9 +30,9 @@ dpia::Program withCommand(const dpia::Program& p, const dpia::Phrase& command) {
 std::vector<OutputFile> outputFiles(const CompileResult& r) {
   const KernelAbi& abi = r.files.abi;
   std::vector<OutputFile> files = {
-      {abi.symbol + (abi.target == "opencl" ? ".cl" : ".c"), r.files.source},
+      {abi.symbol + (abi.target == Target::OpenCL ? ".cl" : ".c"), r.files.source},
       {abi.symbol + ".h", r.files.header}};
-  if (abi.target == "opencl")
+  if (abi.target == Target::OpenCL)
     files.push_back({abi.symbol + "_host.c", r.files.hostSource});
   return files;
 }
@@ -46,9 +46,7 @@ std::vector<OutputFile> outputFiles(const CompileResult& r) {
 // with private arrays distributed over the work-items (c::emitStatements).
 CompileResult compileToC(const rise::Program& program, const rise::TypedDef& def,
                          const c::COptions& opts) {
-  bool openmp = opts.target == "openmp", opencl = opts.target == "opencl";
-  if (opts.target != "c" && !openmp && !opencl)
-    throw InternalError("compileToC: unknown target `" + opts.target + "`");
+  bool openmp = opts.target == Target::OpenMP, opencl = opts.target == Target::OpenCL;
   rules::LowerTarget lowering = openmp   ? rules::LowerTarget::OpenMP
                                 : opencl ? rules::LowerTarget::OpenCL
                                          : rules::LowerTarget::C;

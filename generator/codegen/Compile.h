@@ -16,8 +16,8 @@
 //   11. markSimdLoops          OpenMP                          --dump=simd
 //   12. assembleFiles          SYMBOL.c / .cl, SYMBOL.h, SYMBOL_host.c
 //   13. formatAndVerify        libFormat, then Clang           --dump=c
-// For `opts.target == "openmp"` lowerToC keeps mapPar/reducePar and the
-// output is verified as C11 + OpenMP. For `opts.target == "opencl"`
+// For `opts.target == Target::OpenMP` lowerToC keeps mapPar/reducePar and the
+// output is verified as C11 + OpenMP. For `opts.target == Target::OpenCL`
 // (docs/dpia.md, "OpenCL") lowerToC keeps mapGlobal/mapWorkGroup/mapLocal,
 // `files.source` is the kernel (SYMBOL.cl, verified as OpenCL C 1.2),
 // `files.header` declares the host wrappers and `files.hostSource`

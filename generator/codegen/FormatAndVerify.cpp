@@ -31,11 +31,11 @@ std::string keepForInspection(const c::CFiles& files, const std::string& symbol,
 
 } // namespace
 
-c::CFiles formatAndVerify(c::CFiles files, const std::string& symbol, const std::string& target) {
+c::CFiles formatAndVerify(c::CFiles files, const std::string& symbol, Target target) {
   using tooling::SourceLanguage;
-  SourceLanguage language = target == "openmp"   ? SourceLanguage::C11OpenMP
-                            : target == "opencl" ? SourceLanguage::OpenCL12
-                                                 : SourceLanguage::C11;
+  SourceLanguage language = target == Target::OpenMP   ? SourceLanguage::C11OpenMP
+                            : target == Target::OpenCL ? SourceLanguage::OpenCL12
+                                                       : SourceLanguage::C11;
   bool opencl = language == SourceLanguage::OpenCL12;
   std::string header = symbol + ".h", source = symbol + (opencl ? ".cl" : ".c");
   std::string hostSource = symbol + "_host.c";

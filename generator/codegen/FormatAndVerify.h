@@ -15,6 +15,6 @@
 
 namespace risec::codegen {
 
-c::CFiles formatAndVerify(c::CFiles files, const std::string& symbol, const std::string& target);
+c::CFiles formatAndVerify(c::CFiles files, const std::string& symbol, Target target);
 
 } // namespace risec::codegen

@@ -7,9 +7,9 @@
 
 namespace risec::codegen {
 
-HoistedCommand hoistTemporaries(const dpia::Phrase& command, const std::string& target) {
+HoistedCommand hoistTemporaries(const dpia::Phrase& command, Target target) {
   HoistedCommand r;
-  if (target == "opencl")
+  if (target == Target::OpenCL)
     r.command = dpia::hoistAllocationsIf(
         command,
         [](const dpia::Phrase& c) {

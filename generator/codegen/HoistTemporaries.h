@@ -10,6 +10,7 @@
 //              arrays of a constant size stay where they are used.
 #pragma once
 
+#include "codegen/Target.h"
 #include "dpia/Passes.h"
 
 #include <string>
@@ -25,6 +26,6 @@ struct HoistedCommand {
 };
 
 /// Hoists the temporaries of `command` that `target` allocates up front.
-HoistedCommand hoistTemporaries(const dpia::Phrase& command, const std::string& target);
+HoistedCommand hoistTemporaries(const dpia::Phrase& command, Target target);
 
 } // namespace risec::codegen

@@ -5,6 +5,7 @@
 // from it, so that they can never disagree with the code they describe.
 #pragma once
 
+#include "codegen/Target.h"
 #include "rise/infer/Infer.h"
 #include "rise/types/Type.h"
 
@@ -47,8 +48,8 @@ inline const char* roleName(AbiParam::Role r) {
 }
 
 struct KernelAbi {
-  std::string symbol;                            ///< the C function (and OpenCL kernel) name
-  std::string target;                            ///< c | openmp | opencl
+  std::string symbol; ///< the C function (and OpenCL kernel) name
+  Target target = Target::C;
   std::string entry;                             ///< the RISE def
   rise::Type riseType;                           ///< the def's RISE type
   std::vector<AbiParam> params;                  ///< in ABI order

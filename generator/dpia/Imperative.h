@@ -19,12 +19,16 @@ Phrase seq(std::vector<Phrase> commands);
 Phrase skip();
 /// `new(dt, fun(v => body))`: a variable of data type `dt`; `body` receives
 /// the pair v = (Exp[dt, Rd] x Acc[dt]); read with proj1(v), write with proj2(v).
+/// `origin`: the RISE primitive that made it (reduceSeq's accumulator, toMem).
 Phrase newVar(const rise::Type& dt, const std::string& name,
-              const std::function<Phrase(const Phrase& v)>& body, const SourceLocation& loc = {});
+              const std::function<Phrase(const Phrase& v)>& body, const SourceLocation& loc = {},
+              Origin origin = {});
 /// `new` in an OpenCL address space (docs/dpia.md, "OpenCL"), made by the
-/// RISE primitive at `loc` (toLocal, toGlobal, oclToMem(a), oclReduceSeq(a)).
+/// RISE primitive `origin` at `loc` (toLocal, toGlobal, oclToMem(a),
+/// oclReduceSeq(a), oclIterate(a)).
 Phrase newVarIn(const rise::AddrSpace& space, const SourceLocation& loc, const rise::Type& dt,
-                const std::string& name, const std::function<Phrase(const Phrase& v)>& body);
+                const std::string& name, const std::function<Phrase(const Phrase& v)>& body,
+                Origin origin = {});
 /// The address space of a `new`: Private unless newVarIn chose another.
 rise::AddrSpace newAddrSpace(const Phrase& newCommand);
 /// OpenCL `barrier(flags)`: `local`/`global` say which fences; `why` is

@@ -11,8 +11,8 @@
 //                                       any other operator: per-chunk partial
 //                                       results combined in chunk order
 // The OpenCL primitives mapGlobal/mapWorkGroup/mapLocal(d) are parFor loops
-// too, with the origin `mapGlobal(d)` etc.; the OpenCL back end prints them as
-// grid-stride loops (docs/dpia.md, "OpenCL").
+// too, tagged `mapGlobal(d)` etc. and with that origin (dpia/Origin.h); the
+// OpenCL back end prints them as grid-stride loops (docs/dpia.md, "OpenCL").
 // Each carries its loop index and trip count like `for` (forIndex, forCount).
 #pragma once
 
@@ -23,9 +23,10 @@
 
 namespace risec::dpia {
 
-/// `parFor(n, fun(i => body))`; `origin` names the RISE primitive.
+/// `parFor(n, fun(i => body))`; `tag` names the RISE primitive for
+/// comments (`mapLocal(0)`), `origin` is the same as data.
 Phrase parFor(const rise::Nat& n, const std::function<Phrase(const Phrase& i)>& body,
-              const std::string& origin);
+              const std::string& tag, Origin origin = {});
 
 /// `parForReduce(n, fun(i => body), acc)` with the OpenMP reduction operator
 /// `op` (`+`, `*`, `min`, `max`); `acc` is the (Exp x Acc) variable.

@@ -22,13 +22,15 @@ struct PhraseNode::Fields {
   std::vector<rise::TypeArg> typeArgs;
   std::vector<Phrase> args;
   std::string tag;
+  Origin origin;
 };
 
 PhraseNode::PhraseNode(Fields f)
     : kind_(f.kind), type_(std::move(f.type)), loc_(std::move(f.loc)), name_(std::move(f.name)),
       id_(f.id), a_(std::move(f.a)), b_(std::move(f.b)), binder_(std::move(f.binder)),
       typeArg_(std::move(f.typeArg)), value_(f.value), nat_(std::move(f.nat)), prim_(f.prim),
-      typeArgs_(std::move(f.typeArgs)), args_(std::move(f.args)), tag_(std::move(f.tag)) {}
+      typeArgs_(std::move(f.typeArgs)), args_(std::move(f.args)), tag_(std::move(f.tag)),
+      origin_(std::move(f.origin)) {}
 
 const std::string& PhraseNode::primName() const {
   return prim_->name;
@@ -171,9 +173,11 @@ Phrase proj2(Phrase p) {
 }
 
 Phrase primTyped(const PrimitiveDef& def, std::vector<rise::TypeArg> typeArgs,
-                 std::vector<Phrase> args, PhraseType type, SourceLocation loc, std::string tag) {
+                 std::vector<Phrase> args, PhraseType type, SourceLocation loc, std::string tag,
+                 Origin origin) {
   PhraseNode::Fields f;
   f.tag = std::move(tag);
+  f.origin = std::move(origin);
   f.kind = PhraseKind::Prim;
   f.prim = &def;
   f.typeArgs = std::move(typeArgs);
@@ -195,7 +199,8 @@ Phrase prim(const std::string& name, std::vector<rise::TypeArg> typeArgs, std::v
 }
 
 Phrase withTag(const Phrase& p, std::string tag) {
-  return primTyped(p->prim(), p->typeArgs(), p->args(), p->type(), p->loc(), std::move(tag));
+  return primTyped(p->prim(), p->typeArgs(), p->args(), p->type(), p->loc(), std::move(tag),
+                   p->origin());
 }
 
 bool mentions(const Phrase& p, std::uint64_t id) {
@@ -252,7 +257,8 @@ Phrase mapChildren(const Phrase& p, const std::function<Phrase(const Phrase&)>& 
     }
     if (!changed)
       return p;
-    return primTyped(p->prim(), p->typeArgs(), std::move(args), p->type(), p->loc(), p->tag());
+    return primTyped(p->prim(), p->typeArgs(), std::move(args), p->type(), p->loc(), p->tag(),
+                     p->origin());
   }
   }
   return p;
@@ -278,6 +284,7 @@ Phrase substitute(const Phrase& p, const rise::TypeSubst& s) {
   f.binder = p->binder();
   f.value = p->value();
   f.tag = p->tag();
+  f.origin = p->origin(); // as translated, like the tag
   if (p->kind() == PhraseKind::DepApply)
     f.typeArg = rise::substitute(p->typeArg(), s);
   if (p->nat())

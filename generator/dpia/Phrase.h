@@ -7,6 +7,7 @@
 // (functional DPIA after RISE->DPIA, imperative DPIA after accT/conT).
 #pragma once
 
+#include "dpia/Origin.h"
 #include "dpia/PhraseType.h"
 #include "rise/types/Scalar.h"
 #include "support/SourceLocation.h"
@@ -77,6 +78,8 @@ public:
   /// behind a loop (`mapSeq`), the name hint of a `new`, a foreign function's
   /// name.
   const std::string& tag() const { return tag_; }
+  /// Prim: the RISE primitive this command was made from (Origin.h).
+  const Origin& origin() const { return origin_; }
 
   struct Fields;
   explicit PhraseNode(Fields f);
@@ -96,6 +99,7 @@ private:
   std::vector<rise::TypeArg> typeArgs_;
   std::vector<Phrase> args_;
   std::string tag_;
+  Origin origin_;
 };
 
 // ---- construction -------------------------------------------------------------
@@ -122,7 +126,7 @@ Phrase prim(const std::string& name, std::vector<rise::TypeArg> typeArgs, std::v
 /// A primitive with an explicitly given result type.
 Phrase primTyped(const PrimitiveDef& def, std::vector<rise::TypeArg> typeArgs,
                  std::vector<Phrase> args, PhraseType type, SourceLocation loc,
-                 std::string tag = "");
+                 std::string tag = "", Origin origin = {});
 /// The same primitive application with another tag.
 Phrase withTag(const Phrase& p, std::string tag);
 

@@ -22,7 +22,8 @@ namespace risec::driver {
 using namespace risec::rise;
 
 int runCompile(const CompileOptions& opts, std::ostream& out) {
-  if (opts.target != "c" && opts.target != "openmp" && opts.target != "opencl")
+  std::optional<codegen::Target> target = codegen::parseTarget(opts.target);
+  if (!target)
     throw CompileError("E0611", {},
                        "the target `" + opts.target +
                            "` is not supported; the back ends are --target c, --target openmp "
@@ -37,9 +38,9 @@ int runCompile(const CompileOptions& opts, std::ostream& out) {
   if (opts.dump.empty() && opts.outDir.empty())
     throw CompileError("E0612", {}, "no output directory; pass -o DIR");
   TypedDef def = timed("infer", [&] { return inferDef(program, entry); });
-  codegen::c::COptions copts{symbol, opts.file, RISEC_VERSION, opts.strategy, opts.target};
+  codegen::c::COptions copts{symbol, opts.file, RISEC_VERSION, opts.strategy, *target};
   if (!opts.launch.empty()) {
-    if (opts.target != "opencl")
+    if (*target != codegen::Target::OpenCL)
       throw CompileError("E0514", {},
                          "--launch only applies to --target opencl; remove it or compile with "
                          "--target opencl");

@@ -51,17 +51,13 @@ std::set<Target> parseTargets(const std::string& list) {
   while (start <= list.size()) {
     std::size_t end = list.find(',', start);
     std::string t = list.substr(start, end == std::string::npos ? std::string::npos : end - start);
-    if (t == "c")
-      targets.insert(Target::C);
-    else if (t == "openmp")
-      targets.insert(Target::OpenMP);
-    else if (t == "opencl")
-      targets.insert(Target::OpenCL);
-    else
+    std::optional<Target> parsed = codegen::parseTarget(t);
+    if (!parsed)
       throw CompileError("E0823", {},
                          "--targets names `" + t +
                              "`, which is not a target; list some of c, openmp and opencl, "
                              "separated by commas (e.g. --targets c,openmp)");
+    targets.insert(*parsed);
     if (end == std::string::npos)
       break;
     start = end + 1;
@@ -163,7 +159,7 @@ std::vector<codegen::CompileResult> compileAll(const std::vector<KernelSpec>& sp
         fs::path folder = fs::path(spec.path).parent_path();
         codegen::c::COptions copts{symbol, relativeTo(spec.sourcePath, folder), RISEC_VERSION,
                                    v.strategyPath.empty() ? "" : relativeTo(v.strategyPath, folder),
-                                   std::string(targetName(v.target))};
+                                   v.target};
         if (v.launch) // the spec's `launch:`, else the default rule (codegen/host/Launch.h)
           copts.launch = codegen::host::Launch{v.launch->global, v.launch->local};
         results[k] = compileWithStrategy(spec.program, spec.typedEntry, v.strategyPath, copts,

@@ -3,6 +3,7 @@
 // strategies and launch configurations resolved.
 #pragma once
 
+#include "codegen/Target.h"
 #include "rise/ast/Expr.h"
 #include "rise/infer/Infer.h"
 
@@ -15,8 +16,8 @@
 
 namespace risec::driver {
 
-enum class Target { C, OpenMP, OpenCL };
-std::string_view targetName(Target t); ///< "c", "openmp", "opencl"
+using codegen::Target;     // the back end of a variant
+using codegen::targetName; // "c", "openmp", "opencl"
 
 /// OpenCL NDRange sizes as Nat expressions over the entry's size parameters.
 struct LaunchConfig {

@@ -44,7 +44,8 @@ std::string kernelHeader(const GeneratedKernel& kernel, const std::string& versi
     std::string isas;
     for (const IsaFunction& f : v.isaFunctions)
       isas += (isas.empty() ? "; dispatches at run time to " : ", ") + f.level;
-    comment += " *   " + v.abi().symbol + " (" + v.abi().target + isas + ")\n";
+    comment += " *   " + v.abi().symbol + " (" + std::string(codegen::targetName(v.abi().target)) +
+               isas + ")\n";
     includes.push_back(v.abi().symbol + ".h");
   }
   return header(headerGuard("KERNEL_" + spec.kernel), comment, includes);

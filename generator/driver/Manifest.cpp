@@ -75,7 +75,7 @@ Json variant(const GeneratedVariant& v, const KernelSpec& spec) {
   for (const codegen::AbiParam& p : abi.params)
     params.push_back(parameter(p));
   Json::Object o{{"symbol", abi.symbol},
-                 {"target", abi.target},
+                 {"target", std::string(codegen::targetName(abi.target))},
                  {"strategy", v.strategyName.empty() ? Json() : Json(v.strategyName)},
                  {"header", abi.symbol + ".h"},
                  {"files", files},
@@ -92,7 +92,7 @@ Json variant(const GeneratedVariant& v, const KernelSpec& spec) {
     o["isas"] = isas;
     o["selected_isa"] = abi.symbol + "_selected_isa";
   }
-  if (abi.target == "opencl") {
+  if (abi.target == codegen::Target::OpenCL) {
     o["uses_barriers"] = abi.usesBarriers;
     o["launch"] = v.spec->launch ? launch(*v.spec->launch, spec) : Json();
   }

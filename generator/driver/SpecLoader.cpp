@@ -20,18 +20,6 @@ namespace risec::driver {
 namespace fs = std::filesystem;
 using namespace risec::rise;
 
-std::string_view targetName(Target t) {
-  switch (t) {
-  case Target::C:
-    return "c";
-  case Target::OpenMP:
-    return "openmp";
-  case Target::OpenCL:
-    return "opencl";
-  }
-  return "?";
-}
-
 std::map<std::string, std::int64_t> isaFacts(const std::string& level) {
   // SSE (x86-64, -v2): 16 xmm registers of 4 floats; AVX2 (-v3): 16 ymm of
   // 8; AVX-512 (-v4): 32 zmm of 16.
@@ -266,15 +254,11 @@ private:
       variant.loc = at(v);
       YAML::Node target = required(v, "target", "a variant", "c, openmp or opencl");
       std::string t = scalar(target, "`target`");
-      if (t == "c")
-        variant.target = Target::C;
-      else if (t == "openmp")
-        variant.target = Target::OpenMP;
-      else if (t == "opencl")
-        variant.target = Target::OpenCL;
-      else
+      std::optional<Target> parsed = codegen::parseTarget(t);
+      if (!parsed)
         throw CompileError("E0805", at(target),
                            "unknown target `" + t + "`; the targets are c, openmp and opencl");
+      variant.target = *parsed;
       if (v["strategy"])
         variant.strategyPath = existingFile(v["strategy"], "strategy");
       variant.symbol = v["symbol"] ? identifier(v["symbol"], "`symbol`")

@@ -257,7 +257,7 @@ int runTune(const TuneOptions& opts, std::ostream& out) {
       bindings[k] = x;
     try {
       codegen::c::COptions copts{v.symbol, spec.sourcePath, RISEC_VERSION, v.strategyPath,
-                                 std::string(targetName(v.target))};
+                                 v.target};
       codegen::CompileResult r =
           compileWithStrategy(spec.program, spec.typedEntry, v.strategyPath, copts, bindings);
       tune::LoadedKernel kernel(work / ("candidate" + std::to_string(index)), r.files, settings);

@@ -410,7 +410,7 @@ int buildKernel(const fs::path& dir, const std::string& symbol, const codegen::c
                 const std::string& driver, const std::string& cc, const std::string& flags,
                 std::string& log) {
   fs::create_directories(dir);
-  bool opencl = files.abi.target == "opencl";
+  bool opencl = files.abi.target == codegen::Target::OpenCL;
   // OpenCL: the host wrappers (SYMBOL_host.c) stand in for SYMBOL.c; they
   // embed SYMBOL.cl, which is written too for inspection.
   std::string source = opencl ? symbol + "_host.c" : symbol + ".c";

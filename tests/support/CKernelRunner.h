@@ -87,7 +87,7 @@ std::string defaultCFlags();
 
 /// Builds SYMBOL.c (and its header) with the single-kernel driver in `dir`
 /// into dir/CC; returns the compiler's exit status and its output in `log`.
-/// An OpenCL kernel (files.abi.target "opencl") is built the same way from
+/// An OpenCL kernel (files.abi.target OpenCL) is built the same way from
 /// its host wrappers SYMBOL_host.c, linked with the risec OpenCL runtime
 /// (risec_host_cl) and -lOpenCL: its SYMBOL(...) has the C ABI, so the same
 /// driver calls it, on PoCL (RISEC_CL_DEVICE selects the device), in its own

@@ -50,9 +50,9 @@ MmLadderKernel compileMmLadderStep(const std::string& step) {
   k.original = def;
   k.rewritten = elevate::rewriteDef(program, def, *strategy, {});
   k.program = elevate::rewrittenProgram(program, k.rewritten);
-  k.compiled = codegen::compileToC(
-      k.program, k.rewritten,
-      {mmLadderSymbol(step), source, "golden", strategyFile, mmLadderTarget(step)});
+  k.compiled = codegen::compileToC(k.program, k.rewritten,
+                                   {mmLadderSymbol(step), source, "golden", strategyFile,
+                                    *codegen::parseTarget(mmLadderTarget(step))});
   return k;
 }
 

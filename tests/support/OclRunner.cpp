@@ -69,7 +69,7 @@ OclCompileOutcome compileOpenCL(const std::string& name, const std::string& text
       def = elevate::rewriteDef(program, def, *s);
       program = elevate::rewrittenProgram(program, def);
     }
-    codegen::c::COptions opts{def.name, name, "test", "", "opencl"};
+    codegen::c::COptions opts{def.name, name, "test", "", codegen::Target::OpenCL};
     if (!launch.empty())
       opts.launch = codegen::host::parseLaunchOption(launch, rise::sizeBinders(def));
     codegen::CompileResult r = codegen::compileToC(program, def, opts);

@@ -17,7 +17,7 @@ CompiledVariant compileVariant(const driver::KernelSpec& spec, const driver::Var
     v.program = elevate::rewrittenProgram(spec.program, v.rewritten);
   }
   codegen::c::COptions opts{variant.symbol, spec.sourcePath, "catalogue", variant.strategyPath,
-                            std::string(driver::targetName(variant.target))};
+                            variant.target};
   if (variant.launch)
     opts.launch = codegen::host::Launch{variant.launch->global, variant.launch->local};
   v.compiled = codegen::compileToC(v.program, v.rewritten, opts);

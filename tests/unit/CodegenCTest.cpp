@@ -2,6 +2,7 @@
 // and simplified (the paper's Listing 11 is the bar), the ABI, the size
 // checks, the memory policy and determinism.
 #include "codegen/Compile.h"
+#include "codegen/Target.h"
 #include "rise/infer/Infer.h"
 #include "rise/parse/Parser.h"
 #include "support/Diagnostic.h"
@@ -172,7 +173,7 @@ TEST(CodegenCAbi, DescribesEveryParameterInAbiOrder) {
   using Role = codegen::AbiParam::Role;
   const codegen::KernelAbi& abi = f.abi;
   EXPECT_EQ(abi.symbol, "mv_c");
-  EXPECT_EQ(abi.target, "c");
+  EXPECT_EQ(abi.target, codegen::Target::C);
   EXPECT_EQ(abi.entry, "mv");
   ASSERT_EQ(abi.params.size(), 5u);
   struct Expected {
@@ -208,4 +209,19 @@ TEST(CodegenCAbi, ScalarResultIsAOneElementArrayAndScalarInputsAreValues) {
   EXPECT_EQ(f.abi.params[2].name, "a");
   EXPECT_FALSE(f.abi.params[2].array);
   EXPECT_EQ(f.abi.params[3].countC, "n");
+}
+
+// ---- the target handle -----------------------------------------------------------------
+
+TEST(CodegenTarget, ParsesAndPrintsEachTargetName) {
+  using codegen::Target;
+  for (Target t : {Target::C, Target::OpenMP, Target::OpenCL})
+    EXPECT_EQ(codegen::parseTarget(codegen::targetName(t)), t);
+  EXPECT_EQ(codegen::targetName(Target::C), "c");
+  EXPECT_EQ(codegen::targetName(Target::OpenMP), "openmp");
+  EXPECT_EQ(codegen::targetName(Target::OpenCL), "opencl");
+  EXPECT_EQ(codegen::parseTarget("opencl"), Target::OpenCL);
+  EXPECT_FALSE(codegen::parseTarget("cuda").has_value());
+  EXPECT_FALSE(codegen::parseTarget("OpenCL").has_value()); // names are lower case
+  EXPECT_FALSE(codegen::parseTarget("").has_value());
 }

@@ -30,7 +30,7 @@ codegen::CompileResult compile(const std::string& name, const std::string& text)
   rise::Program program = rise::parseProgram(rise::makeSourceFile(name, text));
   std::string entry = program.defs.back().name;
   rise::TypedDef def = rise::inferDef(program, entry);
-  codegen::c::COptions opts{entry, name, "test", "", "opencl"};
+  codegen::c::COptions opts{entry, name, "test", "", codegen::Target::OpenCL};
   return codegen::compileToC(program, def, opts);
 }
 

@@ -5,9 +5,13 @@
 // interpreter at local sizes that do and do not divide the work; rejections
 // are checked with their code, position and wording.
 #include "OclRunner.h"
+#include "codegen/opencl/GridLoop.h"
 #include "codegen/opencl/PrivateMemory.h"
+#include "codegen/opencl/Temporaries.h"
 #include "dpia/Imperative.h"
+#include "dpia/Parallel.h"
 #include "rise/interp/ValueIO.h"
+#include "rise/parse/Parser.h"
 
 #include <gtest/gtest.h>
 
@@ -441,9 +445,10 @@ struct CheckFixture : ::testing::Test {
       dpia::newVar(rise::arrayType(rise::natConst(8), rise::scalarType(rise::ScalarKind::F32)),
                    "tmp", [](const dpia::Phrase&) { return dpia::skip(); }, {});
   rise::Nat i = rise::natVar("i"), j = rise::natVar("j");
-  codegen::opencl::GridLoopRef local0{i->var().id, "i", "mapLocal(0)"};
-  codegen::opencl::GridLoopRef otherLocal0{j->var().id, "j", "mapLocal(0)"};
-  codegen::opencl::GridLoopRef local1{j->var().id, "j", "mapLocal(1)"};
+  static constexpr codegen::opencl::GridKind kLocal = codegen::opencl::GridKind::Local;
+  codegen::opencl::GridLoopRef local0{i->var().id, "i", "mapLocal(0)", {kLocal, 0}};
+  codegen::opencl::GridLoopRef otherLocal0{j->var().id, "j", "mapLocal(0)", {kLocal, 0}};
+  codegen::opencl::GridLoopRef local1{j->var().id, "j", "mapLocal(1)", {kLocal, 1}};
   codegen::opencl::PrivateMemoryCheck check;
 
   std::string error() {
@@ -510,7 +515,7 @@ TEST_F(CheckFixture, NestedMappingsOwnOneDimensionEach) {
   check.access(2, std::vector<rise::Nat>{j, i}, "j][i", true, false, {local0, local1});
   EXPECT_EQ(error(), "accepted");
   // distributed over the local sizes known at compile time
-  auto layouts = check.layouts({{"mapLocal(0)", 3}});
+  auto layouts = check.layouts({{{kLocal, 0}, 3}});
   ASSERT_EQ(layouts.count(2), 1u);
   EXPECT_EQ(layouts.at(2).divisors, (std::vector<std::int64_t>{1, 3}));
   // a read inside a further loop runs on fewer work-items: fine; a write is not
@@ -528,7 +533,7 @@ TEST_F(CheckFixture, WrittenWholeOutsideTheLoopsIsNotDistributed) {
   check.access(1, i, "i", false, true, {local0});
   check.access(1, i, "i", true, false, {local0});
   EXPECT_EQ(error(), "accepted");
-  EXPECT_TRUE(check.layouts({{"mapLocal(0)", 4}}).empty());
+  EXPECT_TRUE(check.layouts({{{kLocal, 0}, 4}}).empty());
 }
 
 TEST_F(CheckFixture, DeclaredInsideTheLoopIsPerIteration) {
@@ -539,3 +544,84 @@ TEST_F(CheckFixture, DeclaredInsideTheLoopIsPerIteration) {
 }
 
 } // namespace
+
+// ---- typed handles: grid loops and the primitive behind a temporary -------------------
+
+TEST(OpenCLGridLoop, ComesFromTheLoopsOriginNotItsTag) {
+  using codegen::opencl::GridKind;
+  auto body = [](const dpia::Phrase&) { return dpia::skip(); };
+  // the tag is only a comment: a misleading one changes nothing
+  dpia::Phrase local1 = dpia::parFor(rise::natConst(8), body, "mapGlobal(0)",
+                                     dpia::Origin{rise::Prim::MapLocal, rise::natConst(1)});
+  codegen::opencl::GridLoop g = codegen::opencl::gridLoop(local1);
+  EXPECT_EQ(g.kind, GridKind::Local);
+  EXPECT_EQ(g.dim, 1);
+  EXPECT_EQ(std::string(codegen::opencl::gridIdFunction(g.kind)), "get_local_id");
+  EXPECT_EQ(std::string(codegen::opencl::gridSizeFunction(g.kind)), "get_local_size");
+  dpia::Phrase wg = dpia::parFor(rise::natConst(4), body, "mapWorkGroup(2)",
+                                 dpia::Origin{rise::Prim::MapWorkGroup, rise::natConst(2)});
+  EXPECT_EQ(codegen::opencl::gridLoop(wg), (codegen::opencl::GridLoop{GridKind::WorkGroup, 2}));
+  EXPECT_EQ(std::string(codegen::opencl::gridIdFunction(GridKind::WorkGroup)), "get_group_id");
+  EXPECT_EQ(std::string(codegen::opencl::gridSizeFunction(GridKind::Global)), "get_global_size");
+  EXPECT_TRUE((codegen::opencl::GridLoop{GridKind::Global, 2} <
+               codegen::opencl::GridLoop{GridKind::Local, 0}));
+  // mapPar's loop, a sequential loop and a loop without origin are no grid loops
+  dpia::Phrase par =
+      dpia::parFor(rise::natConst(4), body, "mapPar", dpia::Origin{rise::Prim::MapPar, nullptr});
+  EXPECT_FALSE(codegen::opencl::gridKind(par).has_value());
+  EXPECT_FALSE(codegen::opencl::gridKind(dpia::forLoop(rise::natConst(4), "i", body, "mapLocal(0)"))
+                   .has_value());
+  EXPECT_THROW(codegen::opencl::gridLoop(dpia::parFor(rise::natConst(4), body, "mapLocal(0)")),
+               InternalError);
+  // a dimension other than 0, 1, 2: E0632, naming the tag
+  dpia::Phrase bad = dpia::parFor(rise::natConst(4), body, "mapGlobal(3)",
+                                  dpia::Origin{rise::Prim::MapGlobal, rise::natConst(3)});
+  try {
+    codegen::opencl::gridLoop(bad);
+    ADD_FAILURE() << "expected E0632";
+  } catch (const CompileError& e) {
+    EXPECT_EQ(e.code(), "E0632");
+    EXPECT_EQ(e.message().rfind("`mapGlobal(3)`: the dimension", 0), 0u) << e.message();
+  }
+}
+
+TEST(OpenCLGridLoop, SurvivesRebuildingTheLoop) {
+  auto body = [](const dpia::Phrase&) { return dpia::skip(); };
+  dpia::Phrase loop = dpia::parFor(rise::natConst(8), body, "mapLocal(1)",
+                                   dpia::Origin{rise::Prim::MapLocal, rise::natConst(1)});
+  dpia::Phrase rebuilt = dpia::mapChildren(loop, [](const dpia::Phrase&) {
+    return dpia::assign(
+        dpia::freshIdent("o", dpia::accType(rise::scalarType(rise::ScalarKind::F32))),
+        dpia::literal(rise::ScalarValue::makeFloat(rise::ScalarKind::F32, 1.0)));
+  });
+  ASSERT_NE(rebuilt.get(), loop.get());
+  EXPECT_EQ(codegen::opencl::gridLoop(rebuilt),
+            (codegen::opencl::GridLoop{codegen::opencl::GridKind::Local, 1}));
+  EXPECT_EQ(codegen::opencl::gridLoop(dpia::withTag(loop, "renamed")).dim, 1);
+}
+
+TEST(OpenCLTemporaries, DescriptionNamesThePrimitiveRecordedOnTheTemporary) {
+  // the source text at the location is not the primitive's name: the
+  // description comes from the origin recorded on the `new`
+  SourceLocation at{rise::makeSourceFile("f.rise", "def f = someAlias(x)\n"), 1, 9};
+  auto body = [](const dpia::Phrase&) { return dpia::skip(); };
+  rise::Type f32 = rise::scalarType(rise::ScalarKind::F32);
+  rise::Type tile = rise::arrayType(rise::natConst(8), f32);
+  dpia::Phrase acc = dpia::newVarIn(rise::AddrSpace::local(), at, f32, "acc", body,
+                                    dpia::Origin{rise::Prim::OclReduceSeq, nullptr});
+  EXPECT_EQ(acc->origin().prim, rise::Prim::OclReduceSeq);
+  EXPECT_EQ(codegen::opencl::describeTemporary(acc),
+            "the accumulator of `oclReduceSeq(Local)` at f.rise:1:9");
+  dpia::Phrase local = dpia::newVarIn(rise::AddrSpace::local(), at, tile, "tmp", body,
+                                      dpia::Origin{rise::Prim::ToLocal, nullptr});
+  EXPECT_EQ(codegen::opencl::describeTemporary(local), "`toLocal` at f.rise:1:9");
+  dpia::Phrase buf = dpia::newVarIn(rise::AddrSpace::global(), at, tile, "bufA", body,
+                                    dpia::Origin{rise::Prim::OclIterate, nullptr});
+  EXPECT_EQ(codegen::opencl::describeTemporary(buf),
+            "the double buffer `bufA` of `oclIterate(Global)` at f.rise:1:9");
+  dpia::Phrase copy = dpia::newVar(tile, "tmp", body, at, dpia::Origin{rise::Prim::ToMem, nullptr});
+  EXPECT_EQ(codegen::opencl::describeTemporary(copy), "the temporary `tmp` stored at f.rise:1:9");
+  // no origin: what the translation made on its own
+  dpia::Phrase none = dpia::newVar(tile, "acc", body, at);
+  EXPECT_EQ(codegen::opencl::describeTemporary(none), "the temporary `acc` stored at f.rise:1:9");
+}

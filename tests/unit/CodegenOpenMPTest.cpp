@@ -48,7 +48,7 @@ Compiled compile(const std::string& name, const std::string& text,
     def = elevate::rewriteDef(program, def, *strategy, {});
     program = elevate::rewrittenProgram(program, def);
   }
-  codegen::c::COptions opts{entry, name, "test", strategyFile, "openmp"};
+  codegen::c::COptions opts{entry, name, "test", strategyFile, codegen::Target::OpenMP};
   rise::TypedDef original = rise::inferDef(program, entry);
   return {original, codegen::compileToC(program, def, opts)};
 }

@@ -54,7 +54,7 @@ Compiled compile(const std::string& name, const std::string& text, const std::st
     def = elevate::rewriteDef(program, def, *s, {});
     program = elevate::rewrittenProgram(program, def);
   }
-  codegen::c::COptions opts{entry, name, "test", "", target};
+  codegen::c::COptions opts{entry, name, "test", "", *codegen::parseTarget(target)};
   return {original, codegen::compileToC(program, def, opts)};
 }
 

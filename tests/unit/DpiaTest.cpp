@@ -1,6 +1,7 @@
 // DPIA: phrase types, RISE -> functional DPIA with read/write checking
 // (RISE & Shine §V-B), lowerToC's repairs, and accT/conT to imperative DPIA.
 #include "dpia/FromRise.h"
+#include "dpia/Imperative.h"
 #include "dpia/Printer.h"
 #include "dpia/Translate.h"
 #include "rise/infer/Infer.h"
@@ -10,6 +11,8 @@
 #include "support/Diagnostic.h"
 
 #include <gtest/gtest.h>
+
+#include <algorithm>
 
 using namespace risec;
 using namespace risec::rise;
@@ -36,6 +39,25 @@ dpia::Program functional(const std::string& text) {
 TypedDef lowered(const std::string& text) {
   Parsed p = parse(text);
   return rules::lowerToC(p.program, p.def);
+}
+
+/// The imperative command of `text`, lowered for `target`.
+Phrase imperativeCommand(const std::string& text,
+                         rules::LowerTarget target = rules::LowerTarget::C) {
+  Parsed parsed = parse(text);
+  dpia::Program p = fromRise(rules::lowerToC(parsed.program, parsed.def, target));
+  translateToImperative(p);
+  return p.command;
+}
+
+/// The primitive applications named `name` in `p`, outermost first.
+void collectPrims(const Phrase& p, const std::string& name, std::vector<Phrase>& out) {
+  if (p->isPrim(name))
+    out.push_back(p);
+  mapChildren(p, [&](const Phrase& c) {
+    collectPrims(c, name, out);
+    return c;
+  });
 }
 
 std::string imperative(const std::string& text) {
@@ -277,4 +299,59 @@ TEST(DpiaTranslate, IterateUsesTwoBuffersAndWritesTheLastStepToTheOutput) {
   EXPECT_NE(s.find("new((4*m).f32, fun(bufB =>"), std::string::npos) << s;
   EXPECT_NE(s.find("idxAcc(2*m, i, takeAcc(2*m, 2*m, bufB.2))"), std::string::npos) << s;
   EXPECT_NE(s.find("idxAcc(m, i, output) = acc3.1"), std::string::npos) << s;
+}
+
+// ---- origins: the RISE primitive behind a command, as data -------------------------
+
+const char* kLocalTile = R"(def f = depFun(n: Nat => fun(xs: (8*n).f32 =>
+  xs |> split(8) |> mapWorkGroup(0)(fun(row =>
+    row |> mapLocal(0)(fun(x => x * 2.0f)) |> toLocal |> mapLocal(0)(fun(x => x + 1.0f)))) |> join))
+)";
+
+TEST(DpiaOrigin, OpenCLMapsRecordTheirPrimitiveAndDimension) {
+  std::vector<Phrase> loops;
+  collectPrims(imperativeCommand(kLocalTile, rules::LowerTarget::OpenCL), "parFor", loops);
+  ASSERT_EQ(loops.size(), 3u);
+  EXPECT_EQ(loops[0]->tag(), "mapWorkGroup(0)");
+  EXPECT_EQ(loops[0]->origin().prim, rise::Prim::MapWorkGroup);
+  for (std::size_t i = 1; i < 3; ++i) {
+    EXPECT_EQ(loops[i]->origin().prim, rise::Prim::MapLocal);
+    ASSERT_TRUE(loops[i]->origin().dim);
+    EXPECT_TRUE(loops[i]->origin().dim->isConst(0));
+  }
+  std::vector<Phrase> rows;
+  collectPrims(imperativeCommand("def g = depFun((n: Nat, m: Nat) => fun(M: n.m.f32 =>\n"
+                                 "  M |> mapGlobal(1)(fun(r => r |> mapGlobal(0)(fun(x => x + "
+                                 "1.0f))))))\n",
+                                 rules::LowerTarget::OpenCL),
+               "parFor", rows);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0]->origin().prim, rise::Prim::MapGlobal);
+  EXPECT_TRUE(rows[0]->origin().dim->isConst(1));
+  EXPECT_TRUE(rows[1]->origin().dim->isConst(0));
+}
+
+TEST(DpiaOrigin, TemporariesRecordThePrimitiveThatMadeThem) {
+  std::vector<Phrase> local;
+  collectPrims(imperativeCommand(kLocalTile, rules::LowerTarget::OpenCL), "new", local);
+  ASSERT_EQ(local.size(), 1u);
+  EXPECT_EQ(local[0]->origin().prim, rise::Prim::ToLocal);
+  EXPECT_EQ(newAddrSpace(local[0]).tag, rise::AddrSpace::Tag::Local);
+  // reduceSeq's accumulator (reduce lowered by lowerToC)
+  std::vector<Phrase> acc;
+  collectPrims(imperativeCommand(kMv), "new", acc);
+  auto accumulator =
+      std::find_if(acc.begin(), acc.end(), [](const Phrase& c) { return c->tag() == "acc"; });
+  ASSERT_NE(accumulator, acc.end());
+  EXPECT_EQ((*accumulator)->origin().prim, rise::Prim::ReduceSeq);
+  // an explicit toMem
+  std::vector<Phrase> tmp;
+  collectPrims(imperativeCommand(kListing5ToMem), "new", tmp);
+  ASSERT_EQ(tmp.size(), 1u);
+  EXPECT_EQ(tmp[0]->origin().prim, rise::Prim::ToMem);
+  // the translation's own loops record nothing
+  std::vector<Phrase> fors;
+  collectPrims(imperativeCommand(kListing5ToMem), "for", fors);
+  ASSERT_FALSE(fors.empty());
+  EXPECT_FALSE(fors[0]->origin().prim.has_value());
 }

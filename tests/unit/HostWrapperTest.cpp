@@ -48,7 +48,7 @@ Compiled compile(const std::string& file, const std::string& target,
   rise::Program program = rise::parseProgram(rise::makeSourceFile(file, readFile(path)));
   std::string entry = program.defs.back().name;
   rise::TypedDef def = rise::inferDef(program, entry);
-  codegen::c::COptions opts{entry, file, "test", "", target};
+  codegen::c::COptions opts{entry, file, "test", "", *codegen::parseTarget(target)};
   opts.launch = launch;
   return {def, codegen::compileToC(program, def, opts)};
 }
@@ -213,7 +213,7 @@ TEST(HostSource, GlobalTemporariesAreAllocatedAndPassedLast) {
   abi.params.push_back(tmp);
   codegen::host::LaunchPlan plan;
   plan.launch = codegen::host::defaultLaunch(plan.loops);
-  codegen::c::COptions opts{abi.symbol, "ocl_scal.rise", "test", "", "opencl"};
+  codegen::c::COptions opts{abi.symbol, "ocl_scal.rise", "test", "", codegen::Target::OpenCL};
   std::string header = codegen::host::openclHeader(
       abi, opts, plan, "static inline int oclScal_check(int n) { return n < 0 ? 2 : 0; }");
   std::string host = codegen::host::openclHostSource(abi, opts, plan, c.result.files.source);

@@ -206,7 +206,7 @@ TEST(TuneSpecWriter, TheEditedSpecLoadsWithTheValues) {
 TEST(TuneMeasure, AWrongKernelIsCaught) {
   fs::path dir = tempDir("wrong");
   driver::KernelSpec spec = driver::loadSpec((specsDir() / "mm.yaml").string());
-  codegen::c::COptions copts{"mm_wrong", "mm.rise", "test", "", "c"};
+  codegen::c::COptions copts{"mm_wrong", "mm.rise", "test", "", codegen::Target::C};
   codegen::CompileResult r = driver::compileWithStrategy(spec.program, spec.typedEntry, "", copts);
   std::vector<std::map<std::string, std::int64_t>> sizes = {{{"m", 4}, {"n", 5}, {"k", 3}}};
   {
@@ -300,7 +300,7 @@ TEST(TuneCommand, TunesASmallMmAndWritesTheWinnerBack) {
   EXPECT_EQ(logText.find("WRONG"), std::string::npos) << logText;
 
   // The chosen kernel is correct.
-  codegen::c::COptions copts{"mm_won", "mm.rise", "test", "tiles.elevate", "c"};
+  codegen::c::COptions copts{"mm_won", "mm.rise", "test", "tiles.elevate", codegen::Target::C};
   codegen::CompileResult r = driver::compileWithStrategy(
       loaded.program, loaded.typedEntry, v.strategyPath, copts, v.strategyBindings("x86-64"));
   tune::LoadedKernel k(dir / "won", r.files, {tune::defaultCompiler(), {"-O1", "-march=x86-64"}});

@@ -8,8 +8,8 @@
 namespace risec::codegen::c {
 
 Emitter::Emitter(const COptions& opts, std::vector<opencl::PrivateLayout> layouts)
-    : opts_(opts), vectors_(opts.target == "opencl"), vectorLowering_(vectors_, vectorHooks()),
-      layouts_(std::move(layouts)) {
+    : opts_(opts), vectors_(opts.target == Target::OpenCL),
+      vectorLowering_(vectors_, vectorHooks()), layouts_(std::move(layouts)) {
   nats_.name = [this](const rise::NatVarInfo& v) {
     auto it = natNames_.find(v.id);
     return it != natNames_.end() ? it->second : v.name;

@@ -56,9 +56,9 @@ struct COptions {
   std::string sourceName;   ///< the .rise file as given (for the header comment)
   std::string version;      ///< risec version
   std::string strategyName; ///< the strategy file as given; empty: the default lowerToC
-  /// `c`, or `openmp`: the parallel loops of dpia/Parallel.h become OpenMP
+  /// C, or OpenMP: the parallel loops of dpia/Parallel.h become OpenMP
   /// work-sharing loops (docs/dpia.md, "OpenMP"), the output is C11 + OpenMP.
-  std::string target = "c";
+  Target target = Target::C;
   /// opencl: the launch configuration of the host wrappers (--launch, a
   /// spec's `launch:`); none: the default rule (codegen/host/Launch.h).
   std::optional<host::Launch> launch = std::nullopt;

@@ -21,20 +21,21 @@ using dpia::Phrase;
 using rise::Nat;
 
 void Emitter::gridStrideLoop(const Phrase& c, std::vector<CStmt>& out) {
-  opencl::GridLoop g = opencl::gridLoop(c->tag());
+  opencl::GridLoop g = opencl::gridLoop(c);
   recordGridLoop(c, g);
   usedDims_.insert(g.dim);
   std::string i = loopName();
   natNames_[dpia::forIndex(c)->var().id] = i;
   loops_.push_back(i);
   std::vector<CStmt> body;
-  gridStack_.push_back({dpia::forIndex(c)->var().id, i, c->tag()});
+  gridStack_.push_back({dpia::forIndex(c)->var().id, i, c->tag(), g});
   comm(c->args()[0], body);
   gridStack_.pop_back();
   loops_.pop_back();
-  out.push_back(countingLoop(namedType("int"), i, call(g.id, {intLit(g.dim)}),
-                             nats_.bare(dpia::forCount(c)), call(g.size, {intLit(g.dim)}), body,
-                             c->tag()));
+  out.push_back(
+      countingLoop(namedType("int"), i, call(opencl::gridIdFunction(g.kind), {intLit(g.dim)}),
+                   nats_.bare(dpia::forCount(c)),
+                   call(opencl::gridSizeFunction(g.kind), {intLit(g.dim)}), body, c->tag()));
 }
 
 void Emitter::recordGridLoop(const Phrase& c, const opencl::GridLoop& g) {
@@ -44,11 +45,7 @@ void Emitter::recordGridLoop(const Phrase& c, const opencl::GridLoop& g) {
                       [&](const rise::NatVarInfo& v) { sizesOnly &= sizeIds_.count(v.id) > 0; });
   if (!sizesOnly)
     return;
-  using Kind = host::GridLoopInfo::Kind;
-  Kind kind = g.id == "get_global_id"  ? Kind::Global
-              : g.id == "get_group_id" ? Kind::WorkGroup
-                                       : Kind::Local;
-  gridLoops_.add({kind, g.dim, count, static_cast<int>(gridStack_.size())});
+  gridLoops_.add({g.kind, g.dim, count, static_cast<int>(gridStack_.size())});
 }
 
 void Emitter::placeTemporaries(const std::vector<dpia::HoistedAllocation>& heap) {
@@ -106,12 +103,12 @@ void Emitter::distributePrivateArrays() {
   // private arrays each work-item needs only its own elements of: with the
   // local sizes known at compile time, emit again with them distributed
   // (all of them: the kernel then requires them, reqd_work_group_size)
-  std::map<std::string, std::int64_t> strides;
+  std::map<opencl::GridLoop, std::int64_t> strides;
   if (opts_.launch && !opts_.launch->local.empty() &&
       std::all_of(opts_.launch->local.begin(), opts_.launch->local.end(),
                   [](const Nat& l) { return l->isConst(); }))
     for (std::size_t d = 0; d < opts_.launch->local.size(); ++d)
-      strides["mapLocal(" + std::to_string(d) + ")"] = opts_.launch->local[d]->value();
+      strides[{opencl::GridKind::Local, static_cast<int>(d)}] = opts_.launch->local[d]->value();
   std::map<std::uint64_t, opencl::PrivateLayout> found = privateMemory_.layouts(strides);
   if (!found.empty() && layouts_.empty()) {
     for (std::uint64_t id : privateOrder_) {

@@ -18,8 +18,9 @@ void Emitter::parallelLoop(const Phrase& c, std::vector<CStmt>& out) {
     gridStrideLoop(c, out);
     return;
   }
-  if (opts_.target != "openmp")
-    throw InternalError("C back end: a parallel loop for the target `" + opts_.target + "`");
+  if (opts_.target != Target::OpenMP)
+    throw InternalError("C back end: a parallel loop for the target `" +
+                        std::string(targetName(opts_.target)) + "`");
   openmp_ = true;
   if (c->isPrim("parForCombine")) {
     combineLoop(c, out);

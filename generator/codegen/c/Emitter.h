@@ -21,6 +21,7 @@
 #include "codegen/c/EmitNat.h"
 #include "codegen/c/EmitTypes.h"
 #include "codegen/c/EmitVectors.h"
+#include "codegen/opencl/GridLoop.h"
 #include "codegen/opencl/Kernel.h"
 #include "codegen/opencl/PrivateMemory.h"
 #include "dpia/View.h"
@@ -68,7 +69,7 @@ public:
   CFiles files(std::vector<CStmt> statements);
 
 private:
-  bool opencl() const { return opts_.target == "opencl"; }
+  bool opencl() const { return opts_.target == Target::OpenCL; }
 
   // ---- the ABI prologue (EmitPrologue.cpp) ------------------------------------
 

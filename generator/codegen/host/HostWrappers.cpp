@@ -205,9 +205,9 @@ mustache::data common(const KernelAbi& abi, const c::COptions& opts) {
 
 std::string docComment(const KernelAbi& abi, const c::COptions& opts) {
   mustache::data d = common(abi, opts);
-  bool opencl = abi.target == "opencl";
+  bool opencl = abi.target == Target::OpenCL;
   d.set("strategy", opts.strategyName.empty() ? "lowerToC (default)" : opts.strategyName);
-  d.set("targetText", opencl ? "opencl (OpenCL C 1.2)" : abi.target);
+  d.set("targetText", opencl ? "opencl (OpenCL C 1.2)" : std::string(targetName(abi.target)));
   d.set("riseType", rise::typeToString(abi.riseType));
   mustache::data params{mustache::data::type::list};
   for (const AbiParam& p : abi.params) {

@@ -19,6 +19,7 @@
 // to a multiple of the local size (OpenCL 1.2 has no partial work-groups).
 #pragma once
 
+#include "codegen/opencl/GridLoop.h"
 #include "rise/ast/Expr.h"
 #include "rise/nat/Nat.h"
 #include "support/SourceLocation.h"
@@ -37,7 +38,7 @@ struct Launch {
 
 /// One grid-stride loop of an OpenCL kernel as the emitter saw it.
 struct GridLoopInfo {
-  enum class Kind { Global, WorkGroup, Local };
+  using Kind = opencl::GridKind;
   Kind kind = Kind::Global;
   int dim = 0;
   rise::Nat count; ///< the trip count, over the size parameters only

@@ -1,5 +1,6 @@
 #include "codegen/opencl/Barriers.h"
 
+#include "codegen/opencl/GridLoop.h"
 #include "dpia/Imperative.h"
 #include "dpia/Parallel.h"
 #include "dpia/Primitive.h"
@@ -37,10 +38,6 @@ void merge(Uses& into, const Uses& from) {
   }
 }
 
-bool startsWith(const std::string& s, const char* p) {
-  return s.rfind(p, 0) == 0;
-}
-
 /// How the iterations of `loop` spread the accesses to `t` over
 /// work-items. A loop the temporary was allocated in gives every iteration
 /// its own copy (a slice; for local memory inside mapWorkGroup, the group's
@@ -48,9 +45,10 @@ bool startsWith(const std::string& s, const char* p) {
 unsigned spreadOf(const Phrase& loop, const SharedTemporary& t) {
   if (!loop->isPrim("parFor") || t.ownLoops.count(dpia::forIndex(loop)->var().id))
     return kOneItem;
-  if (startsWith(loop->tag(), "mapLocal("))
+  std::optional<GridKind> kind = gridKind(loop);
+  if (kind == GridKind::Local)
     return kInGroup;
-  if (startsWith(loop->tag(), "mapWorkGroup("))
+  if (kind == GridKind::WorkGroup)
     return t.local ? kOneItem : kAcrossGroups; // every group has its own local memory
   return t.local ? kInGroup : kAcrossGroups;   // mapGlobal
 }
@@ -208,7 +206,7 @@ private:
     if (!loop->isPrim("parFor"))
       return u;
     Uses out;
-    if (!startsWith(loop->tag(), "mapWorkGroup("))
+    if (gridKind(loop) != GridKind::WorkGroup)
       return out;
     for (const auto& [id, use] : u) {
       const SharedTemporary& t = shared_.at(id);
@@ -310,7 +308,7 @@ private:
                              "in two, or restructure so that each work-group only reads what its "
                              "own work-items wrote (mapWorkGroup around mapLocal loops)");
     for (const Phrase& l : loops_)
-      if (l->isPrim("parFor") && !startsWith(l->tag(), "mapWorkGroup("))
+      if (l->isPrim("parFor") && gridKind(l) != GridKind::WorkGroup)
         throw CompileError(
             "E0634", t.loc,
             "`" + t.description + "` needs a barrier inside a `" + l->tag() +

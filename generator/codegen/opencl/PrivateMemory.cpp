@@ -56,7 +56,7 @@ void PrivateMemoryCheck::access(std::uint64_t id, const rise::Nat& index,
          around);
 }
 
-std::vector<std::string> PrivateMemoryCheck::owners(const Temporary& t, bool& whole) const {
+std::vector<const GridLoopRef*> PrivateMemoryCheck::owners(const Temporary& t, bool& whole) const {
   whole = false;
   auto distributedWrite = std::find_if(t.accesses.begin(), t.accesses.end(),
                                        [](const Access& a) { return a.write && !a.loops.empty(); });
@@ -85,8 +85,8 @@ std::vector<std::string> PrivateMemoryCheck::owners(const Temporary& t, bool& wh
                             "`, so it may see an element another work-item wrote" + fix);
   };
   // the dimension each loop of the first distributed write owns
-  std::vector<std::string> owner(rank);
-  std::vector<std::pair<std::string, std::size_t>> owned; // origin, dimension
+  std::vector<const GridLoopRef*> owner(rank);
+  std::vector<std::pair<GridLoop, std::size_t>> owned; // grid loop, dimension
   for (const GridLoopRef& loop : distributedWrite->loops) {
     const std::vector<rise::Nat>& ix = distributedWrite->indices;
     auto at =
@@ -94,8 +94,8 @@ std::vector<std::string> PrivateMemoryCheck::owners(const Temporary& t, bool& wh
     if (at == ix.end() || ix.size() != rank)
       throw notOwn(*distributedWrite, loop, 0);
     std::size_t dim = static_cast<std::size_t>(at - ix.begin());
-    owner[dim] = loop.origin;
-    owned.push_back({loop.origin, dim});
+    owner[dim] = &loop;
+    owned.push_back({loop.grid, dim});
   }
   for (const Access& a : t.accesses) {
     if (a.loops.empty()) {
@@ -108,9 +108,9 @@ std::vector<std::string> PrivateMemoryCheck::owners(const Temporary& t, bool& wh
       whole = true; // written whole by every work-item
       continue;
     }
-    for (const auto& [origin, dim] : owned) {
+    for (const auto& [grid, dim] : owned) {
       auto loop = std::find_if(a.loops.begin(), a.loops.end(),
-                               [&](const GridLoopRef& l) { return l.origin == origin; });
+                               [&](const GridLoopRef& l) { return l.grid == grid; });
       if (loop == a.loops.end())
         throw CompileError("E0648", t.command->loc(),
                            head + "it is also accessed inside `" + a.loops.back().origin +
@@ -123,7 +123,7 @@ std::vector<std::string> PrivateMemoryCheck::owners(const Temporary& t, bool& wh
     // the other work-items unwritten
     for (const GridLoopRef& loop : a.loops)
       if (a.write && std::none_of(owned.begin(), owned.end(),
-                                  [&](const auto& o) { return o.first == loop.origin; }))
+                                  [&](const auto& o) { return o.first == loop.grid; }))
         throw CompileError("E0648", t.command->loc(),
                            head + "it is also accessed inside `" + loop.origin +
                                "`, whose iterations run on other work-items" + fix);
@@ -139,7 +139,7 @@ void PrivateMemoryCheck::check() const {
 }
 
 std::map<std::uint64_t, PrivateLayout>
-PrivateMemoryCheck::layouts(const std::map<std::string, std::int64_t>& strides) const {
+PrivateMemoryCheck::layouts(const std::map<GridLoop, std::int64_t>& strides) const {
   std::map<std::uint64_t, PrivateLayout> r;
   for (std::uint64_t id : order_) {
     const Temporary& t = temporaries_.at(id);
@@ -147,7 +147,7 @@ PrivateMemoryCheck::layouts(const std::map<std::string, std::int64_t>& strides) 
     if (type->kind() != rise::TypeKind::Array)
       continue; // scalars, vectors and pairs: placed before (Temporaries.h)
     bool whole = false;
-    std::vector<std::string> owner = owners(t, whole);
+    std::vector<const GridLoopRef*> owner = owners(t, whole);
     std::vector<rise::Type> dims = dimensions(type);
     PrivateLayout layout;
     bool distributed = false, couldBe = false;
@@ -155,9 +155,8 @@ PrivateMemoryCheck::layouts(const std::map<std::string, std::int64_t>& strides) 
     for (std::size_t k = 0; k < dims.size(); ++k) {
       std::int64_t n = dims[k]->size()->isConst() ? dims[k]->size()->value() : -1;
       std::int64_t divisor = 1;
-      if (!whole && k < owner.size() && !owner[k].empty() &&
-          dims[k]->kind() == rise::TypeKind::Array) {
-        auto s = strides.find(owner[k]);
+      if (!whole && k < owner.size() && owner[k] && dims[k]->kind() == rise::TypeKind::Array) {
+        auto s = strides.find(owner[k]->grid);
         if (s != strides.end() && s->second > 0)
           divisor = s->second;
         else
@@ -176,9 +175,9 @@ PrivateMemoryCheck::layouts(const std::map<std::string, std::int64_t>& strides) 
       std::string own;
       if (couldBe) {
         std::string owners;
-        for (const std::string& o : owner)
-          if (!o.empty() && owners.find(o) == std::string::npos)
-            owners += std::string(owners.empty() ? "" : ", ") + "`" + o + "`";
+        for (const GridLoopRef* o : owner)
+          if (o && owners.find(o->origin) == std::string::npos)
+            owners += std::string(owners.empty() ? "" : ", ") + "`" + o->origin + "`";
         own = "; every work-item accesses only its own elements (those of its iterations of " +
               owners +
               "), so with a constant local size at compile time (`risec compile --launch "

@@ -35,6 +35,7 @@
 // work-item against the limit for private memory (E0631).
 #pragma once
 
+#include "codegen/opencl/GridLoop.h"
 #include "dpia/Phrase.h"
 #include "rise/nat/Nat.h"
 
@@ -45,12 +46,13 @@
 
 namespace risec::codegen::opencl {
 
-/// A grid-stride loop: the id of its index variable, its C name and its
-/// origin (`mapLocal(0)`).
+/// A grid-stride loop: the id of its index variable, its C name, its tag
+/// for messages (`mapLocal(0)`) and which grid loop it is.
 struct GridLoopRef {
   std::uint64_t index = 0;
   std::string name;
   std::string origin;
+  GridLoop grid;
 };
 
 /// The layout of a private array in each work-item: `divisors[k]` for the
@@ -83,12 +85,12 @@ public:
   void check() const;
   /// After check(): the layout of every private array that can be
   /// distributed over the grid loops whose number of work-items `strides`
-  /// gives (`mapLocal(0)` -> 64, known at compile time), by the id of the
+  /// gives ({Local, 0} -> 64, known at compile time), by the id of the
   /// temporary; only those with a divisor above 1. Throws E0631 for the
   /// first private array larger than the limit for private memory
   /// (c::kStackLimitBytes) in each work-item.
   std::map<std::uint64_t, PrivateLayout>
-  layouts(const std::map<std::string, std::int64_t>& strides) const;
+  layouts(const std::map<GridLoop, std::int64_t>& strides) const;
 
 private:
   struct Access {
@@ -103,10 +105,11 @@ private:
     std::size_t depth = 0; ///< grid loops around the declaration
     std::vector<Access> accesses;
   };
-  /// Which grid loop (origin) owns each dimension of `t`'s type ("": none);
-  /// empty when no grid loop writes it. Throws E0648 when two work-items
-  /// may share an element. `whole`: some write is outside every grid loop.
-  std::vector<std::string> owners(const Temporary& t, bool& whole) const;
+  /// Which grid loop owns each dimension of `t`'s type (null: none; pointing
+  /// into `t`); empty when no grid loop writes it. Throws E0648 when two
+  /// work-items may share an element. `whole`: some write is outside every
+  /// grid loop.
+  std::vector<const GridLoopRef*> owners(const Temporary& t, bool& whole) const;
 
   std::map<std::uint64_t, Temporary> temporaries_;
   std::vector<std::uint64_t> order_; ///< declaration order, for deterministic messages

@@ -2,10 +2,11 @@
 
 #include "codegen/c/EmitC.h"
 #include "codegen/c/EmitTypes.h"
+#include "codegen/opencl/GridLoop.h"
 #include "dpia/Imperative.h"
 #include "support/Diagnostic.h"
 
-#include <cctype>
+#include <optional>
 
 namespace risec::codegen::opencl {
 
@@ -26,39 +27,23 @@ std::string spaceName(AddrSpace::Tag t) {
   return t == AddrSpace::Tag::Local ? "Local" : t == AddrSpace::Tag::Global ? "Global" : "Private";
 }
 
-/// The identifier at `loc` in its source file, or "".
-std::string identifierAt(const SourceLocation& loc) {
-  if (!loc.known())
+/// The primitive that made the temporary (its origin), with the address
+/// space for those that take one (`oclIterate(Local)`); "" when unknown or
+/// without a source location.
+std::string madeBy(const dpia::Phrase& c, AddrSpace::Tag t) {
+  const std::optional<rise::Prim>& p = c->origin().prim;
+  if (!p || !c->loc().known())
     return "";
-  const std::string& text = loc.file->text;
-  std::size_t pos = 0;
-  for (int line = 1; line < loc.line; ++line) {
-    pos = text.find('\n', pos);
-    if (pos == std::string::npos)
-      return "";
-    ++pos;
-  }
-  pos += static_cast<std::size_t>(loc.column - 1);
-  std::size_t end = pos;
-  while (end < text.size() &&
-         (std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '_'))
-    ++end;
-  return pos < text.size() ? text.substr(pos, end - pos) : "";
-}
-
-/// The primitive written at the temporary's location, with the address
-/// space for those that take one (`oclIterate(Local)`), or "".
-std::string writtenPrimitive(const dpia::Phrase& c, AddrSpace::Tag t) {
-  std::string written = identifierAt(c->loc());
-  if (written == "oclToMem" || written == "oclReduceSeq" || written == "oclIterate")
-    return written + "(" + spaceName(t) + ")";
-  return written;
+  std::string name(rise::primName(*p));
+  if (*p == rise::Prim::OclToMem || *p == rise::Prim::OclReduceSeq || *p == rise::Prim::OclIterate)
+    return name + "(" + spaceName(t) + ")";
+  return name;
 }
 
 /// How the program asked for the temporary: `toLocal`, `oclToMem(Local)`,
 /// `oclReduceSeq(Local)` (an accumulator), ...
 std::string primitiveOf(const dpia::Phrase& c, AddrSpace::Tag t) {
-  std::string written = writtenPrimitive(c, t);
+  std::string written = madeBy(c, t);
   if (written.rfind("ocl", 0) == 0)
     return written;
   if (c->tag() == "acc")
@@ -71,7 +56,7 @@ std::string primitiveOf(const dpia::Phrase& c, AddrSpace::Tag t) {
 } // namespace
 
 std::string describeTemporary(const dpia::Phrase& c) {
-  std::string written = writtenPrimitive(c, dpia::newAddrSpace(c).tag);
+  std::string written = madeBy(c, dpia::newAddrSpace(c).tag);
   std::string at = c->loc().known() ? " at " + c->loc().shortStr() : "";
   const std::string& tag = c->tag();
   if (tag == "bufA" || tag == "bufB")
@@ -116,8 +101,9 @@ Placement placeTemporary(const dpia::HoistedAllocation& h) {
   p.slice = rise::natConst(0);
   for (const dpia::Phrase& loop : h.parallelLoops) {
     const std::string& origin = loop->tag();
-    bool mapLocal = origin.rfind("mapLocal(", 0) == 0;
-    if (p.local && origin.rfind("mapGlobal(", 0) == 0) // mapping rule 2 (E0641) rejects it
+    std::optional<GridKind> kind = gridKind(loop);
+    bool mapLocal = kind == GridKind::Local;
+    if (p.local && kind == GridKind::Global) // mapping rule 2 (E0641) rejects it
       throw InternalError("OpenCL: local memory inside `" + origin + "` passed the mapping rules");
     if (p.local && !mapLocal)
       continue; // one buffer per work-group: mapWorkGroup

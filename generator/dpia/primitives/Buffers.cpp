@@ -40,7 +40,8 @@ void addWindows(PrimitiveRegistry& r, rise::Prim p, const char* name, std::size_
                       expType(rise::arrayType(n, rise::arrayType(sz, elem)), Access::Rd), e->loc());
         return seq({fill, k(windows)});
       };
-      return newVar(rise::arrayType(count, elem), "buf", fillAndRead, e->loc());
+      return newVar(rise::arrayType(count, elem), "buf", fillAndRead, e->loc(),
+                    Origin{e->prim().rise, nullptr});
     });
   };
 }

@@ -35,15 +35,19 @@ Phrase seq(std::vector<Phrase> commands) {
 }
 
 Phrase newVar(const rise::Type& dt, const std::string& name,
-              const std::function<Phrase(const Phrase& v)>& body, const SourceLocation& loc) {
+              const std::function<Phrase(const Phrase& v)>& body, const SourceLocation& loc,
+              Origin origin) {
   Phrase v = freshIdent(name, pairPhraseType(expType(dt, Access::Rd), accType(dt)));
-  return primTyped(def("new"), {dt}, {lambda(v, body(v))}, commType(), loc, name);
+  return primTyped(def("new"), {dt}, {lambda(v, body(v))}, commType(), loc, name,
+                   std::move(origin));
 }
 
 Phrase newVarIn(const rise::AddrSpace& space, const SourceLocation& loc, const rise::Type& dt,
-                const std::string& name, const std::function<Phrase(const Phrase& v)>& body) {
+                const std::string& name, const std::function<Phrase(const Phrase& v)>& body,
+                Origin origin) {
   Phrase v = freshIdent(name, pairPhraseType(expType(dt, Access::Rd), accType(dt)));
-  return primTyped(def("new"), {dt, space}, {lambda(v, body(v))}, commType(), loc, name);
+  return primTyped(def("new"), {dt, space}, {lambda(v, body(v))}, commType(), loc, name,
+                   std::move(origin));
 }
 
 rise::AddrSpace newAddrSpace(const Phrase& newCommand) {

@@ -59,8 +59,9 @@ void addIterate(PrimitiveRegistry& r, const char* name, rise::Prim p, bool space
                          expType(rise::arrayType(len, dt), Access::Rd), {});
       };
       auto buffer = [&](const char* bufName, const std::function<Phrase(const Phrase&)>& body) {
-        return space ? newVarIn(*space, e->loc(), bufType, bufName, body)
-                     : newVar(bufType, bufName, body, e->loc());
+        Origin origin{e->prim().rise, nullptr};
+        return space ? newVarIn(*space, e->loc(), bufType, bufName, body, origin)
+                     : newVar(bufType, bufName, body, e->loc(), origin);
       };
       auto steps = [&](const Phrase& a, const Phrase& b) {
         std::vector<Phrase> cmds;

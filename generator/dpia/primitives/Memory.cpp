@@ -38,8 +38,9 @@ void addStore(PrimitiveRegistry& r, const char* name, rise::Prim p, const rise::
     const rise::AddrSpace* a = space;
     if (spaceArg)
       a = std::get_if<rise::AddrSpace>(&e->typeArgs().at(0));
-    Phrase stored = a ? newVarIn(*a, e->loc(), dataType(e), "tmp", body)
-                      : newVar(dataType(e), "tmp", body, e->loc());
+    Origin origin{e->prim().rise, nullptr};
+    Phrase stored = a ? newVarIn(*a, e->loc(), dataType(e), "tmp", body, origin)
+                      : newVar(dataType(e), "tmp", body, e->loc(), origin);
     return unused ? *unused : stored;
   };
 }

@@ -74,10 +74,10 @@ std::string reductionOperator(const Phrase& f, const rise::Type& t) {
 } // namespace
 
 Phrase parFor(const rise::Nat& n, const std::function<Phrase(const Phrase& i)>& body,
-              const std::string& origin) {
+              const std::string& tag, Origin origin) {
   rise::Nat i;
   Phrase index = loopIndex(n, i);
-  return primTyped(def("parFor"), {n, i}, {body(index)}, commType(), {}, origin);
+  return primTyped(def("parFor"), {n, i}, {body(index)}, commType(), {}, tag, std::move(origin));
 }
 
 Phrase parForReduce(const rise::Nat& n, const std::function<Phrase(const Phrase& i)>& body,
@@ -117,13 +117,15 @@ void registerParallel(PrimitiveRegistry& r) {
     return t.conT(e->args()[1], [&](const Phrase& x) {
       return parFor(
           e->natArg(0),
-          [&](const Phrase& i) { return t.accT(call(f, idxExp(i, x)), idxAcc(i, out)); }, "mapPar");
+          [&](const Phrase& i) { return t.accT(call(f, idxExp(i, x)), idxAcc(i, out)); }, "mapPar",
+          Origin{e->prim().rise, nullptr});
     });
   };
 
   // OpenCL (docs/dpia.md, "OpenCL"): mapGlobal/mapWorkGroup/mapLocal(d) are
-  // parFor loops whose origin names the primitive and its dimension, e.g.
-  // `mapLocal(0)`; the OpenCL back end prints them as grid-stride loops.
+  // parFor loops tagged with the primitive and its dimension, e.g.
+  // `mapLocal(0)`, and with both as their origin (dpia/Origin.h); the OpenCL
+  // back end prints them as grid-stride loops.
   for (auto [name, prim] : {std::pair{"mapGlobal", rise::Prim::MapGlobal},
                             std::pair{"mapWorkGroup", rise::Prim::MapWorkGroup},
                             std::pair{"mapLocal", rise::Prim::MapLocal}}) {
@@ -136,7 +138,8 @@ void registerParallel(PrimitiveRegistry& r) {
       return t.conT(e->args()[1], [&](const Phrase& x) {
         return parFor(
             e->natArg(1),
-            [&](const Phrase& i) { return t.accT(call(f, idxExp(i, x)), idxAcc(i, out)); }, origin);
+            [&](const Phrase& i) { return t.accT(call(f, idxExp(i, x)), idxAcc(i, out)); }, origin,
+            Origin{e->prim().rise, e->natArg(0)});
       });
     };
   }

@@ -57,8 +57,9 @@ void addReduce(PrimitiveRegistry& r, rise::Prim p, const char* name, bool unroll
     const auto* space = ocl ? std::get_if<rise::AddrSpace>(&e->typeArgs().at(0)) : nullptr;
     return t.conT(e->args()[2], [&](const Phrase& x) {
       auto make = [&](const std::function<Phrase(const Phrase&)>& body) {
-        return space ? newVarIn(*space, e->loc(), acc, "acc", body)
-                     : newVar(acc, "acc", body, e->loc());
+        Origin origin{e->prim().rise, nullptr};
+        return space ? newVarIn(*space, e->loc(), acc, "acc", body, origin)
+                     : newVar(acc, "acc", body, e->loc(), origin);
       };
       return make([&](const Phrase& v) {
         return seq({t.accT(e->args()[1], proj2(v)),
@@ -95,7 +96,7 @@ void registerReduces(PrimitiveRegistry& r) {
                         },
                         "scanSeq")});
       };
-      return newVar(e->dataArg(2), "acc", scan, e->loc());
+      return newVar(e->dataArg(2), "acc", scan, e->loc(), Origin{e->prim().rise, nullptr});
     });
   };
 }
