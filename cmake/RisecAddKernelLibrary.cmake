@@ -1,5 +1,5 @@
 # risec_add_kernel_library(NAME SPECS spec.yaml... [TARGETS c openmp opencl]
-#                          [ISAS level...|native|none]
+#                          [ISAS level...|native|none] [TESTS]
 #                          [OUTPUT_DIR dir] [HEADER var] [MANIFEST var])
 #
 # Runs `risec generate` over SPECS at build time and makes a static library
@@ -14,7 +14,10 @@
 # (x86-64-v2 ... x86-64-v4, or `native`: the level of the building machine),
 # plus the x86-64 fallback, behind a run-time dispatcher; by default `native`
 # when the library targets x86-64 with GCC or Clang and is not cross-compiled,
-# else `none` (one function per variant). HEADER and MANIFEST name variables
+# else `none` (one function per variant). TESTS adds a CTest test per c and
+# openmp variant that checks it against risec's interpreter at the spec's
+# `check:` sizes with this project's C compiler (`risec verify`; call
+# enable_testing() first). HEADER and MANIFEST name variables
 # that receive the paths of NAME.h and NAME.json. See docs/usage.md.
 #
 # Also defined here (used by risec's own build): risec_library_from_manifest()
@@ -232,7 +235,7 @@ function(risec_add_regeneration target)
 endfunction()
 
 function(risec_add_kernel_library name)
-  cmake_parse_arguments(ARG "" "OUTPUT_DIR;HEADER;MANIFEST" "SPECS;TARGETS;ISAS" ${ARGN})
+  cmake_parse_arguments(ARG "TESTS" "OUTPUT_DIR;HEADER;MANIFEST" "SPECS;TARGETS;ISAS" ${ARGN})
   if(NOT ARG_SPECS)
     message(FATAL_ERROR "risec_add_kernel_library(${name}): SPECS is required")
   endif()
@@ -272,6 +275,7 @@ function(risec_add_kernel_library name)
     endif()
     string(REPLACE ";" "," isas "${ARG_ISAS}")
     list(APPEND extra --isas ${isas})
+    set(verify_isas --isas ${isas})
   endif()
   _risec_executable(exe exe_target)
 
@@ -314,4 +318,48 @@ function(risec_add_kernel_library name)
   if(ARG_MANIFEST)
     set(${ARG_MANIFEST} ${ARG_OUTPUT_DIR}/${name}.json PARENT_SCOPE)
   endif()
+  if(ARG_TESTS)
+    _risec_add_verify_tests(${name} ${ARG_OUTPUT_DIR}/${name}.json "${exe}" "${specs}"
+                            "${verify_isas}")
+  endif()
+endfunction()
+
+# TESTS of risec_add_kernel_library: one CTest test NAME.SYMBOL per c and
+# openmp variant of the manifest, `risec verify SPEC --variant SYMBOL` with
+# the library's ISAS and this project's C compiler: each function of the
+# variant that the CPU runs is built with the manifest's flags, run at the
+# spec's `check:` sizes on random inputs and compared with the reference
+# interpreter (docs/usage.md, "Testing the library"). Labelled `risec`.
+function(_risec_add_verify_tests name manifest exe specs isas)
+  file(READ ${manifest} json)
+  string(JSON kernels GET "${json}" kernels)
+  string(JSON nkernels LENGTH "${kernels}")
+  if(nkernels EQUAL 0)
+    return()
+  endif()
+  math(EXPR klast "${nkernels} - 1")
+  foreach(k RANGE ${klast})
+    string(JSON kname MEMBER "${kernels}" ${k})
+    string(JSON specname GET "${kernels}" ${kname} spec)
+    set(spec "")
+    foreach(candidate IN LISTS specs)
+      get_filename_component(base ${candidate} NAME)
+      if(base STREQUAL specname)
+        set(spec ${candidate})
+      endif()
+    endforeach()
+    string(JSON variants GET "${kernels}" ${kname} variants)
+    string(JSON nvariants LENGTH "${variants}")
+    math(EXPR vlast "${nvariants} - 1")
+    foreach(v RANGE ${vlast})
+      string(JSON symbol MEMBER "${variants}" ${v})
+      string(JSON target GET "${variants}" ${symbol} target)
+      if(spec AND target MATCHES "^(c|openmp)$")
+        add_test(NAME ${name}.${symbol}
+                 COMMAND ${exe} verify ${spec} --variant ${symbol} ${isas}
+                         --cc ${CMAKE_C_COMPILER})
+        set_tests_properties(${name}.${symbol} PROPERTIES LABELS risec)
+      endif()
+    endforeach()
+  endforeach()
 endfunction()

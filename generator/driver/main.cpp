@@ -6,6 +6,7 @@
 #include "driver/GenerateCommand.h"
 #include "driver/RewriteCommand.h"
 #include "driver/TuneCommand.h"
+#include "driver/VerifyCommand.h"
 #include "support/Diagnostic.h"
 #include "support/PassTimer.h"
 
@@ -107,6 +108,16 @@ int run(int argc, char** argv) {
   tuneCmd->add_option("--sizes", tune.sizes, "bench sizes, e.g. m=512,n=512,k=512");
   tuneCmd->add_flag("--no-write", tune.noWrite, "write the log only, not the spec");
 
+  VerifyOptions verify;
+  CLI::App* verifyCmd = app.add_subcommand(
+      "verify", "check a spec's c and openmp variants against the interpreter with a C compiler");
+  verifyCmd->add_option("spec", verify.spec, "the kernel spec (.yaml)")->required();
+  verifyCmd->add_option("--variant", verify.variant,
+                        "one variant's symbol (default: every c and openmp variant)");
+  verifyCmd->add_option("--isas", verify.isas,
+                        "the ISA levels the library was generated with (as generate --isas)");
+  verifyCmd->add_option("--cc", verify.cc, "the C compiler (default: $CC, else cc)");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -129,6 +140,8 @@ int run(int argc, char** argv) {
     status = runGenerate(generate, out);
   else if (*tuneCmd)
     status = runTune(tune, out);
+  else if (*verifyCmd)
+    status = runVerify(verify, out);
   std::cout << out.str();
   return status;
 }

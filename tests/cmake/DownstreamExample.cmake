@@ -38,6 +38,14 @@ run(${CMAKE_COMMAND} -S ${src} -B ${WORK_DIR}/build
     -DCMAKE_EXPORT_COMPILE_COMMANDS=ON ${flags})
 run(${CMAKE_COMMAND} --build ${WORK_DIR}/build -j2)
 run(${WORK_DIR}/build/downstream)
+# TESTS: one test per variant, `risec verify` at the spec's check sizes.
+get_filename_component(cmake_bin ${CMAKE_COMMAND} DIRECTORY)
+run(${cmake_bin}/ctest --test-dir ${WORK_DIR}/build -L risec --output-on-failure)
+foreach(t mykernels.rowsum_c mykernels.rowsum_openmp)
+  if(NOT output MATCHES "${t} [.]+ *Passed")
+    message(FATAL_ERROR "the TESTS of risec_add_kernel_library did not run ${t}:\n${output}")
+  endif()
+endforeach()
 
 # The flags that travel with the kernels (docs/usage.md, "Compiler flags"):
 # in COMPILE_COMMANDS, the command of every C file whose path matches REGEX

@@ -257,3 +257,46 @@ TEST_F(Cli, EverySubcommandWorksFromAnyWorkingDirectory) {
     EXPECT_TRUE(fs::exists(place.cwd / ("gen" + out) / "scal_c.c")) << place.cwd;
   }
 }
+
+// `risec verify` (risec_add_kernel_library's TESTS): every check size of every
+// c and openmp variant, compared with the interpreter; a C compiler that
+// miscompiles the kernel (here: a wrapper that turns `*` into `+` in the
+// generated C) is caught as E0840 at the variant.
+TEST_F(Cli, VerifyChecksEveryVariantAtEveryCheckSize) {
+  write("scal.rise", "def scal = depFun(n: Nat => fun(alpha: f32, xs: n.f32 =>\n"
+                     "  xs |> map(fun(x => alpha * x))))\n");
+  write("scal.c.elevate", "mapToSeq @ everywhere\n");
+  write("scal.omp.elevate", "splitJoin(4) @ outermost(isMap) ; mapToPar @ outermost(isMap) ;\n"
+                            "mapToSeq @ everywhere\n");
+  std::string spec = write("scal.yaml", "kernel: scal\nsource: scal.rise\nvariants:\n"
+                                        "  - target: c\n    strategy: scal.c.elevate\n"
+                                        "  - target: openmp\n    strategy: scal.omp.elevate\n"
+                                        "check:\n  - {n: 0}\n  - {n: 6}\n  - {n: 1000}\n");
+  ProcessResult r = risec({"verify", spec});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  for (const char* line :
+       {"ok scal_c at n=0\n", "ok scal_c at n=6\n", "ok scal_c at n=1000\n",
+        "ok scal_openmp refuses n=6 (its preconditions)\n", "ok scal_openmp at n=1000\n"})
+    EXPECT_NE(r.out.find(line), std::string::npos) << line << " missing from:\n" << r.out;
+  EXPECT_NE(r.out.find("verified 2 functions of `scal` at 6 check sizes"), std::string::npos)
+      << r.out;
+
+  std::string cc =
+      write("badcc.sh", "#!/bin/sh\n"
+                        "for a; do shift; case $a in *.c) sed 's/ \\* / + /g' \"$a\" "
+                        "> \"$a.bad.c\"; set -- \"$@\" \"$a.bad.c\";; *) set -- \"$@\" "
+                        "\"$a\";; esac; done\nexec cc \"$@\"\n");
+  fs::permissions(cc, fs::perms::owner_all);
+  r = risec({"verify", spec, "--variant", "scal_c", "--cc", cc});
+  EXPECT_EQ(r.exitCode, 1) << r.out << r.err;
+  EXPECT_NE(r.err.find("scal.yaml:4:5: error: `scal_c` differs from the reference interpreter at "
+                       "n=6"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("[E0840]"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out, "");
+
+  r = risec({"verify", spec, "--variant", "scal_cuda"});
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.err.find("its variants are scal_c, scal_openmp [E0842]"), std::string::npos) << r.err;
+}
