@@ -8,6 +8,8 @@
 //       FILE being the path as passed to risec
 //   // args: SUBCOMMAND ARGS...      (optional)
 //       run `risec SUBCOMMAND FILE ARGS...` instead of `risec check FILE`
+//   // note: TEXT                     (optional, repeatable)
+//       stderr must contain `FILE:TEXT` (a note and its location)
 #include "../support/Process.h"
 
 #include "TestFiles.h"
@@ -43,8 +45,9 @@ using risec::test::readFile;
 using risec::test::trim;
 
 struct Expectation {
-  std::string error;             ///< "LINE:COL: MESSAGE [CODE]"
-  std::vector<std::string> args; ///< empty: `check`
+  std::string error;              ///< "LINE:COL: MESSAGE [CODE]"
+  std::vector<std::string> args;  ///< empty: `check`
+  std::vector<std::string> notes; ///< "LINE:COL: note: MESSAGE"
 };
 
 /// Reads the directives from the leading comment lines.
@@ -59,6 +62,8 @@ std::optional<Expectation> parseDirectives(const std::string& text) {
     if (line.rfind("// error:", 0) == 0) {
       e.error = trim(line.substr(9));
       haveError = true;
+    } else if (line.rfind("// note:", 0) == 0) {
+      e.notes.push_back(trim(line.substr(8)));
     } else if (line.rfind("// args:", 0) == 0) {
       std::stringstream words(line.substr(8));
       std::string w;
@@ -108,6 +113,10 @@ TEST_P(ErrorCorpusTest, Diagnostic) {
   EXPECT_EQ(r.exitCode, 1) << "stderr:\n" << r.err;
   EXPECT_EQ(r.out, "") << "stdout must be empty on an error";
   EXPECT_EQ(firstLine, expected) << "full stderr:\n" << r.err;
+  for (const std::string& note : expect->notes)
+    EXPECT_NE(r.err.find(file + ":" + note), std::string::npos)
+        << "missing `" << file << ":" << note << "` in stderr:\n"
+        << r.err;
 }
 
 std::string testName(const ::testing::TestParamInfo<std::string>& info) {

@@ -175,10 +175,18 @@ void Unifier::requireSort(const Type& t0, TypeSort sort, const ConstraintSite& s
     // element must be numeric (or float) too.
     return requireSort(t->elem(), sort, site);
   }
-  if (!satisfiesSort(t, sort))
-    throw CompileError("E0308", site.loc,
-                       site.what + " has type `" + typeToString(t) + "`, but it must be " +
-                           std::string(sortName(sort)));
+  if (satisfiesSort(t, sort))
+    return;
+  CompileError e("E0308", site.loc,
+                 site.what + " has type `" + typeToString(t) + "`, but it must be " +
+                     std::string(sortName(sort)));
+  if (t->kind() == TypeKind::Fun || t->kind() == TypeKind::DepFun)
+    // The usual cause: `xs |> reduce(add)(0.0f) / n` parses as
+    // `xs |> (reduce(add)(0.0f) / n)`.
+    e.note(site.loc, "`|>` binds more loosely than arithmetic and comparison operators: "
+                     "`xs |> f / y` means `xs |> (f / y)`; write `(xs |> f) / y` to apply `f` "
+                     "first");
+  throw e;
 }
 
 // ---- types ------------------------------------------------------------------
@@ -190,6 +198,23 @@ void Unifier::mismatch(const Type& a, const Type& b, const ConstraintSite& site,
   if (!detail.empty())
     msg += " (" + detail + ")";
   throw CompileError("E0301", site.loc, msg);
+}
+
+void Unifier::scalarMismatch(ScalarKind a, ScalarKind b, const Type& topA, const Type& topB,
+                             const ConstraintSite& site) {
+  const std::string detail = std::string(scalarName(a)) + " vs " + std::string(scalarName(b));
+  auto isFloat = [](ScalarKind k) { return k == ScalarKind::F32 || k == ScalarKind::F64; };
+  if (!((a == ScalarKind::I32 && isFloat(b)) || (b == ScalarKind::I32 && isFloat(a))))
+    mismatch(topA, topB, site, detail);
+  // The usual cause: an unsuffixed literal (`reduce(add)(0)`) next to floats.
+  const std::string f = std::string(scalarName(isFloat(a) ? a : b));
+  CompileError e("E0301", site.loc,
+                 "type mismatch in " + site.what + ": expected `" + typeToString(resolve(topA)) +
+                     "`, found `" + typeToString(resolve(topB)) + "` (" + detail + ")");
+  e.note(site.loc, "an integer literal without a suffix, such as `0`, is an i32: write `0.0" +
+                       std::string(f == "f32" ? "f" : "") + "` for an " + f +
+                       ", or convert with `cast(" + f + ")`");
+  throw e;
 }
 
 void Unifier::unify(const Type& expected, const Type& found, const ConstraintSite& site) {
@@ -229,9 +254,7 @@ void Unifier::unifyRec(const Type& a0, const Type& b0, const ConstraintSite& sit
   switch (a->kind()) {
   case TypeKind::Scalar:
     if (a->scalar() != b->scalar())
-      mismatch(topA, topB, site,
-               std::string(scalarName(a->scalar())) + " vs " +
-                   std::string(scalarName(b->scalar())));
+      scalarMismatch(a->scalar(), b->scalar(), topA, topB, site);
     return;
   case TypeKind::Array:
   case TypeKind::Vec:

@@ -71,6 +71,10 @@ private:
   void bindNatMeta(const NatVarInfo& meta, const Nat& solution);
   /// True if `d == 0` follows from the divisibility preconditions recorded so far.
   bool zeroUnderPreconditions(const Nat& d) const;
+  /// mismatch() of two scalar types, with a hint on integer literals when
+  /// one is i32 and the other a float.
+  [[noreturn]] void scalarMismatch(ScalarKind a, ScalarKind b, const Type& topA, const Type& topB,
+                                   const ConstraintSite& site);
   [[noreturn]] void mismatch(const Type& a, const Type& b, const ConstraintSite& site,
                              const std::string& detail);
 
