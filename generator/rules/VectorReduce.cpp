@@ -1,10 +1,11 @@
-// Vectorised reductions: `reduce(op)(init)(map(f)(xs))` (op add with 0 or mul
-// with 1, f scalar arithmetic) computed with k independent vector
-// accumulators of w lanes over the longest prefix of xs whose length is a
-// multiple of w*k, then the lanes combined, then the remaining elements added
-// one by one. GCC keeps the k accumulators (an array indexed with constants
-// only, thanks to mapSeqUnroll) in registers and issues k independent vector
-// FMAs per iteration; a single accumulator would be bound by the FMA latency.
+// Vectorised reductions: `reduce(op)(init)(map(f)(xs))` or `reduce(op)(init)(xs)`
+// (op add with 0, mul with 1, or max/min with any literal: max and min are
+// idempotent, so `init` may start every lane; f scalar arithmetic) computed with k independent
+// vector accumulators of w lanes over the longest prefix of xs whose length is a multiple of w*k,
+// then the lanes combined, then the remaining elements added one by one. GCC keeps the k
+// accumulators (an array indexed with constants only, thanks to mapSeqUnroll) in registers and
+// issues k independent vector FMAs per iteration; a single accumulator would be bound by the FMA
+// latency.
 //
 //   vectorReduce(w, k):
 //     drop(K)(xs) |> reduceSeq(fun(acc, y => op(acc)(f(y))))(
@@ -76,7 +77,8 @@ RuleFn vectorReduceChunks(std::int64_t w, std::int64_t k, std::int64_t c) {
 void registerVectorReduceRules(RuleRegistry& r) {
   r.add(vectoriseRule(
       "vectorReduce", 2,
-      "map(f) >> reduce(op)(init)   (op add with 0 or mul with 1, f scalar arithmetic)",
+      "map(f) >> reduce(op)(init), or reduce(op)(init)   (op add with 0, mul with 1, "
+      "max or min with any literal; f scalar arithmetic)",
       "k accumulators of vec[s, w] over the first w*k*(n/(w*k)) elements, their lanes "
       "combined, then reduceSeq over the rest",
       [](const std::vector<std::int64_t>& a) { return vectorReduce(a[0], a[1]); }));

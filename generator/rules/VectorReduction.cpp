@@ -22,14 +22,20 @@ std::optional<Prim> binaryPrim(const Expr& op) {
   return s.head->prim();
 }
 
-/// `init` is the neutral element of `p` on floats (add with 0, mul with 1).
-bool neutralFloat(Prim p, const Expr& init) {
+/// Whether `init` may start every lane of every vector accumulator of a
+/// reduction with `p` on floats: the neutral element of add (0) and mul (1),
+/// or any float literal for max and min, which are idempotent (combining
+/// `init` with itself again leaves the result unchanged).
+bool laneInit(Prim p, const Expr& init) {
+  if ((p == Prim::Max || p == Prim::Min) && isCall(init, Prim::Neg, 1))
+    return laneInit(p, spineOf(init).args[0]); // `-3.4e38f`
   if (init->kind() != ExprKind::Literal)
     return false;
   const ScalarValue& v = init->value();
   if (v.kind != ScalarKind::F32 && v.kind != ScalarKind::F64)
     return false;
-  return (p == Prim::Add && v.asDouble() == 0.0) || (p == Prim::Mul && v.asDouble() == 1.0);
+  return (p == Prim::Add && v.asDouble() == 0.0) || (p == Prim::Mul && v.asDouble() == 1.0) ||
+         p == Prim::Max || p == Prim::Min;
 }
 
 bool floatArray(const Type& t) {
@@ -66,12 +72,22 @@ std::optional<Reduction> matchReduction(const Expr& e, RuleContext& ctx) {
   if (!isPrim(r.head, Prim::Reduce) || r.args.size() != 3 || !r.depArgs.empty())
     return std::nullopt;
   auto op = binaryPrim(r.args[0]);
-  if (!op || !neutralFloat(*op, r.args[1]))
-    return std::nullopt;
-  Spine m = spineOf(r.args[2]);
-  if (!isPrim(m.head, Prim::Map) || m.args.size() != 2 || !r.args[2]->type())
+  if (!op || !laneInit(*op, r.args[1]) || !r.args[2]->type())
     return std::nullopt;
   Reduction red{*op, r.args[1], {}, nullptr, "", nullptr, nullptr};
+  Spine m = spineOf(r.args[2]);
+  if (!isPrim(m.head, Prim::Map) || m.args.size() != 2) {
+    // A plain `reduce(op)(init)(xs)`: the reduction of `map(fun(x => x))(xs)`.
+    const Expr& xs = r.args[2];
+    if (!floatArray(xs->type()) || !isView(xs))
+      return std::nullopt;
+    red.arrays = {xs};
+    red.length = xs->type()->size();
+    red.x = ctx.names.fresh("v");
+    red.body = makeVar(red.x, {}, xs->type()->elem());
+    red.liftedBody = var(red.x);
+    return red;
+  }
   const Expr& xs = m.args[1];
   if (isCall(xs, Prim::Zip, 2)) {
     Spine z = spineOf(xs);

@@ -19,7 +19,8 @@ struct Reduction {
   Expr liftedBody; ///< the body lifted to vectors
 };
 
-/// `e` as a vectorisable reduction: op add with 0 or mul with 1 on f32/f64,
+/// `e` as a vectorisable reduction: op add with 0, mul with 1, or max/min with
+/// any literal on f32/f64, of `map(f)(xs)` or of `xs` itself,
 /// f scalar arithmetic that lifts to vectors, the arrays views of the input.
 std::optional<Reduction> matchReduction(const Expr& e, RuleContext& ctx);
 

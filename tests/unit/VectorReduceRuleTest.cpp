@@ -63,6 +63,29 @@ TEST(VectorReduceRule, AsumKeepsItsTypeAndMeaning) {
   expectSameMeaning(kAsum, kSequential, "n");
 }
 
+// max and min are idempotent: any init may start every lane, including one
+// above (max) or below (min) every element, which then is the result.
+const char* kMax = "def rowmax = depFun(n: Nat => fun(xs: n.f32 =>\n"
+                   "  xs |> map(fun(x => x * 3.0f - 1.0f)) |> reduce(max)(-0.5f)))\n";
+const char* kMin = "def lowest = depFun(n: Nat => fun(xs: n.f32 =>\n"
+                   "  xs |> reduce(min)(0.25f)))\n";
+const char* kSum = "def sum = depFun(n: Nat => fun(xs: n.f32 =>\n"
+                   "  xs |> reduce(add)(0.0f)))\n";
+
+TEST(VectorReduceRule, AMaxReductionKeepsItsTypeAndMeaning) {
+  expectSameMeaning(kMax, kSequential, "n");
+  expectSameMeaning(kMax, kChunked, "n");
+}
+
+TEST(VectorReduceRule, APlainMinReductionKeepsItsTypeAndMeaning) {
+  expectSameMeaning(kMin, kSequential, "n");
+}
+
+TEST(VectorReduceRule, APlainSumKeepsItsTypeAndMeaning) {
+  expectSameMeaning(kSum, kSequential, "n");
+  expectSameMeaning(kSum, kChunked, "n");
+}
+
 TEST(VectorReduceRule, AProductWithOneKeepsItsMeaning) {
   expectSameMeaning(kProduct, kSequential, "n");
 }
@@ -162,16 +185,16 @@ TEST(VectorReduceRule, DoesNotApplyToIntegers) {
   expectNotApplicable("ks |> map(fun(k => k * 2)) |> reduce(add)(0)");
 }
 
-TEST(VectorReduceRule, DoesNotApplyToAnOperatorOtherThanAddOrMul) {
-  expectNotApplicable("xs |> map(fabs) |> reduce(max)(0.0f)");
+TEST(VectorReduceRule, DoesNotApplyToAnOperatorOtherThanAddMulMaxOrMin) {
+  expectNotApplicable("xs |> map(fabs) |> reduce(sub)(0.0f)");
 }
 
 TEST(VectorReduceRule, DoesNotApplyToAFunctionThatCannotBeLifted) {
   expectNotApplicable("xs |> map(fun(x => select(x > 0.0f, x, 0.0f))) |> reduce(add)(0.0f)");
 }
 
-TEST(VectorReduceRule, DoesNotApplyWithoutAMap) {
-  expectNotApplicable("xs |> reduce(add)(0.0f)");
+TEST(VectorReduceRule, DoesNotApplyToAPlainReduceWithAnInitThatIsNotNeutral) {
+  expectNotApplicable("xs |> reduce(add)(2.0f)");
 }
 
 } // namespace
