@@ -7,6 +7,7 @@
 #include "rise/ast/Expr.h"
 #include "rise/infer/Infer.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -70,6 +71,13 @@ std::map<std::string, std::int64_t> isaFacts(const std::string& level);
 inline const std::vector<std::string>& isaLevels() {
   static const std::vector<std::string> levels = {"x86-64", "x86-64-v2", "x86-64-v3", "x86-64-v4"};
   return levels;
+}
+
+/// The position of `level` in isaLevels() (0 for the baseline); isaLevels().size()
+/// when it is not a level.
+inline int isaLevelIndex(const std::string& level) {
+  const auto& l = isaLevels();
+  return static_cast<int>(std::find(l.begin(), l.end(), level) - l.begin());
 }
 
 /// The suffix of a level's function: `x86-64-v3` -> `x86_64_v3`.

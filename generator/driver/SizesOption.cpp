@@ -30,4 +30,11 @@ parseSizesOption(const std::string& text, const std::string& code, const std::st
   return sizes;
 }
 
+std::string formatSizes(const std::map<std::string, std::int64_t>& sizes) {
+  std::string t;
+  for (const auto& [name, value] : sizes)
+    t += (t.empty() ? "" : ",") + name + "=" + std::to_string(value);
+  return t.empty() ? "(no sizes)" : t;
+}
+
 } // namespace risec::driver

@@ -13,4 +13,8 @@ namespace risec::driver {
 std::map<std::string, std::int64_t>
 parseSizesOption(const std::string& text, const std::string& code, const std::string& example);
 
+/// {n: 4, m: 3} -> "m=3,n=4", the form parseSizesOption reads; "(no sizes)"
+/// when empty.
+std::string formatSizes(const std::map<std::string, std::int64_t>& sizes);
+
 } // namespace risec::driver

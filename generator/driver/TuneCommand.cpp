@@ -78,11 +78,6 @@ std::string cpuModel() {
   return "unknown";
 }
 
-int levelIndex(const std::string& level) {
-  const auto& l = isaLevels();
-  return static_cast<int>(std::find(l.begin(), l.end(), level) - l.begin());
-}
-
 /// One candidate's fate, for the log and the summary.
 struct Trial {
   ParamValues binding;
@@ -133,7 +128,7 @@ int runTune(const TuneOptions& opts, std::ostream& out) {
   const std::string native = nativeIsaLevel();
   std::string level = opts.isa;
   if (!level.empty()) {
-    if (levelIndex(level) >= static_cast<int>(isaLevels().size()))
+    if (isaLevelIndex(level) >= static_cast<int>(isaLevels().size()))
       throw CompileError("E0831", {},
                          "--isa names `" + level +
                              "`, which is not an ISA level; use x86-64, x86-64-v2, x86-64-v3 "
@@ -142,13 +137,13 @@ int runTune(const TuneOptions& opts, std::ostream& out) {
       throw CompileError("E0831", v.loc,
                          "the variant `" + v.symbol + "` has no function for " + level +
                              "; tune one of its `isas:` levels or add " + level + " to them");
-    if (native.empty() || levelIndex(level) > levelIndex(native))
+    if (native.empty() || isaLevelIndex(level) > isaLevelIndex(native))
       throw CompileError("E0831", {},
                          "this CPU does not support " + level +
                              ", so it cannot run the candidates; tune on a machine that does");
   } else if (!v.isas.empty()) {
     for (const std::string& l : v.isas)
-      if (!native.empty() && levelIndex(l) <= levelIndex(native))
+      if (!native.empty() && isaLevelIndex(l) <= isaLevelIndex(native))
         level = l;
     if (level.empty())
       throw CompileError("E0831", v.loc, "this CPU supports none of the variant's `isas:`");

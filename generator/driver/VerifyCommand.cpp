@@ -2,6 +2,7 @@
 
 #include "driver/IsaRequest.h"
 #include "driver/KernelCompiler.h"
+#include "driver/SizesOption.h"
 #include "driver/SpecLoader.h"
 #include "support/Diagnostic.h"
 #include "tune/Measure.h"
@@ -17,18 +18,6 @@ namespace risec::driver {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string sizesText(const std::map<std::string, std::int64_t>& s) {
-  std::string t;
-  for (const auto& [k, v] : s)
-    t += (t.empty() ? "" : ",") + k + "=" + std::to_string(v);
-  return t.empty() ? "(no sizes)" : t;
-}
-
-int levelIndex(const std::string& level) {
-  const auto& l = isaLevels();
-  return static_cast<int>(std::find(l.begin(), l.end(), level) - l.begin());
-}
 
 /// Whether the sizes satisfy the preconditions of `def` (the kernel's, after
 /// its strategy).
@@ -92,22 +81,23 @@ int verifyFunction(const KernelSpec& spec, const VariantSpec& v, const std::stri
       int rc = kernel->call(c.sizes, inputs, outputs);
       if (rc != 1)
         throw CompileError("E0840", c.loc,
-                           what + " returned " + std::to_string(rc) + " at " + sizesText(c.sizes) +
+                           what + " returned " + std::to_string(rc) + " at " +
+                               formatSizes(c.sizes) +
                                ", which violate its preconditions; it must return 1 there");
-      out << "ok " << name << " refuses " << sizesText(c.sizes) << " (its preconditions)\n";
+      out << "ok " << name << " refuses " << formatSizes(c.sizes) << " (its preconditions)\n";
       continue;
     }
     tune::CheckOutcome o = tune::checkAgainstInterpreter(*kernel, spec.typedEntry, {c.sizes});
     if (o.status == tune::CheckOutcome::Status::Wrong)
       throw CompileError("E0840", v.loc,
-                         what + " differs from the reference interpreter at " + sizesText(c.sizes) +
-                             ": " + o.detail +
+                         what + " differs from the reference interpreter at " +
+                             formatSizes(c.sizes) + ": " + o.detail +
                              "; the library computes a wrong result on this machine with `" + cc +
                              "`: please report it with the spec and the compiler's version");
     if (o.status == tune::CheckOutcome::Status::NotRun)
       throw CompileError("E0840", c.loc,
-                         what + " did not run at " + sizesText(c.sizes) + ": " + o.detail);
-    out << "ok " << name << " at " << sizesText(c.sizes) << "\n";
+                         what + " did not run at " + formatSizes(c.sizes) + ": " + o.detail);
+    out << "ok " << name << " at " << formatSizes(c.sizes) << "\n";
   }
   return checked;
 }
@@ -155,7 +145,7 @@ int runVerify(const VerifyOptions& opts, std::ostream& out) {
     if (native.empty())
       levels.resize(1);
     for (const std::string& level : levels) {
-      if (!level.empty() && !native.empty() && levelIndex(level) > levelIndex(native)) {
+      if (!level.empty() && !native.empty() && isaLevelIndex(level) > isaLevelIndex(native)) {
         out << "skip " << v->symbol << "_" << isaSuffix(level) << ": this CPU does not run "
             << level << "\n";
         continue;

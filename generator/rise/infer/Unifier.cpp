@@ -191,13 +191,18 @@ void Unifier::requireSort(const Type& t0, TypeSort sort, const ConstraintSite& s
 
 // ---- types ------------------------------------------------------------------
 
-void Unifier::mismatch(const Type& a, const Type& b, const ConstraintSite& site,
-                       const std::string& detail) {
+CompileError Unifier::mismatchError(const Type& a, const Type& b, const ConstraintSite& site,
+                                    const std::string& detail) {
   std::string msg = "type mismatch in " + site.what + ": expected `" + typeToString(resolve(a)) +
                     "`, found `" + typeToString(resolve(b)) + "`";
   if (!detail.empty())
     msg += " (" + detail + ")";
-  throw CompileError("E0301", site.loc, msg);
+  return CompileError("E0301", site.loc, msg);
+}
+
+void Unifier::mismatch(const Type& a, const Type& b, const ConstraintSite& site,
+                       const std::string& detail) {
+  throw mismatchError(a, b, site, detail);
 }
 
 void Unifier::scalarMismatch(ScalarKind a, ScalarKind b, const Type& topA, const Type& topB,
@@ -208,9 +213,7 @@ void Unifier::scalarMismatch(ScalarKind a, ScalarKind b, const Type& topA, const
     mismatch(topA, topB, site, detail);
   // The usual cause: an unsuffixed literal (`reduce(add)(0)`) next to floats.
   const std::string f = std::string(scalarName(isFloat(a) ? a : b));
-  CompileError e("E0301", site.loc,
-                 "type mismatch in " + site.what + ": expected `" + typeToString(resolve(topA)) +
-                     "`, found `" + typeToString(resolve(topB)) + "` (" + detail + ")");
+  CompileError e = mismatchError(topA, topB, site, detail);
   e.note(site.loc, "an integer literal without a suffix, such as `0`, is an i32: write `0.0" +
                        std::string(f == "f32" ? "f" : "") + "` for an " + f +
                        ", or convert with `cast(" + f + ")`");

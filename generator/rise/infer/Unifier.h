@@ -75,6 +75,9 @@ private:
   /// one is i32 and the other a float.
   [[noreturn]] void scalarMismatch(ScalarKind a, ScalarKind b, const Type& topA, const Type& topB,
                                    const ConstraintSite& site);
+  /// E0301: `expected a, found b` at the site, with `detail` in parentheses.
+  CompileError mismatchError(const Type& a, const Type& b, const ConstraintSite& site,
+                             const std::string& detail);
   [[noreturn]] void mismatch(const Type& a, const Type& b, const ConstraintSite& site,
                              const std::string& detail);
 
