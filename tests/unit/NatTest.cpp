@@ -387,6 +387,46 @@ TEST_F(NatTest, Proofs) {
   EXPECT_FALSE(proveLess(m, lo));
 }
 
+// d*(e/d) is e - e%d for a constant d > 0, so a size rounded up to a multiple
+// of d is provably at least the size (padTile's padding is non-negative).
+TEST_F(NatTest, ProofsThroughRoundedUpSizes) {
+  EXPECT_TRUE(proveNonNegative(32 * ((n + 31) / 32) - n));
+  EXPECT_TRUE(proveLessEqual(n, 32 * ((n + 31) / 32)));
+  EXPECT_TRUE(proveNonNegative(4 * ((n + 3) / 4) - n));
+  EXPECT_TRUE(proveNonNegative(3 * ((m + 2) / 3) - m));
+  EXPECT_TRUE(proveNonNegative(64 * ((n + 31) / 32) - 2 * n)); // the coefficient a multiple of d
+  // ... and at most d - 1 above it.
+  EXPECT_TRUE(proveLessEqual(32 * ((n + 31) / 32) - n, c(31)));
+  EXPECT_FALSE(proveLessEqual(32 * ((n + 31) / 32) - n, c(30)));
+  // Rounded down is not at least the size (false for n = 1).
+  EXPECT_FALSE(proveNonNegative(32 * (n / 32) - n));
+  EXPECT_FALSE(proveLessEqual(n, 32 * (n / 32)));
+  // Rounded up by too little (false for n = 2).
+  EXPECT_FALSE(proveNonNegative(32 * ((n + 30) / 32) - n));
+  // d does not divide the coefficient: 16*(n/32) is not n - n%32.
+  EXPECT_FALSE(proveNonNegative(16 * ((n + 31) / 32) - n));
+}
+
+// n = 0 or n >= 1: an empty array may be padded by nothing, so padClamp's
+// precondition n >= min(1, l + r) holds for the padding to a multiple.
+TEST_F(NatTest, ProofsByCasesOnAnEmptySize) {
+  EXPECT_TRUE(proveLessEqual(natMin(c(1), 16 * ((n + 15) / 16) - n), n));
+  EXPECT_TRUE(proveNonNegative(n - natMin(c(1), 16 * ((n + 15) / 16) - n)));
+  EXPECT_TRUE(proveLessEqual(natMin(c(1), 3 * ((m + 2) / 3) - m), m));
+  EXPECT_TRUE(proveLessEqual(natMin(c(1), n), n));
+  // False for n = 0 (min(1, 5) is 1).
+  EXPECT_FALSE(proveNonNegative(n - natMin(c(1), c(5))));
+  EXPECT_FALSE(proveLessEqual(natMin(c(1), n + 1), n));
+  // False for n = 0, m = 1.
+  EXPECT_FALSE(proveLessEqual(natMin(c(1), m), n));
+  // False for n = 0: the padding plus one is 1.
+  EXPECT_FALSE(proveLessEqual(natMin(c(1), 16 * ((n + 15) / 16) - n + 1), n));
+  // False for n = 1: the padding is 15.
+  EXPECT_FALSE(proveLessEqual(natMin(c(2), 16 * ((n + 15) / 16) - n), n));
+  // False for i = 0.
+  EXPECT_FALSE(proveLessEqual(natMin(c(1), i + 1), i));
+}
+
 // ---- traversals and evaluation --------------------------------------------------------
 
 TEST_F(NatTest, Substitution) {

@@ -65,6 +65,15 @@ Slope slopeIn(const NatPoly& p, const Nat& atom) {
   return s;
 }
 
+bool hasMin(const Nat& n) {
+  if (n->kind() == NatKind::Min)
+    return true;
+  for (const auto& op : n->operands())
+    if (hasMin(op))
+      return true;
+  return false;
+}
+
 void collectAtoms(const Nat& n, std::vector<Nat>& out) {
   switch (n->kind()) {
   case NatKind::Var:
@@ -110,6 +119,36 @@ void boundsFor(const Nat& atom, Slope slope, std::vector<Nat>& out) {
   }
 }
 
+// d*(e/d) = e - e%d for a constant d > 0: each term c*(e/d)*rest whose
+// coefficient d divides becomes (c/d)*rest*(e - e%d). An exact rewrite, so
+// a proof of the result is a proof of n; it lets the interval of e%d,
+// [0, d - 1], bound a rounded-up size: 32*((n + 31)/32) - n >= 0.
+std::optional<Nat> expandDivisions(const NatPoly& p) {
+  bool changed = false;
+  Nat sum = natZero();
+  for (const auto& t : p) {
+    Nat term = termToNat(t);
+    for (std::size_t i = 0; i < t.factors.size(); ++i) {
+      const NatFactor& f = t.factors[i];
+      if (f.base->kind() != NatKind::Div || !f.exp->isConst(1) || !f.base->rhs()->isConst())
+        continue;
+      std::int64_t d = f.base->rhs()->value();
+      if (d <= 0 || t.coeff % d != 0)
+        continue;
+      NatTerm rest{t.coeff / d, {}};
+      for (std::size_t j = 0; j < t.factors.size(); ++j)
+        if (j != i)
+          rest.factors.push_back(t.factors[j]);
+      const Nat& e = f.base->lhs();
+      term = natMul(termToNat(rest), natSub(e, natMod(e, f.base->rhs())));
+      changed = true;
+      break;
+    }
+    sum = natAdd(sum, term);
+  }
+  return changed ? std::optional(sum) : std::nullopt;
+}
+
 struct Search {
   std::int64_t k;
   int attempts = 0;
@@ -123,11 +162,36 @@ struct Search {
     if (depth == 0 || !p) {
       return false;
     }
+    if (auto expanded = expandDivisions(*p)) {
+      if (++attempts > kMaxAttempts) {
+        return false;
+      }
+      if (prove(*expanded, depth - 1)) {
+        return true;
+      }
+    }
     std::vector<Nat> atoms;
     collectAtoms(n, atoms);
     std::sort(atoms.begin(), atoms.end(),
               [](const Nat& a, const Nat& b) { return natCompare(a, b) < 0; });
     atoms.erase(std::unique(atoms.begin(), atoms.end(), natEqual), atoms.end());
+    // A case split on a size that may be 0 (n = 0, or n >= 1 as a fresh
+    // variable of that range) proves what holds only because an empty
+    // array needs nothing: n >= min(1, 32*((n + 31)/32) - n).
+    for (const auto& atom : atoms) {
+      if (atom->kind() != NatKind::Var || atom->var().meta || atom->var().upper ||
+          (atom->var().lower && !atom->var().lower->isConst(0)) ||
+          !hasMin(n)) // only where a min can switch on emptiness
+        continue;
+      if ((attempts += 2) > kMaxAttempts) {
+        return false;
+      }
+      Nat positive = natVar(atom->var().name, natOne());
+      if (prove(natReplace(n, atom, natZero()), depth - 1) &&
+          prove(natReplace(n, atom, positive), depth - 1)) {
+        return true;
+      }
+    }
     for (const auto& atom : atoms) {
       std::vector<Nat> replacements;
       boundsFor(atom, slopeIn(*p, atom), replacements);
