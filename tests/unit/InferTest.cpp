@@ -152,6 +152,31 @@ TEST(Infer, SlideAndPad) {
   EXPECT_EQ(preconditions(raw), std::vector<std::string>{"n >= 3"});
 }
 
+// padClamp(l, r) repeats a border element, so it needs a non-empty input
+// unless it pads nothing: n >= min(1, l + r). A padding to the next multiple
+// of a tile size is 0 for an empty array, so it needs no precondition.
+TEST(Infer, PadClampOfAnEmptyArrayByNothing) {
+  auto pad = [](const std::string& body) {
+    return "def f = depFun((n: Nat, m: Nat) => fun(xs: n.f32 => fun(ys: n.m.f32 => " + body + ")))";
+  };
+  EXPECT_EQ(preconditions(pad("xs |> padClamp(1, 1)")), std::vector<std::string>{"n >= 1"});
+  EXPECT_EQ(preconditions(pad("xs |> padClamp(0, 1)")), std::vector<std::string>{"n >= 1"});
+  EXPECT_TRUE(preconditions(pad("xs |> padClamp(0, 4*((n+3)/4) - n)")).empty());
+  EXPECT_EQ(typeOf(pad("xs |> padClamp(0, 4*((n+3)/4) - n)")),
+            "(n: Nat) -> (m: Nat) -> n.f32 -> n.m.f32 -> (4*((n + 3)/4)).f32");
+  EXPECT_TRUE(preconditions(pad("xs |> padClamp(0, 0)")).empty());
+  // Inside a map the padded size is the rows' length, m.
+  EXPECT_TRUE(preconditions(pad("ys |> map(padClamp(0, 3*((m+2)/3) - m))")).empty());
+  EXPECT_TRUE(
+      preconditions(pad("ys |> padClamp(0, 4*((n+3)/4) - n) |> map(padClamp(0, 3*((m+2)/3) - m))"))
+          .empty());
+  // Padding by one more than that is at least one element, even for n = 0.
+  EXPECT_EQ(preconditions(pad("xs |> padClamp(0, 4*((n+3)/4) - n + 1)")),
+            std::vector<std::string>{"n >= 1"});
+  // A symbolic padding that may be non-zero: the precondition stays.
+  EXPECT_EQ(preconditions(pad("xs |> padClamp(0, m)")), std::vector<std::string>{"n >= min(1, m)"});
+}
+
 TEST(Infer, SlideWithStep) {
   EXPECT_EQ(typeOf("def f = fun(xs: 9.f32 => xs |> slide(3, 2))"), "9.f32 -> 4.3.f32");
   expectError("def f = fun(xs: 10.f32 => xs |> slide(3, 2))", "E0303", 1, 27, "multiple of 2");

@@ -224,9 +224,18 @@ Expr Elaborator::instantiateImplicits(Expr fn) {
       meta = AddrSpace::fresh(b.name(), true);
       break;
     }
-    if (headPrim(fn) == Prim::PadClamp && b.kind == Kind::Nat)
-      u_.require({Precondition::Rel::Ge, std::get<Nat>(meta), natConst(1), fn->loc(),
+    if (headPrim(fn) == Prim::PadClamp && b.kind == Kind::Nat) {
+      // padClamp(l, r) repeats the border elements: it needs one unless it
+      // pads nothing (a padding to a multiple of a tile size is 0 for an
+      // empty array): n >= min(1, l + r).
+      Nat padding = natConst(1);
+      Spine s = collectSpine(fn, false);
+      if (s.depArgs.size() == 2 && std::holds_alternative<Nat>(s.depArgs[0]) &&
+          std::holds_alternative<Nat>(s.depArgs[1]))
+        padding = natMin(padding, std::get<Nat>(s.depArgs[0]) + std::get<Nat>(s.depArgs[1]));
+      u_.require({Precondition::Rel::Ge, std::get<Nat>(meta), padding, fn->loc(),
                   "padClamp needs a non-empty input array"});
+    }
     fn = applyDep(fn, meta, true, fn->loc());
   }
 }

@@ -178,12 +178,13 @@ Value primPadCst(const PrimCall& call) {
 }
 
 /// padClamp: (l) (r) {n} {t} n.t -> (l + n + r).t
-/// out[i] = xs[clamp(i - l, 0, n - 1)]: the border elements repeated. n >= 1.
+/// out[i] = xs[clamp(i - l, 0, n - 1)]: the border elements repeated. n >= 1
+/// unless nothing is padded (l + r == 0: the empty array stays empty).
 Value primPadClamp(const PrimCall& call) {
   std::int64_t l = call.nat(0), r = call.nat(1);
   const Value& xs = call.arg(0);
   auto n = static_cast<std::int64_t>(xs.size());
-  if (n == 0)
+  if (n == 0 && l + r > 0)
     runtimeError(errc::kEmptyPadClamp, call.loc, "`padClamp` of an empty array");
   Values out;
   for (std::int64_t i = 0; i < l + n + r; ++i)
