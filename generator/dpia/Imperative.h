@@ -59,6 +59,10 @@ Phrase pairAcc1(const Phrase& acc);
 Phrase pairAcc2(const Phrase& acc);
 Phrase takeAcc(const rise::Nat& n, const rise::Nat& m, const Phrase& acc);
 Phrase dropAcc(const rise::Nat& n, const rise::Nat& m, const Phrase& acc);
+/// An acceptor of (n + m) elements that writes the first n into `acc` (of n
+/// elements) and discards the other m: `take(n)` in acceptor position, the
+/// write-back of a computation padded to a multiple of a tile.
+Phrase discardTailAcc(const rise::Nat& n, const rise::Nat& m, const Phrase& acc);
 /// acc: Acc[m.vec[s, k]] as an Acc[(m*k).s] (for writing asVector(k, x)).
 Phrase asVectorAcc(const rise::Nat& k, const Phrase& acc);
 /// acc: Acc[(m*k).s] as an Acc[m.vec[s, k]] (for writing asScalar(x)).

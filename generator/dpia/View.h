@@ -23,6 +23,13 @@ struct Path {
   /// Turns an index phrase (`Exp[idx[n], Rd]`) into a Nat; supplied by the
   /// code generator (run-time indices become opaque Nat variables).
   std::function<rise::Nat(const Phrase&)> indexOf;
+  /// Conditions `index < bound` that a write through this path must meet:
+  /// an acceptor that discards part of what it is given (discardTailAcc)
+  /// adds one; reads never do.
+  struct Bound {
+    rise::Nat index, bound;
+  };
+  std::vector<Bound> writeBounds;
 
   bool empty() const { return elems.empty(); }
   void pushIndex(rise::Nat i) { elems.push_back({PathElem::Kind::Index, std::move(i)}); }

@@ -138,6 +138,58 @@ TEST(CodegenCMemory, LargeFixedTemporariesAreHoistedToTheHeap) {
   EXPECT_CONTAINS(c, "if (tmp == NULL) {");
 }
 
+// take(n) in acceptor position (discardTailAcc): the padded computation
+// writes straight into the output, each write guarded by `index < n`; no
+// temporary holds the padded result.
+TEST(CodegenCWrites, TakeOfAComputedArrayIsAGuardedWrite) {
+  std::string c = source("def tw = depFun(n: Nat => fun(xs: n.f32 =>\n"
+                         "  xs |> padClamp(0, 4*((n + 3)/4) - n) |> mapSeq(fun(x => x * 2.0f)) "
+                         "|> take(n)))\n");
+  EXPECT_CONTAINS(c, "for (int i = 0; i < 4 * ((n + 3) / 4); i += 1) {\n"
+                     "    if (i < n) {\n"
+                     "      output[i] = xs[risec_min(i, n - 1)] * 2.0f;\n"
+                     "    }\n");
+  EXPECT_EQ(c.find("malloc"), std::string::npos) << c;
+  EXPECT_EQ(c.find("tmp"), std::string::npos) << c;
+  // padClamp by a padding that is 0 for n = 0: no precondition to check
+  EXPECT_EQ(c.find("return 1;"), std::string::npos) << c;
+}
+
+TEST(CodegenCWrites, TakeInBothDimensionsGuardsBothIndices) {
+  std::string c =
+      source("def tw = depFun((n: Nat, m: Nat) => fun(xs: n.m.f32 => fun(ys: m.f32 =>\n"
+             "  xs |> padClamp(0, 4*((n + 3)/4) - n)\n"
+             "     |> mapSeq(fun(r => ys |> padClamp(0, 3*((m + 2)/3) - m)\n"
+             "                           |> mapSeq(fun(y => y + reduceSeq(add)(0.0f)(r)))))\n"
+             "     |> transpose |> take(m) |> transpose |> take(n))))\n");
+  EXPECT_CONTAINS(c, "for (int j = 0; j < 3 * ((m + 2) / 3); j += 1) {");
+  EXPECT_CONTAINS(
+      c, "if (j < m && i < n) {\n        output[j + m * i] = ys[risec_min(j, m - 1)] + acc;");
+  EXPECT_EQ(c.find("malloc"), std::string::npos) << c;
+  EXPECT_EQ(c.find("return 1;"), std::string::npos) << c;
+}
+
+TEST(CodegenCWrites, TakeOfVectorsIsWrittenLaneByLane) {
+  // A vector store of the last, partial vector would write past the output.
+  std::string c =
+      source("def tw = depFun(n: Nat => fun(xs: n.f32 =>\n"
+             "  xs |> padClamp(0, 4*((n + 3)/4) - n) |> asVector(4)\n"
+             "     |> mapSeq(fun(v => v * vectorFromScalar(2.0f))) |> asScalar |> take(n)))\n");
+  EXPECT_CONTAINS(c, "for (int i = 0; i < (n + 3) / 4; i += 1) {");
+  EXPECT_CONTAINS(c, "if ((4 * i + 3) < n) {\n      output[4 * i + 3] = ");
+  EXPECT_EQ(c.find("&output"), std::string::npos) << c; // no vector store into the output
+  EXPECT_EQ(c.find("malloc"), std::string::npos) << c;
+}
+
+TEST(CodegenCWrites, TakeOfEverythingIsNotGuarded) {
+  // take(n) of an n-element array discards nothing: the bound is proved.
+  std::string c = source("def tw = depFun(n: Nat => fun(xs: n.f32 =>\n"
+                         "  xs |> mapSeq(fun(x => x * 2.0f)) |> take(n)))\n");
+  EXPECT_CONTAINS(c, "output[i] = xs[i] * 2.0f;");
+  EXPECT_EQ(c.find("if ("), c.find("if (n < 0)")) << c;
+  EXPECT_EQ(c.find("if (", c.find("if (n < 0)") + 1), std::string::npos) << c;
+}
+
 TEST(CodegenCOutput, IsDeterministic) {
   EXPECT_EQ(source(kMv), source(kMv));
 }

@@ -5,6 +5,7 @@
 
 #include "dpia/Imperative.h"
 #include "dpia/Parallel.h"
+#include "dpia/Primitive.h"
 #include "support/Diagnostic.h"
 
 #include <algorithm>
@@ -39,11 +40,11 @@ void Emitter::assignment(const Phrase& lhs, const Phrase& rhs, const rise::Type&
     assignment(lhs, rhs, t->second(), within(at, {dpia::PathElem::Kind::Snd, nullptr}), out);
     return;
   }
-  if (t->kind() == rise::TypeKind::Vec && vectors_.native(t)) {
+  if (t->kind() == rise::TypeKind::Vec && vectors_.native(t) && !discardsWrites(lhs)) {
     vectorLowering_.assign(lhs, rhs, t, at, out);
     return;
   }
-  if (t->kind() == rise::TypeKind::Vec) { // lane by lane
+  if (t->kind() == rise::TypeKind::Vec) { // lane by lane (each lane's write may be discarded)
     if (!t->size()->isConst())
       throw CompileError("E0699", {}, "vectors of a symbolic width are not supported");
     for (std::int64_t lane = 0; lane < t->size()->value(); ++lane) {
@@ -55,7 +56,29 @@ void Emitter::assignment(const Phrase& lhs, const Phrase& rhs, const rise::Type&
   if (t->kind() == rise::TypeKind::Array)
     throw InternalError("C back end: an assignment of a whole array");
   Path l = at, r = at;
-  out.push_back(assign(acc(lhs, l), exp(rhs, r)));
+  CExpr target = acc(lhs, l);
+  CStmt write = assign(std::move(target), exp(rhs, r));
+  if (l.writeBounds.empty()) {
+    out.push_back(std::move(write));
+    return;
+  }
+  // a write that an acceptor may discard (take(n) of a padded computation)
+  CExpr cond;
+  for (const dpia::Path::Bound& b : l.writeBounds) {
+    CExpr c = binary("<", nats_.expr(b.index), nats_.expr(b.bound));
+    cond = cond ? binary("&&", cond, c) : c;
+  }
+  out.push_back(ifStmt(cond, {std::move(write)}));
+}
+
+bool Emitter::discardsWrites(Phrase a) {
+  while (a->kind() == PhraseKind::Prim && a->prim().view) {
+    if (a->isPrim("discardTailAcc"))
+      return true;
+    // the acceptor is the last argument (idxAcc(i, a) has the index first)
+    a = a->args().back();
+  }
+  return false;
 }
 
 void Emitter::privatePair(const Phrase& c, std::vector<CStmt>& out) {

@@ -100,6 +100,9 @@ private:
   CExpr exp(const dpia::Phrase& p, dpia::Path& path);
   CExpr prim(const dpia::Phrase& p, dpia::Path& path);
   CExpr acc(const dpia::Phrase& a, dpia::Path& path);
+  /// Whether a write through acceptor `a` may be discarded (it passes a
+  /// discardTailAcc): such writes are guarded, one scalar at a time.
+  static bool discardsWrites(dpia::Phrase a);
   /// The C type of a value of type `t`: a native vector type or the element.
   CType valueType(const rise::Type& t);
   /// VectorLowering's view of this emitter (EmitVectors.h).

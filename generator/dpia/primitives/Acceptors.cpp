@@ -76,6 +76,10 @@ Phrase dropAcc(const Nat& n, const Nat& m, const Phrase& a) {
   return acc("dropAcc", {n, m}, a, rise::arrayType(m, elemOf(dataType(a))));
 }
 
+Phrase discardTailAcc(const Nat& n, const Nat& m, const Phrase& a) {
+  return acc("discardTailAcc", {n, m}, a, rise::arrayType(n + m, elemOf(dataType(a))));
+}
+
 Phrase asVectorAcc(const Nat& k, const Phrase& a) {
   const rise::Type& t = dataType(a); // m.vec[s, k]
   return acc("asVectorAcc", {k}, a, rise::arrayType(t->size() * k, elemOf(t)->elem()));
@@ -153,6 +157,12 @@ void registerAcceptors(PrimitiveRegistry& r) {
     return e->args()[0];
   };
   r.add("takeAcc").view = [](const Phrase& e, Path&) { return e->args()[0]; };
+  r.add("discardTailAcc").view = [](const Phrase& e, Path& p) {
+    const Nat& i = p.elems.empty() ? Nat() : p.elems.back().index;
+    if (i && !rise::proveLess(i, e->natArg(0)))
+      p.writeBounds.push_back({i, e->natArg(0)});
+    return e->args()[0];
+  };
   r.add("dropAcc").view = [](const Phrase& e, Path& p) {
     Nat i = p.popIndex();
     p.pushIndex(i + e->natArg(0));

@@ -215,9 +215,13 @@ void registerViews(PrimitiveRegistry& r) {
     return e->args()[0];
   };
 
-  view(r, "take", rise::Prim::Take, {rd()}, false).view = [](const Phrase& e, Path&) {
-    return e->args()[0];
+  // In acceptor position take(n) computes all of its argument and writes the
+  // first n elements: the rest is discarded (a guarded write).
+  PrimitiveDef& take = view(r, "take", rise::Prim::Take, {poly()}, true);
+  take.accT = [](Translator& t, const Phrase& e, const Phrase& out) {
+    return t.accT(e->args()[0], discardTailAcc(e->natArg(0), e->natArg(1), out));
   };
+  take.view = [](const Phrase& e, Path&) { return e->args()[0]; };
   view(r, "drop", rise::Prim::Drop, {rd()}, false).view = [](const Phrase& e, Path& p) {
     Nat i = p.popIndex();
     p.pushIndex(i + e->natArg(0));
