@@ -143,9 +143,57 @@ RuleFn reorder(std::vector<std::int64_t> perm) {
   };
 }
 
+/// `padClamp(0, w*((n + w - 1)/w) - n)(e)` for e: n.t: e padded to the next
+/// multiple of w by repeating its last element (so a function applied to the
+/// padding sees real data and cannot trap where the original would not).
+/// When e is `transpose(x)` the padding goes inside, onto each row of x, so
+/// that a later splitTranspose still sees the transpose.
+Expr padToMultiple(const Expr& e, std::int64_t w) {
+  bool transposed = isCall(e, Prim::Transpose, 1);
+  const Expr& arrays = transposed ? e->arg() : e;
+  const Type& t = arrays->type();
+  Nat n = transposed ? t->elem()->size() : t->size();
+  Nat padding = natConst(w) * ((n + natConst(w - 1)) / natConst(w)) - n;
+  Expr pad = depArg(depNat(prim(Prim::PadClamp), 0), padding);
+  if (!transposed)
+    return app(pad, e);
+  return app(prim(Prim::Transpose), app(prim(Prim::Map), pad, arrays));
+}
+
+RuleFn padTile(std::int64_t tx, std::int64_t ty) {
+  return [tx, ty](const Expr& e, RuleContext& ctx) -> std::optional<Expr> {
+    auto c = cartesian(e);
+    if (tx < 1 || ty < 1 || !c || !c->ea->type() || !c->eb->type() ||
+        c->ea->type()->kind() != TypeKind::Array || c->eb->type()->kind() != TypeKind::Array ||
+        (isCall(c->eb, Prim::Transpose, 1) &&
+         (!c->eb->arg()->type() || c->eb->arg()->type()->kind() != TypeKind::Array ||
+          c->eb->arg()->type()->elem()->kind() != TypeKind::Array)))
+      return std::nullopt;
+    (void)ctx;
+    Nat m = c->ea->type()->size(), n = c->eb->type()->size();
+    Expr padded =
+        app(prim(Prim::Map), lam(c->i, app(prim(Prim::Map), c->g, padToMultiple(c->eb, ty))),
+            padToMultiple(c->ea, tx));
+    // take(n) of every row: transpose, take the first n rows, transpose back
+    Expr cols = app(prim(Prim::Transpose),
+                    app(depArg(prim(Prim::Take), n), app(prim(Prim::Transpose), padded)));
+    return app(depArg(prim(Prim::Take), m), cols);
+  };
+}
+
 } // namespace
 
 void registerTilingRules(RuleRegistry& r) {
+  r.add(
+      RuleInfo{"padTile",
+               "tiling",
+               {ParamKind::Int, ParamKind::Int},
+               "map(fun(i => map(g)(b)))(a)   (i not free in b; a: m.s, b: n.t)",
+               "take(m)(transpose(take(n)(transpose(map(fun(i => map(g)(padClamp(0, "
+               "y*((n+y-1)/y) - n)(b))))(padClamp(0, x*((m+x-1)/x) - m)(a))))))   (the nest "
+               "padded to multiples of x and y, as tile(x, y) needs; the padded results are "
+               "computed and discarded; transpose(map(padClamp(..))(c)) when b is transpose(c))",
+               [](const std::vector<RuleArg>& a) { return padTile(intArg(a, 0), intArg(a, 1)); }});
   r.add(RuleInfo{"tile",
                  "tiling",
                  {ParamKind::Int, ParamKind::Int},

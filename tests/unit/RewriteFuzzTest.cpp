@@ -171,6 +171,8 @@ std::optional<std::vector<rules::RuleArg>> chooseArgs(const rules::RuleInfo& inf
       return std::nullopt;
     return std::vector<rules::RuleArg>{*x, *y};
   }
+  if (n == "padTile") // any tile sizes: the padding makes every size a multiple
+    return std::vector<rules::RuleArg>{rng.range(1, 5), rng.range(1, 5)};
   if (n == "reorder")
     return std::vector<rules::RuleArg>{randomPermutation(rng.range(2, 3), rng)};
   // vectorised reductions: any sizes are correct (a scalar tail, rows left over)

@@ -41,6 +41,14 @@ const RuleCase kCases[] = {
   {"reduceMapFission", "reduceMapFission @ topDown", "ys |> reduceSeq(fun(a, y => a + neg(y)))(0.0f)", "ys |> map(fun(y => neg(y))) |> reduceSeq(fun(a, z => a + z))(0.0f)", "ys |> reduceSeq(fun(a, y => a + y))(0.0f)"},
   {"splitStrategy", "splitStrategy(4) @ outermost(isReduce)", "ys |> reduce(add)(0.0f)", "ys |> split(4) |> map(fun(c => reduce(add)(0.0f)(c))) |> reduce(add)(0.0f)", "ys |> reduce(add)(1.0f)"},
   {"tile", "tile(2, 4) @ outermost(mapNest(2))", "xs |> map(map(neg))", "xs |> split(2) |> map(map(split(4))) |> map(transpose) |> map(map(map(map(neg)))) |> map(transpose) |> map(map(join)) |> join", "ys |> map(neg)"},
+  {"padTile", "padTile(4, 3) @ outermost(mapNest(2))", "xs |> map(fun(r => ys |> map(fun(y => y + reduce(add)(0.0f)(r)))))",
+   "xs |> padClamp(0, 4*((n+3)/4) - n) |> map(fun(r => ys |> padClamp(0, 3*((m+2)/3) - m) |> map(fun(y => y + reduce(add)(0.0f)(r)))))"
+   " |> transpose |> take(m) |> transpose |> take(n)",
+   "ys |> map(neg)"},
+  {"padTileTransposed", "padTile(4, 3) @ outermost(mapNest(2))", "xs |> map(fun(r => transpose(xs) |> map(fun(c => reduce(add)(0.0f)(r) * reduce(add)(0.0f)(c)))))",
+   "xs |> padClamp(0, 4*((n+3)/4) - n) |> map(fun(r => xs |> map(padClamp(0, 3*((m+2)/3) - m)) |> transpose |> map(fun(c => reduce(add)(0.0f)(r) * reduce(add)(0.0f)(c)))))"
+   " |> transpose |> take(m) |> transpose |> take(n)",
+   "xs |> map(map(neg))"},
   {"reorder", "reorder([2, 1]) @ outermost(mapNest(2))", "xs |> map(map(neg))", "xs |> transpose |> map(map(neg)) |> transpose", "ys |> map(neg)"},
   {"loopInterchange", "loopInterchange @ topDown", "xs |> map(map(neg))", "xs |> transpose |> map(map(neg)) |> transpose", "ys |> map(neg)"},
   {"createTransposePair", "createTransposePair @ argument @ outermost(isMap)", "xs |> map(map(neg))", "xs |> transpose |> transpose |> map(map(neg))", "ys |> map(neg)"},
