@@ -275,8 +275,12 @@ int runTune(const TuneOptions& opts, std::ostream& out) {
       } else {
         t.seconds = tune::timeKernel(kernel, bench, std::max(opts.runs, 1));
         t.status = t.seconds < 0 ? "REJECTED" : "OK";
-        t.detail = t.seconds < 0 ? "the kernel returns nonzero at the bench sizes"
-                                 : "checked at " + sizesText(check.sizes);
+        t.detail = t.seconds < 0
+                       ? "the kernel returns nonzero at the bench sizes"
+                       : "checked at " + sizesText(check.sizes) +
+                             (check.checked > 1 ? " and " + std::to_string(check.checked - 1) +
+                                                      " larger check sizes"
+                                                : "");
       }
     } catch (const tune::BuildFailure& e) {
       t.status = "BUILD FAILED";

@@ -361,20 +361,23 @@ checkAgainstInterpreter(const LoadedKernel& k, const TypedDef& def,
         inputs.push_back(toBuffer(elementKind(p), values.at(j++)));
     int rc = k.call(sizes, inputs, outputs);
     if (rc != 0) {
-      out.detail = "the kernel returns " + std::to_string(rc) + " at every check size it admits";
+      if (out.status != CheckOutcome::Status::Correct)
+        out.detail = "the kernel returns " + std::to_string(rc) + " at every check size it admits";
       continue;
     }
-    out.sizes = sizes;
+    if (out.status != CheckOutcome::Status::Correct)
+      out.sizes = sizes; // the first size it ran at, for the log
     interp::Value expected = interp::evaluate(def, sizes, values);
     std::string why;
     if (outputs.size() != 1 || !matches(expected, outputs[0], why)) {
       out.status = CheckOutcome::Status::Wrong;
+      out.sizes = sizes;
       out.detail = why.empty() ? "unexpected outputs" : why;
       return out;
     }
+    ++out.checked;
     out.status = CheckOutcome::Status::Correct;
     out.detail.clear();
-    return out;
   }
   return out;
 }

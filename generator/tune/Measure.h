@@ -85,11 +85,13 @@ bool matches(const rise::interp::Value& expected, const Buffer& actual, std::str
 struct CheckOutcome {
   enum class Status { Correct, Wrong, NotRun } status = Status::NotRun;
   std::string detail;                        ///< Wrong: the difference; NotRun: why
-  std::map<std::string, std::int64_t> sizes; ///< the sizes checked at
+  std::map<std::string, std::int64_t> sizes; ///< Wrong: where; Correct: the first size checked
+  int checked = 0;                           ///< how many sizes it matched at
 };
 
-/// Runs the kernel at the first of `sizeSets` where it returns 0 on random
-/// inputs (seeded) and compares with the interpreter's result.
+/// Runs the kernel at each of `sizeSets` on random inputs (seeded) and
+/// compares with the interpreter's result wherever it returns 0; Wrong at
+/// the first difference, Correct if it ran and matched at one size at least.
 CheckOutcome
 checkAgainstInterpreter(const LoadedKernel& k, const rise::TypedDef& def,
                         const std::vector<std::map<std::string, std::int64_t>>& sizeSets,
