@@ -4,18 +4,16 @@
  * Source:    mm.rise (entry `mm`)
  * Strategy:  mm.register-tiles-parallel.elevate
  * Target:    openmp
- * RISE type: (m: Nat) -> (n: Nat) -> (k: Nat) -> m.k.f32 -> k.n.f32 -> (64*(m/64)).(16*(n/16)).f32
+ * RISE type: (m: Nat) -> (n: Nat) -> (k: Nat) -> m.k.f32 -> k.n.f32 -> m.n.f32
  * Parameters (in ABI order):
- *   output (output): (64*(m/64)).(16*(n/16)).f32, 1024*(m/64)*(n/16) elements
+ *   output (output): m.n.f32, m*n elements
  *   m (size): Nat
  *   n (size): Nat
  *   k (size): Nat
  *   A (input): m.k.f32, k*m elements
  *   B (input): k.n.f32, k*n elements
  * Preconditions:
- *   n%16 == 0
- *   16*(n/16) >= 1
- *   m%64 == 0
+ *   16*((n + 15)/16) >= 1
  * Returns 0 on success; 1 if a precondition fails, 2 if a size is negative,
  * 3 if an array would have more than INT_MAX elements, 4 if a temporary cannot
  * be allocated. On a non-zero return nothing has been written to `output`.
@@ -29,30 +27,25 @@
 typedef float risec_f32x4 __attribute__((vector_size(16)));
 typedef float risec_f32x4u __attribute__((vector_size(16), aligned(4), may_alias));
 
+static inline int risec_min(int a, int b) {
+  return a < b ? a : b;
+}
+
 int mm_register_tiles_openmp_x86_64(float* restrict output, int m, int n, int k,
                                     const float* restrict A, const float* restrict B) {
   if (m < 0 || n < 0 || k < 0) {
     return 2;
   }
   if ((double)m * (double)k > INT_MAX || (double)n * (double)k > INT_MAX ||
-      1024.0 * ((double)m / 64.0) * ((double)n / 16.0) > INT_MAX ||
-      16.0 * (double)k * ((double)n / 16.0) > INT_MAX) {
+      (double)m * (double)n > INT_MAX || 16.0 * (double)k * ((15.0 + (double)n) / 16.0) > INT_MAX) {
     return 3;
   }
-  // the 2nd argument of `mapPar` needs n to be a multiple of 16
-  if (n % 16 != 0) {
+  // `split` needs its size argument 16*((n + 15)/16) to be at least 1
+  if (16 * ((n + 15) / 16) < 1) {
     return 1;
   }
-  // `split` needs its size argument 16*(n/16) to be at least 1
-  if (16 * (n / 16) < 1) {
-    return 1;
-  }
-  // the 1st argument of `split` needs m to be a multiple of 64
-  if (m % 64 != 0) {
-    return 1;
-  }
-  float* restrict tmp = malloc((size_t)(16 * k * (n / 16)) * sizeof(float));
-  if (tmp == NULL && 16 * k * (n / 16) != 0) {
+  float* restrict tmp = malloc((size_t)(16 * k * ((n + 15) / 16)) * sizeof(float));
+  if (tmp == NULL && 16 * k * ((n + 15) / 16) != 0) {
     free(tmp);
     return 4;
   }
@@ -60,19 +53,19 @@ int mm_register_tiles_openmp_x86_64(float* restrict output, int m, int n, int k,
   // mapPar
   for (int i = 0; i < k; i += 1) {
     // mapSeq
-    for (int j = 0; j < n / 16; j += 1) {
+    for (int j = 0; j < (n + 15) / 16; j += 1) {
 #pragma omp simd
       // mapSeq
       for (int l = 0; l < 16; l += 1) {
-        tmp[l + 16 * i + 16 * k * j] = B[l + n * i + 16 * j];
+        tmp[l + 16 * i + 16 * k * j] = B[(n * i) + risec_min(n - 1, l + 16 * j)];
       }
     }
   }
 #pragma omp parallel for
   // mapPar
-  for (int i = 0; i < m / 64; i += 1) {
+  for (int i = 0; i < (m + 63) / 64; i += 1) {
     // mapSeq
-    for (int j = 0; j < n / 16; j += 1) {
+    for (int j = 0; j < (n + 15) / 16; j += 1) {
       // mapSeq
       for (int l = 0; l < 32; l += 1) {
         float acc[32];
@@ -86,45 +79,57 @@ int mm_register_tiles_openmp_x86_64(float* restrict output, int m, int n, int k,
         }
         // reduceSeq
         for (int p = 0; p < k; p += 1) {
-          *(risec_f32x4u*)&acc[0] =
-              *(const risec_f32x4u*)&acc[0] +
-              (risec_f32x4){A[p + 64 * k * i + 2 * k * l], A[p + 64 * k * i + 2 * k * l],
-                            A[p + 64 * k * i + 2 * k * l], A[p + 64 * k * i + 2 * k * l]} *
-                  *(const risec_f32x4u*)&tmp[16 * p + 16 * k * j];
-          *(risec_f32x4u*)&acc[4] =
-              *(const risec_f32x4u*)&acc[4] +
-              (risec_f32x4){A[p + 64 * k * i + 2 * k * l], A[p + 64 * k * i + 2 * k * l],
-                            A[p + 64 * k * i + 2 * k * l], A[p + 64 * k * i + 2 * k * l]} *
-                  *(const risec_f32x4u*)&tmp[16 * p + 16 * k * j + 4];
-          *(risec_f32x4u*)&acc[8] =
-              *(const risec_f32x4u*)&acc[8] +
-              (risec_f32x4){A[p + 64 * k * i + 2 * k * l], A[p + 64 * k * i + 2 * k * l],
-                            A[p + 64 * k * i + 2 * k * l], A[p + 64 * k * i + 2 * k * l]} *
-                  *(const risec_f32x4u*)&tmp[16 * p + 16 * k * j + 8];
-          *(risec_f32x4u*)&acc[12] =
-              *(const risec_f32x4u*)&acc[12] +
-              (risec_f32x4){A[p + 64 * k * i + 2 * k * l], A[p + 64 * k * i + 2 * k * l],
-                            A[p + 64 * k * i + 2 * k * l], A[p + 64 * k * i + 2 * k * l]} *
-                  *(const risec_f32x4u*)&tmp[16 * p + 16 * k * j + 12];
+          *(risec_f32x4u*)&acc[0] = *(const risec_f32x4u*)&acc[0] +
+                                    (risec_f32x4){A[p + k * risec_min(m - 1, 64 * i + 2 * l)],
+                                                  A[p + k * risec_min(m - 1, 64 * i + 2 * l)],
+                                                  A[p + k * risec_min(m - 1, 64 * i + 2 * l)],
+                                                  A[p + k * risec_min(m - 1, 64 * i + 2 * l)]} *
+                                        *(const risec_f32x4u*)&tmp[16 * p + 16 * k * j];
+          *(risec_f32x4u*)&acc[4] = *(const risec_f32x4u*)&acc[4] +
+                                    (risec_f32x4){A[p + k * risec_min(m - 1, 64 * i + 2 * l)],
+                                                  A[p + k * risec_min(m - 1, 64 * i + 2 * l)],
+                                                  A[p + k * risec_min(m - 1, 64 * i + 2 * l)],
+                                                  A[p + k * risec_min(m - 1, 64 * i + 2 * l)]} *
+                                        *(const risec_f32x4u*)&tmp[16 * p + 16 * k * j + 4];
+          *(risec_f32x4u*)&acc[8] = *(const risec_f32x4u*)&acc[8] +
+                                    (risec_f32x4){A[p + k * risec_min(m - 1, 64 * i + 2 * l)],
+                                                  A[p + k * risec_min(m - 1, 64 * i + 2 * l)],
+                                                  A[p + k * risec_min(m - 1, 64 * i + 2 * l)],
+                                                  A[p + k * risec_min(m - 1, 64 * i + 2 * l)]} *
+                                        *(const risec_f32x4u*)&tmp[16 * p + 16 * k * j + 8];
+          *(risec_f32x4u*)&acc[12] = *(const risec_f32x4u*)&acc[12] +
+                                     (risec_f32x4){A[p + k * risec_min(m - 1, 64 * i + 2 * l)],
+                                                   A[p + k * risec_min(m - 1, 64 * i + 2 * l)],
+                                                   A[p + k * risec_min(m - 1, 64 * i + 2 * l)],
+                                                   A[p + k * risec_min(m - 1, 64 * i + 2 * l)]} *
+                                         *(const risec_f32x4u*)&tmp[16 * p + 16 * k * j + 12];
           *(risec_f32x4u*)&acc[16] =
               *(const risec_f32x4u*)&acc[16] +
-              (risec_f32x4){A[k + p + 64 * k * i + 2 * k * l], A[k + p + 64 * k * i + 2 * k * l],
-                            A[k + p + 64 * k * i + 2 * k * l], A[k + p + 64 * k * i + 2 * k * l]} *
+              (risec_f32x4){A[p + k * risec_min(m - 1, 64 * i + 2 * l + 1)],
+                            A[p + k * risec_min(m - 1, 64 * i + 2 * l + 1)],
+                            A[p + k * risec_min(m - 1, 64 * i + 2 * l + 1)],
+                            A[p + k * risec_min(m - 1, 64 * i + 2 * l + 1)]} *
                   *(const risec_f32x4u*)&tmp[16 * p + 16 * k * j];
           *(risec_f32x4u*)&acc[20] =
               *(const risec_f32x4u*)&acc[20] +
-              (risec_f32x4){A[k + p + 64 * k * i + 2 * k * l], A[k + p + 64 * k * i + 2 * k * l],
-                            A[k + p + 64 * k * i + 2 * k * l], A[k + p + 64 * k * i + 2 * k * l]} *
+              (risec_f32x4){A[p + k * risec_min(m - 1, 64 * i + 2 * l + 1)],
+                            A[p + k * risec_min(m - 1, 64 * i + 2 * l + 1)],
+                            A[p + k * risec_min(m - 1, 64 * i + 2 * l + 1)],
+                            A[p + k * risec_min(m - 1, 64 * i + 2 * l + 1)]} *
                   *(const risec_f32x4u*)&tmp[16 * p + 16 * k * j + 4];
           *(risec_f32x4u*)&acc[24] =
               *(const risec_f32x4u*)&acc[24] +
-              (risec_f32x4){A[k + p + 64 * k * i + 2 * k * l], A[k + p + 64 * k * i + 2 * k * l],
-                            A[k + p + 64 * k * i + 2 * k * l], A[k + p + 64 * k * i + 2 * k * l]} *
+              (risec_f32x4){A[p + k * risec_min(m - 1, 64 * i + 2 * l + 1)],
+                            A[p + k * risec_min(m - 1, 64 * i + 2 * l + 1)],
+                            A[p + k * risec_min(m - 1, 64 * i + 2 * l + 1)],
+                            A[p + k * risec_min(m - 1, 64 * i + 2 * l + 1)]} *
                   *(const risec_f32x4u*)&tmp[16 * p + 16 * k * j + 8];
           *(risec_f32x4u*)&acc[28] =
               *(const risec_f32x4u*)&acc[28] +
-              (risec_f32x4){A[k + p + 64 * k * i + 2 * k * l], A[k + p + 64 * k * i + 2 * k * l],
-                            A[k + p + 64 * k * i + 2 * k * l], A[k + p + 64 * k * i + 2 * k * l]} *
+              (risec_f32x4){A[p + k * risec_min(m - 1, 64 * i + 2 * l + 1)],
+                            A[p + k * risec_min(m - 1, 64 * i + 2 * l + 1)],
+                            A[p + k * risec_min(m - 1, 64 * i + 2 * l + 1)],
+                            A[p + k * risec_min(m - 1, 64 * i + 2 * l + 1)]} *
                   *(const risec_f32x4u*)&tmp[16 * p + 16 * k * j + 12];
         }
         // mapSeq
@@ -132,8 +137,9 @@ int mm_register_tiles_openmp_x86_64(float* restrict output, int m, int n, int k,
 #pragma omp simd
           // mapSeq
           for (int q = 0; q < 16; q += 1) {
-            output[q + 16 * j + 1024 * i * (n / 16) + 32 * l * (n / 16) + 16 * p * (n / 16)] =
-                acc[q + 16 * p];
+            if ((q + 16 * j) < n && (p + 64 * i + 2 * l) < m) {
+              output[q + n * p + 16 * j + 64 * n * i + 2 * n * l] = acc[q + 16 * p];
+            }
           }
         }
       }

@@ -4,18 +4,16 @@
  * Source:    mm.rise (entry `mm`)
  * Strategy:  mm.register-tiles-parallel.elevate
  * Target:    openmp
- * RISE type: (m: Nat) -> (n: Nat) -> (k: Nat) -> m.k.f32 -> k.n.f32 -> (32*(m/32)).(16*(n/16)).f32
+ * RISE type: (m: Nat) -> (n: Nat) -> (k: Nat) -> m.k.f32 -> k.n.f32 -> m.n.f32
  * Parameters (in ABI order):
- *   output (output): (32*(m/32)).(16*(n/16)).f32, 512*(m/32)*(n/16) elements
+ *   output (output): m.n.f32, m*n elements
  *   m (size): Nat
  *   n (size): Nat
  *   k (size): Nat
  *   A (input): m.k.f32, k*m elements
  *   B (input): k.n.f32, k*n elements
  * Preconditions:
- *   n%16 == 0
- *   16*(n/16) >= 1
- *   m%32 == 0
+ *   16*((n + 15)/16) >= 1
  * Returns 0 on success; 1 if a precondition fails, 2 if a size is negative,
  * 3 if an array would have more than INT_MAX elements, 4 if a temporary cannot
  * be allocated. On a non-zero return nothing has been written to `output`.
@@ -29,30 +27,25 @@
 typedef float risec_f32x8 __attribute__((vector_size(32)));
 typedef float risec_f32x8u __attribute__((vector_size(32), aligned(4), may_alias));
 
+static inline int risec_min(int a, int b) {
+  return a < b ? a : b;
+}
+
 int mm_register_tiles_openmp_x86_64_v3(float* restrict output, int m, int n, int k,
                                        const float* restrict A, const float* restrict B) {
   if (m < 0 || n < 0 || k < 0) {
     return 2;
   }
   if ((double)m * (double)k > INT_MAX || (double)n * (double)k > INT_MAX ||
-      512.0 * ((double)m / 32.0) * ((double)n / 16.0) > INT_MAX ||
-      16.0 * (double)k * ((double)n / 16.0) > INT_MAX) {
+      (double)m * (double)n > INT_MAX || 16.0 * (double)k * ((15.0 + (double)n) / 16.0) > INT_MAX) {
     return 3;
   }
-  // the 2nd argument of `mapPar` needs n to be a multiple of 16
-  if (n % 16 != 0) {
+  // `split` needs its size argument 16*((n + 15)/16) to be at least 1
+  if (16 * ((n + 15) / 16) < 1) {
     return 1;
   }
-  // `split` needs its size argument 16*(n/16) to be at least 1
-  if (16 * (n / 16) < 1) {
-    return 1;
-  }
-  // the 1st argument of `split` needs m to be a multiple of 32
-  if (m % 32 != 0) {
-    return 1;
-  }
-  float* restrict tmp = malloc((size_t)(16 * k * (n / 16)) * sizeof(float));
-  if (tmp == NULL && 16 * k * (n / 16) != 0) {
+  float* restrict tmp = malloc((size_t)(16 * k * ((n + 15) / 16)) * sizeof(float));
+  if (tmp == NULL && 16 * k * ((n + 15) / 16) != 0) {
     free(tmp);
     return 4;
   }
@@ -60,24 +53,24 @@ int mm_register_tiles_openmp_x86_64_v3(float* restrict output, int m, int n, int
   // mapPar
   for (int i = 0; i < k; i += 1) {
     // mapSeq
-    for (int j = 0; j < n / 16; j += 1) {
+    for (int j = 0; j < (n + 15) / 16; j += 1) {
 #pragma omp simd
       // mapSeq
       for (int l = 0; l < 16; l += 1) {
-        tmp[l + 16 * i + 16 * k * j] = B[l + n * i + 16 * j];
+        tmp[l + 16 * i + 16 * k * j] = B[(n * i) + risec_min(n - 1, l + 16 * j)];
       }
     }
   }
 #pragma omp parallel for
   // mapPar
-  for (int i = 0; i < m / 32; i += 1) {
+  for (int i = 0; i < (m + 95) / 96; i += 1) {
     // mapSeq
-    for (int j = 0; j < n / 16; j += 1) {
+    for (int j = 0; j < (n + 15) / 16; j += 1) {
       // mapSeq
-      for (int l = 0; l < 8; l += 1) {
-        float acc[64];
+      for (int l = 0; l < 16; l += 1) {
+        float acc[96];
         // mapSeq
-        for (int p = 0; p < 4; p += 1) {
+        for (int p = 0; p < 6; p += 1) {
 #pragma omp simd
           // mapSeq
           for (int q = 0; q < 16; q += 1) {
@@ -86,74 +79,145 @@ int mm_register_tiles_openmp_x86_64_v3(float* restrict output, int m, int n, int
         }
         // reduceSeq
         for (int p = 0; p < k; p += 1) {
-          *(risec_f32x8u*)&acc[0] =
-              *(const risec_f32x8u*)&acc[0] +
-              (risec_f32x8){A[p + 32 * k * i + 4 * k * l], A[p + 32 * k * i + 4 * k * l],
-                            A[p + 32 * k * i + 4 * k * l], A[p + 32 * k * i + 4 * k * l],
-                            A[p + 32 * k * i + 4 * k * l], A[p + 32 * k * i + 4 * k * l],
-                            A[p + 32 * k * i + 4 * k * l], A[p + 32 * k * i + 4 * k * l]} *
-                  *(const risec_f32x8u*)&tmp[16 * p + 16 * k * j];
-          *(risec_f32x8u*)&acc[8] =
-              *(const risec_f32x8u*)&acc[8] +
-              (risec_f32x8){A[p + 32 * k * i + 4 * k * l], A[p + 32 * k * i + 4 * k * l],
-                            A[p + 32 * k * i + 4 * k * l], A[p + 32 * k * i + 4 * k * l],
-                            A[p + 32 * k * i + 4 * k * l], A[p + 32 * k * i + 4 * k * l],
-                            A[p + 32 * k * i + 4 * k * l], A[p + 32 * k * i + 4 * k * l]} *
-                  *(const risec_f32x8u*)&tmp[16 * p + 16 * k * j + 8];
+          *(risec_f32x8u*)&acc[0] = *(const risec_f32x8u*)&acc[0] +
+                                    (risec_f32x8){A[p + k * risec_min(m - 1, 96 * i + 6 * l)],
+                                                  A[p + k * risec_min(m - 1, 96 * i + 6 * l)],
+                                                  A[p + k * risec_min(m - 1, 96 * i + 6 * l)],
+                                                  A[p + k * risec_min(m - 1, 96 * i + 6 * l)],
+                                                  A[p + k * risec_min(m - 1, 96 * i + 6 * l)],
+                                                  A[p + k * risec_min(m - 1, 96 * i + 6 * l)],
+                                                  A[p + k * risec_min(m - 1, 96 * i + 6 * l)],
+                                                  A[p + k * risec_min(m - 1, 96 * i + 6 * l)]} *
+                                        *(const risec_f32x8u*)&tmp[16 * p + 16 * k * j];
+          *(risec_f32x8u*)&acc[8] = *(const risec_f32x8u*)&acc[8] +
+                                    (risec_f32x8){A[p + k * risec_min(m - 1, 96 * i + 6 * l)],
+                                                  A[p + k * risec_min(m - 1, 96 * i + 6 * l)],
+                                                  A[p + k * risec_min(m - 1, 96 * i + 6 * l)],
+                                                  A[p + k * risec_min(m - 1, 96 * i + 6 * l)],
+                                                  A[p + k * risec_min(m - 1, 96 * i + 6 * l)],
+                                                  A[p + k * risec_min(m - 1, 96 * i + 6 * l)],
+                                                  A[p + k * risec_min(m - 1, 96 * i + 6 * l)],
+                                                  A[p + k * risec_min(m - 1, 96 * i + 6 * l)]} *
+                                        *(const risec_f32x8u*)&tmp[16 * p + 16 * k * j + 8];
           *(risec_f32x8u*)&acc[16] =
               *(const risec_f32x8u*)&acc[16] +
-              (risec_f32x8){A[k + p + 32 * k * i + 4 * k * l], A[k + p + 32 * k * i + 4 * k * l],
-                            A[k + p + 32 * k * i + 4 * k * l], A[k + p + 32 * k * i + 4 * k * l],
-                            A[k + p + 32 * k * i + 4 * k * l], A[k + p + 32 * k * i + 4 * k * l],
-                            A[k + p + 32 * k * i + 4 * k * l], A[k + p + 32 * k * i + 4 * k * l]} *
+              (risec_f32x8){A[p + k * risec_min(m - 1, 96 * i + 6 * l + 1)],
+                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 1)],
+                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 1)],
+                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 1)],
+                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 1)],
+                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 1)],
+                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 1)],
+                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 1)]} *
                   *(const risec_f32x8u*)&tmp[16 * p + 16 * k * j];
           *(risec_f32x8u*)&acc[24] =
               *(const risec_f32x8u*)&acc[24] +
-              (risec_f32x8){A[k + p + 32 * k * i + 4 * k * l], A[k + p + 32 * k * i + 4 * k * l],
-                            A[k + p + 32 * k * i + 4 * k * l], A[k + p + 32 * k * i + 4 * k * l],
-                            A[k + p + 32 * k * i + 4 * k * l], A[k + p + 32 * k * i + 4 * k * l],
-                            A[k + p + 32 * k * i + 4 * k * l], A[k + p + 32 * k * i + 4 * k * l]} *
+              (risec_f32x8){A[p + k * risec_min(m - 1, 96 * i + 6 * l + 1)],
+                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 1)],
+                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 1)],
+                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 1)],
+                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 1)],
+                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 1)],
+                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 1)],
+                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 1)]} *
                   *(const risec_f32x8u*)&tmp[16 * p + 16 * k * j + 8];
           *(risec_f32x8u*)&acc[32] =
               *(const risec_f32x8u*)&acc[32] +
-              (risec_f32x8){
-                  A[p + 2 * k + 32 * k * i + 4 * k * l], A[p + 2 * k + 32 * k * i + 4 * k * l],
-                  A[p + 2 * k + 32 * k * i + 4 * k * l], A[p + 2 * k + 32 * k * i + 4 * k * l],
-                  A[p + 2 * k + 32 * k * i + 4 * k * l], A[p + 2 * k + 32 * k * i + 4 * k * l],
-                  A[p + 2 * k + 32 * k * i + 4 * k * l], A[p + 2 * k + 32 * k * i + 4 * k * l]} *
+              (risec_f32x8){A[p + k * risec_min(m - 1, 96 * i + 6 * l + 2)],
+                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 2)],
+                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 2)],
+                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 2)],
+                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 2)],
+                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 2)],
+                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 2)],
+                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 2)]} *
                   *(const risec_f32x8u*)&tmp[16 * p + 16 * k * j];
           *(risec_f32x8u*)&acc[40] =
               *(const risec_f32x8u*)&acc[40] +
-              (risec_f32x8){
-                  A[p + 2 * k + 32 * k * i + 4 * k * l], A[p + 2 * k + 32 * k * i + 4 * k * l],
-                  A[p + 2 * k + 32 * k * i + 4 * k * l], A[p + 2 * k + 32 * k * i + 4 * k * l],
-                  A[p + 2 * k + 32 * k * i + 4 * k * l], A[p + 2 * k + 32 * k * i + 4 * k * l],
-                  A[p + 2 * k + 32 * k * i + 4 * k * l], A[p + 2 * k + 32 * k * i + 4 * k * l]} *
+              (risec_f32x8){A[p + k * risec_min(m - 1, 96 * i + 6 * l + 2)],
+                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 2)],
+                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 2)],
+                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 2)],
+                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 2)],
+                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 2)],
+                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 2)],
+                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 2)]} *
                   *(const risec_f32x8u*)&tmp[16 * p + 16 * k * j + 8];
           *(risec_f32x8u*)&acc[48] =
               *(const risec_f32x8u*)&acc[48] +
-              (risec_f32x8){
-                  A[p + 3 * k + 32 * k * i + 4 * k * l], A[p + 3 * k + 32 * k * i + 4 * k * l],
-                  A[p + 3 * k + 32 * k * i + 4 * k * l], A[p + 3 * k + 32 * k * i + 4 * k * l],
-                  A[p + 3 * k + 32 * k * i + 4 * k * l], A[p + 3 * k + 32 * k * i + 4 * k * l],
-                  A[p + 3 * k + 32 * k * i + 4 * k * l], A[p + 3 * k + 32 * k * i + 4 * k * l]} *
+              (risec_f32x8){A[p + k * risec_min(m - 1, 96 * i + 6 * l + 3)],
+                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 3)],
+                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 3)],
+                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 3)],
+                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 3)],
+                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 3)],
+                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 3)],
+                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 3)]} *
                   *(const risec_f32x8u*)&tmp[16 * p + 16 * k * j];
           *(risec_f32x8u*)&acc[56] =
               *(const risec_f32x8u*)&acc[56] +
-              (risec_f32x8){
-                  A[p + 3 * k + 32 * k * i + 4 * k * l], A[p + 3 * k + 32 * k * i + 4 * k * l],
-                  A[p + 3 * k + 32 * k * i + 4 * k * l], A[p + 3 * k + 32 * k * i + 4 * k * l],
-                  A[p + 3 * k + 32 * k * i + 4 * k * l], A[p + 3 * k + 32 * k * i + 4 * k * l],
-                  A[p + 3 * k + 32 * k * i + 4 * k * l], A[p + 3 * k + 32 * k * i + 4 * k * l]} *
+              (risec_f32x8){A[p + k * risec_min(m - 1, 96 * i + 6 * l + 3)],
+                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 3)],
+                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 3)],
+                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 3)],
+                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 3)],
+                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 3)],
+                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 3)],
+                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 3)]} *
+                  *(const risec_f32x8u*)&tmp[16 * p + 16 * k * j + 8];
+          *(risec_f32x8u*)&acc[64] =
+              *(const risec_f32x8u*)&acc[64] +
+              (risec_f32x8){A[p + k * risec_min(m - 1, 96 * i + 6 * l + 4)],
+                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 4)],
+                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 4)],
+                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 4)],
+                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 4)],
+                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 4)],
+                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 4)],
+                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 4)]} *
+                  *(const risec_f32x8u*)&tmp[16 * p + 16 * k * j];
+          *(risec_f32x8u*)&acc[72] =
+              *(const risec_f32x8u*)&acc[72] +
+              (risec_f32x8){A[p + k * risec_min(m - 1, 96 * i + 6 * l + 4)],
+                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 4)],
+                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 4)],
+                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 4)],
+                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 4)],
+                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 4)],
+                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 4)],
+                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 4)]} *
+                  *(const risec_f32x8u*)&tmp[16 * p + 16 * k * j + 8];
+          *(risec_f32x8u*)&acc[80] =
+              *(const risec_f32x8u*)&acc[80] +
+              (risec_f32x8){A[p + k * risec_min(m - 1, 96 * i + 6 * l + 5)],
+                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 5)],
+                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 5)],
+                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 5)],
+                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 5)],
+                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 5)],
+                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 5)],
+                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 5)]} *
+                  *(const risec_f32x8u*)&tmp[16 * p + 16 * k * j];
+          *(risec_f32x8u*)&acc[88] =
+              *(const risec_f32x8u*)&acc[88] +
+              (risec_f32x8){A[p + k * risec_min(m - 1, 96 * i + 6 * l + 5)],
+                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 5)],
+                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 5)],
+                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 5)],
+                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 5)],
+                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 5)],
+                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 5)],
+                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 5)]} *
                   *(const risec_f32x8u*)&tmp[16 * p + 16 * k * j + 8];
         }
         // mapSeq
-        for (int p = 0; p < 4; p += 1) {
+        for (int p = 0; p < 6; p += 1) {
 #pragma omp simd
           // mapSeq
           for (int q = 0; q < 16; q += 1) {
-            output[q + 16 * j + 512 * i * (n / 16) + 64 * l * (n / 16) + 16 * p * (n / 16)] =
-                acc[q + 16 * p];
+            if ((q + 16 * j) < n && (p + 96 * i + 6 * l) < m) {
+              output[q + n * p + 16 * j + 96 * n * i + 6 * n * l] = acc[q + 16 * p];
+            }
           }
         }
       }

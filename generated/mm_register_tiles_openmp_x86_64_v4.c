@@ -4,18 +4,16 @@
  * Source:    mm.rise (entry `mm`)
  * Strategy:  mm.register-tiles-parallel.elevate
  * Target:    openmp
- * RISE type: (m: Nat) -> (n: Nat) -> (k: Nat) -> m.k.f32 -> k.n.f32 -> (64*(m/64)).(32*(n/32)).f32
+ * RISE type: (m: Nat) -> (n: Nat) -> (k: Nat) -> m.k.f32 -> k.n.f32 -> m.n.f32
  * Parameters (in ABI order):
- *   output (output): (64*(m/64)).(32*(n/32)).f32, 2048*(m/64)*(n/32) elements
+ *   output (output): m.n.f32, m*n elements
  *   m (size): Nat
  *   n (size): Nat
  *   k (size): Nat
  *   A (input): m.k.f32, k*m elements
  *   B (input): k.n.f32, k*n elements
  * Preconditions:
- *   n%32 == 0
- *   32*(n/32) >= 1
- *   m%64 == 0
+ *   32*((n + 31)/32) >= 1
  * Returns 0 on success; 1 if a precondition fails, 2 if a size is negative,
  * 3 if an array would have more than INT_MAX elements, 4 if a temporary cannot
  * be allocated. On a non-zero return nothing has been written to `output`.
@@ -29,30 +27,25 @@
 typedef float risec_f32x16 __attribute__((vector_size(64)));
 typedef float risec_f32x16u __attribute__((vector_size(64), aligned(4), may_alias));
 
+static inline int risec_min(int a, int b) {
+  return a < b ? a : b;
+}
+
 int mm_register_tiles_openmp_x86_64_v4(float* restrict output, int m, int n, int k,
                                        const float* restrict A, const float* restrict B) {
   if (m < 0 || n < 0 || k < 0) {
     return 2;
   }
   if ((double)m * (double)k > INT_MAX || (double)n * (double)k > INT_MAX ||
-      2048.0 * ((double)m / 64.0) * ((double)n / 32.0) > INT_MAX ||
-      32.0 * (double)k * ((double)n / 32.0) > INT_MAX) {
+      (double)m * (double)n > INT_MAX || 32.0 * (double)k * ((31.0 + (double)n) / 32.0) > INT_MAX) {
     return 3;
   }
-  // the 2nd argument of `mapPar` needs n to be a multiple of 32
-  if (n % 32 != 0) {
+  // `split` needs its size argument 32*((n + 31)/32) to be at least 1
+  if (32 * ((n + 31) / 32) < 1) {
     return 1;
   }
-  // `split` needs its size argument 32*(n/32) to be at least 1
-  if (32 * (n / 32) < 1) {
-    return 1;
-  }
-  // the 1st argument of `split` needs m to be a multiple of 64
-  if (m % 64 != 0) {
-    return 1;
-  }
-  float* restrict tmp = malloc((size_t)(32 * k * (n / 32)) * sizeof(float));
-  if (tmp == NULL && 32 * k * (n / 32) != 0) {
+  float* restrict tmp = malloc((size_t)(32 * k * ((n + 31) / 32)) * sizeof(float));
+  if (tmp == NULL && 32 * k * ((n + 31) / 32) != 0) {
     free(tmp);
     return 4;
   }
@@ -60,19 +53,19 @@ int mm_register_tiles_openmp_x86_64_v4(float* restrict output, int m, int n, int
   // mapPar
   for (int i = 0; i < k; i += 1) {
     // mapSeq
-    for (int j = 0; j < n / 32; j += 1) {
+    for (int j = 0; j < (n + 31) / 32; j += 1) {
 #pragma omp simd
       // mapSeq
       for (int l = 0; l < 32; l += 1) {
-        tmp[l + 32 * i + 32 * k * j] = B[l + n * i + 32 * j];
+        tmp[l + 32 * i + 32 * k * j] = B[(n * i) + risec_min(n - 1, l + 32 * j)];
       }
     }
   }
 #pragma omp parallel for
   // mapPar
-  for (int i = 0; i < m / 64; i += 1) {
+  for (int i = 0; i < (m + 63) / 64; i += 1) {
     // mapSeq
-    for (int j = 0; j < n / 32; j += 1) {
+    for (int j = 0; j < (n + 31) / 32; j += 1) {
       // mapSeq
       for (int l = 0; l < 8; l += 1) {
         float acc[256];
@@ -86,193 +79,307 @@ int mm_register_tiles_openmp_x86_64_v4(float* restrict output, int m, int n, int
         }
         // reduceSeq
         for (int p = 0; p < k; p += 1) {
-          *(risec_f32x16u*)&acc[0] =
-              *(const risec_f32x16u*)&acc[0] +
-              (risec_f32x16){A[p + 64 * k * i + 8 * k * l], A[p + 64 * k * i + 8 * k * l],
-                             A[p + 64 * k * i + 8 * k * l], A[p + 64 * k * i + 8 * k * l],
-                             A[p + 64 * k * i + 8 * k * l], A[p + 64 * k * i + 8 * k * l],
-                             A[p + 64 * k * i + 8 * k * l], A[p + 64 * k * i + 8 * k * l],
-                             A[p + 64 * k * i + 8 * k * l], A[p + 64 * k * i + 8 * k * l],
-                             A[p + 64 * k * i + 8 * k * l], A[p + 64 * k * i + 8 * k * l],
-                             A[p + 64 * k * i + 8 * k * l], A[p + 64 * k * i + 8 * k * l],
-                             A[p + 64 * k * i + 8 * k * l], A[p + 64 * k * i + 8 * k * l]} *
-                  *(const risec_f32x16u*)&tmp[32 * p + 32 * k * j];
-          *(risec_f32x16u*)&acc[16] =
-              *(const risec_f32x16u*)&acc[16] +
-              (risec_f32x16){A[p + 64 * k * i + 8 * k * l], A[p + 64 * k * i + 8 * k * l],
-                             A[p + 64 * k * i + 8 * k * l], A[p + 64 * k * i + 8 * k * l],
-                             A[p + 64 * k * i + 8 * k * l], A[p + 64 * k * i + 8 * k * l],
-                             A[p + 64 * k * i + 8 * k * l], A[p + 64 * k * i + 8 * k * l],
-                             A[p + 64 * k * i + 8 * k * l], A[p + 64 * k * i + 8 * k * l],
-                             A[p + 64 * k * i + 8 * k * l], A[p + 64 * k * i + 8 * k * l],
-                             A[p + 64 * k * i + 8 * k * l], A[p + 64 * k * i + 8 * k * l],
-                             A[p + 64 * k * i + 8 * k * l], A[p + 64 * k * i + 8 * k * l]} *
-                  *(const risec_f32x16u*)&tmp[32 * p + 32 * k * j + 16];
+          *(risec_f32x16u*)&acc[0] = *(const risec_f32x16u*)&acc[0] +
+                                     (risec_f32x16){A[p + k * risec_min(m - 1, 64 * i + 8 * l)],
+                                                    A[p + k * risec_min(m - 1, 64 * i + 8 * l)],
+                                                    A[p + k * risec_min(m - 1, 64 * i + 8 * l)],
+                                                    A[p + k * risec_min(m - 1, 64 * i + 8 * l)],
+                                                    A[p + k * risec_min(m - 1, 64 * i + 8 * l)],
+                                                    A[p + k * risec_min(m - 1, 64 * i + 8 * l)],
+                                                    A[p + k * risec_min(m - 1, 64 * i + 8 * l)],
+                                                    A[p + k * risec_min(m - 1, 64 * i + 8 * l)],
+                                                    A[p + k * risec_min(m - 1, 64 * i + 8 * l)],
+                                                    A[p + k * risec_min(m - 1, 64 * i + 8 * l)],
+                                                    A[p + k * risec_min(m - 1, 64 * i + 8 * l)],
+                                                    A[p + k * risec_min(m - 1, 64 * i + 8 * l)],
+                                                    A[p + k * risec_min(m - 1, 64 * i + 8 * l)],
+                                                    A[p + k * risec_min(m - 1, 64 * i + 8 * l)],
+                                                    A[p + k * risec_min(m - 1, 64 * i + 8 * l)],
+                                                    A[p + k * risec_min(m - 1, 64 * i + 8 * l)]} *
+                                         *(const risec_f32x16u*)&tmp[32 * p + 32 * k * j];
+          *(risec_f32x16u*)&acc[16] = *(const risec_f32x16u*)&acc[16] +
+                                      (risec_f32x16){A[p + k * risec_min(m - 1, 64 * i + 8 * l)],
+                                                     A[p + k * risec_min(m - 1, 64 * i + 8 * l)],
+                                                     A[p + k * risec_min(m - 1, 64 * i + 8 * l)],
+                                                     A[p + k * risec_min(m - 1, 64 * i + 8 * l)],
+                                                     A[p + k * risec_min(m - 1, 64 * i + 8 * l)],
+                                                     A[p + k * risec_min(m - 1, 64 * i + 8 * l)],
+                                                     A[p + k * risec_min(m - 1, 64 * i + 8 * l)],
+                                                     A[p + k * risec_min(m - 1, 64 * i + 8 * l)],
+                                                     A[p + k * risec_min(m - 1, 64 * i + 8 * l)],
+                                                     A[p + k * risec_min(m - 1, 64 * i + 8 * l)],
+                                                     A[p + k * risec_min(m - 1, 64 * i + 8 * l)],
+                                                     A[p + k * risec_min(m - 1, 64 * i + 8 * l)],
+                                                     A[p + k * risec_min(m - 1, 64 * i + 8 * l)],
+                                                     A[p + k * risec_min(m - 1, 64 * i + 8 * l)],
+                                                     A[p + k * risec_min(m - 1, 64 * i + 8 * l)],
+                                                     A[p + k * risec_min(m - 1, 64 * i + 8 * l)]} *
+                                          *(const risec_f32x16u*)&tmp[32 * p + 32 * k * j + 16];
           *(risec_f32x16u*)&acc[32] =
               *(const risec_f32x16u*)&acc[32] +
-              (risec_f32x16){A[k + p + 64 * k * i + 8 * k * l], A[k + p + 64 * k * i + 8 * k * l],
-                             A[k + p + 64 * k * i + 8 * k * l], A[k + p + 64 * k * i + 8 * k * l],
-                             A[k + p + 64 * k * i + 8 * k * l], A[k + p + 64 * k * i + 8 * k * l],
-                             A[k + p + 64 * k * i + 8 * k * l], A[k + p + 64 * k * i + 8 * k * l],
-                             A[k + p + 64 * k * i + 8 * k * l], A[k + p + 64 * k * i + 8 * k * l],
-                             A[k + p + 64 * k * i + 8 * k * l], A[k + p + 64 * k * i + 8 * k * l],
-                             A[k + p + 64 * k * i + 8 * k * l], A[k + p + 64 * k * i + 8 * k * l],
-                             A[k + p + 64 * k * i + 8 * k * l], A[k + p + 64 * k * i + 8 * k * l]} *
+              (risec_f32x16){A[p + k * risec_min(m - 1, 64 * i + 8 * l + 1)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 1)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 1)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 1)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 1)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 1)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 1)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 1)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 1)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 1)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 1)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 1)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 1)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 1)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 1)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 1)]} *
                   *(const risec_f32x16u*)&tmp[32 * p + 32 * k * j];
           *(risec_f32x16u*)&acc[48] =
               *(const risec_f32x16u*)&acc[48] +
-              (risec_f32x16){A[k + p + 64 * k * i + 8 * k * l], A[k + p + 64 * k * i + 8 * k * l],
-                             A[k + p + 64 * k * i + 8 * k * l], A[k + p + 64 * k * i + 8 * k * l],
-                             A[k + p + 64 * k * i + 8 * k * l], A[k + p + 64 * k * i + 8 * k * l],
-                             A[k + p + 64 * k * i + 8 * k * l], A[k + p + 64 * k * i + 8 * k * l],
-                             A[k + p + 64 * k * i + 8 * k * l], A[k + p + 64 * k * i + 8 * k * l],
-                             A[k + p + 64 * k * i + 8 * k * l], A[k + p + 64 * k * i + 8 * k * l],
-                             A[k + p + 64 * k * i + 8 * k * l], A[k + p + 64 * k * i + 8 * k * l],
-                             A[k + p + 64 * k * i + 8 * k * l], A[k + p + 64 * k * i + 8 * k * l]} *
+              (risec_f32x16){A[p + k * risec_min(m - 1, 64 * i + 8 * l + 1)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 1)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 1)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 1)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 1)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 1)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 1)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 1)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 1)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 1)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 1)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 1)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 1)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 1)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 1)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 1)]} *
                   *(const risec_f32x16u*)&tmp[32 * p + 32 * k * j + 16];
           *(risec_f32x16u*)&acc[64] =
               *(const risec_f32x16u*)&acc[64] +
-              (risec_f32x16){
-                  A[p + 2 * k + 64 * k * i + 8 * k * l], A[p + 2 * k + 64 * k * i + 8 * k * l],
-                  A[p + 2 * k + 64 * k * i + 8 * k * l], A[p + 2 * k + 64 * k * i + 8 * k * l],
-                  A[p + 2 * k + 64 * k * i + 8 * k * l], A[p + 2 * k + 64 * k * i + 8 * k * l],
-                  A[p + 2 * k + 64 * k * i + 8 * k * l], A[p + 2 * k + 64 * k * i + 8 * k * l],
-                  A[p + 2 * k + 64 * k * i + 8 * k * l], A[p + 2 * k + 64 * k * i + 8 * k * l],
-                  A[p + 2 * k + 64 * k * i + 8 * k * l], A[p + 2 * k + 64 * k * i + 8 * k * l],
-                  A[p + 2 * k + 64 * k * i + 8 * k * l], A[p + 2 * k + 64 * k * i + 8 * k * l],
-                  A[p + 2 * k + 64 * k * i + 8 * k * l], A[p + 2 * k + 64 * k * i + 8 * k * l]} *
+              (risec_f32x16){A[p + k * risec_min(m - 1, 64 * i + 8 * l + 2)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 2)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 2)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 2)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 2)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 2)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 2)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 2)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 2)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 2)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 2)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 2)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 2)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 2)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 2)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 2)]} *
                   *(const risec_f32x16u*)&tmp[32 * p + 32 * k * j];
           *(risec_f32x16u*)&acc[80] =
               *(const risec_f32x16u*)&acc[80] +
-              (risec_f32x16){
-                  A[p + 2 * k + 64 * k * i + 8 * k * l], A[p + 2 * k + 64 * k * i + 8 * k * l],
-                  A[p + 2 * k + 64 * k * i + 8 * k * l], A[p + 2 * k + 64 * k * i + 8 * k * l],
-                  A[p + 2 * k + 64 * k * i + 8 * k * l], A[p + 2 * k + 64 * k * i + 8 * k * l],
-                  A[p + 2 * k + 64 * k * i + 8 * k * l], A[p + 2 * k + 64 * k * i + 8 * k * l],
-                  A[p + 2 * k + 64 * k * i + 8 * k * l], A[p + 2 * k + 64 * k * i + 8 * k * l],
-                  A[p + 2 * k + 64 * k * i + 8 * k * l], A[p + 2 * k + 64 * k * i + 8 * k * l],
-                  A[p + 2 * k + 64 * k * i + 8 * k * l], A[p + 2 * k + 64 * k * i + 8 * k * l],
-                  A[p + 2 * k + 64 * k * i + 8 * k * l], A[p + 2 * k + 64 * k * i + 8 * k * l]} *
+              (risec_f32x16){A[p + k * risec_min(m - 1, 64 * i + 8 * l + 2)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 2)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 2)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 2)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 2)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 2)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 2)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 2)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 2)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 2)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 2)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 2)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 2)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 2)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 2)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 2)]} *
                   *(const risec_f32x16u*)&tmp[32 * p + 32 * k * j + 16];
           *(risec_f32x16u*)&acc[96] =
               *(const risec_f32x16u*)&acc[96] +
-              (risec_f32x16){
-                  A[p + 3 * k + 64 * k * i + 8 * k * l], A[p + 3 * k + 64 * k * i + 8 * k * l],
-                  A[p + 3 * k + 64 * k * i + 8 * k * l], A[p + 3 * k + 64 * k * i + 8 * k * l],
-                  A[p + 3 * k + 64 * k * i + 8 * k * l], A[p + 3 * k + 64 * k * i + 8 * k * l],
-                  A[p + 3 * k + 64 * k * i + 8 * k * l], A[p + 3 * k + 64 * k * i + 8 * k * l],
-                  A[p + 3 * k + 64 * k * i + 8 * k * l], A[p + 3 * k + 64 * k * i + 8 * k * l],
-                  A[p + 3 * k + 64 * k * i + 8 * k * l], A[p + 3 * k + 64 * k * i + 8 * k * l],
-                  A[p + 3 * k + 64 * k * i + 8 * k * l], A[p + 3 * k + 64 * k * i + 8 * k * l],
-                  A[p + 3 * k + 64 * k * i + 8 * k * l], A[p + 3 * k + 64 * k * i + 8 * k * l]} *
+              (risec_f32x16){A[p + k * risec_min(m - 1, 64 * i + 8 * l + 3)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 3)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 3)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 3)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 3)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 3)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 3)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 3)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 3)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 3)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 3)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 3)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 3)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 3)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 3)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 3)]} *
                   *(const risec_f32x16u*)&tmp[32 * p + 32 * k * j];
           *(risec_f32x16u*)&acc[112] =
               *(const risec_f32x16u*)&acc[112] +
-              (risec_f32x16){
-                  A[p + 3 * k + 64 * k * i + 8 * k * l], A[p + 3 * k + 64 * k * i + 8 * k * l],
-                  A[p + 3 * k + 64 * k * i + 8 * k * l], A[p + 3 * k + 64 * k * i + 8 * k * l],
-                  A[p + 3 * k + 64 * k * i + 8 * k * l], A[p + 3 * k + 64 * k * i + 8 * k * l],
-                  A[p + 3 * k + 64 * k * i + 8 * k * l], A[p + 3 * k + 64 * k * i + 8 * k * l],
-                  A[p + 3 * k + 64 * k * i + 8 * k * l], A[p + 3 * k + 64 * k * i + 8 * k * l],
-                  A[p + 3 * k + 64 * k * i + 8 * k * l], A[p + 3 * k + 64 * k * i + 8 * k * l],
-                  A[p + 3 * k + 64 * k * i + 8 * k * l], A[p + 3 * k + 64 * k * i + 8 * k * l],
-                  A[p + 3 * k + 64 * k * i + 8 * k * l], A[p + 3 * k + 64 * k * i + 8 * k * l]} *
+              (risec_f32x16){A[p + k * risec_min(m - 1, 64 * i + 8 * l + 3)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 3)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 3)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 3)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 3)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 3)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 3)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 3)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 3)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 3)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 3)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 3)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 3)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 3)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 3)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 3)]} *
                   *(const risec_f32x16u*)&tmp[32 * p + 32 * k * j + 16];
           *(risec_f32x16u*)&acc[128] =
               *(const risec_f32x16u*)&acc[128] +
-              (risec_f32x16){
-                  A[p + 4 * k + 64 * k * i + 8 * k * l], A[p + 4 * k + 64 * k * i + 8 * k * l],
-                  A[p + 4 * k + 64 * k * i + 8 * k * l], A[p + 4 * k + 64 * k * i + 8 * k * l],
-                  A[p + 4 * k + 64 * k * i + 8 * k * l], A[p + 4 * k + 64 * k * i + 8 * k * l],
-                  A[p + 4 * k + 64 * k * i + 8 * k * l], A[p + 4 * k + 64 * k * i + 8 * k * l],
-                  A[p + 4 * k + 64 * k * i + 8 * k * l], A[p + 4 * k + 64 * k * i + 8 * k * l],
-                  A[p + 4 * k + 64 * k * i + 8 * k * l], A[p + 4 * k + 64 * k * i + 8 * k * l],
-                  A[p + 4 * k + 64 * k * i + 8 * k * l], A[p + 4 * k + 64 * k * i + 8 * k * l],
-                  A[p + 4 * k + 64 * k * i + 8 * k * l], A[p + 4 * k + 64 * k * i + 8 * k * l]} *
+              (risec_f32x16){A[p + k * risec_min(m - 1, 64 * i + 8 * l + 4)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 4)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 4)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 4)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 4)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 4)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 4)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 4)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 4)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 4)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 4)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 4)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 4)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 4)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 4)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 4)]} *
                   *(const risec_f32x16u*)&tmp[32 * p + 32 * k * j];
           *(risec_f32x16u*)&acc[144] =
               *(const risec_f32x16u*)&acc[144] +
-              (risec_f32x16){
-                  A[p + 4 * k + 64 * k * i + 8 * k * l], A[p + 4 * k + 64 * k * i + 8 * k * l],
-                  A[p + 4 * k + 64 * k * i + 8 * k * l], A[p + 4 * k + 64 * k * i + 8 * k * l],
-                  A[p + 4 * k + 64 * k * i + 8 * k * l], A[p + 4 * k + 64 * k * i + 8 * k * l],
-                  A[p + 4 * k + 64 * k * i + 8 * k * l], A[p + 4 * k + 64 * k * i + 8 * k * l],
-                  A[p + 4 * k + 64 * k * i + 8 * k * l], A[p + 4 * k + 64 * k * i + 8 * k * l],
-                  A[p + 4 * k + 64 * k * i + 8 * k * l], A[p + 4 * k + 64 * k * i + 8 * k * l],
-                  A[p + 4 * k + 64 * k * i + 8 * k * l], A[p + 4 * k + 64 * k * i + 8 * k * l],
-                  A[p + 4 * k + 64 * k * i + 8 * k * l], A[p + 4 * k + 64 * k * i + 8 * k * l]} *
+              (risec_f32x16){A[p + k * risec_min(m - 1, 64 * i + 8 * l + 4)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 4)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 4)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 4)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 4)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 4)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 4)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 4)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 4)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 4)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 4)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 4)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 4)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 4)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 4)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 4)]} *
                   *(const risec_f32x16u*)&tmp[32 * p + 32 * k * j + 16];
           *(risec_f32x16u*)&acc[160] =
               *(const risec_f32x16u*)&acc[160] +
-              (risec_f32x16){
-                  A[p + 5 * k + 64 * k * i + 8 * k * l], A[p + 5 * k + 64 * k * i + 8 * k * l],
-                  A[p + 5 * k + 64 * k * i + 8 * k * l], A[p + 5 * k + 64 * k * i + 8 * k * l],
-                  A[p + 5 * k + 64 * k * i + 8 * k * l], A[p + 5 * k + 64 * k * i + 8 * k * l],
-                  A[p + 5 * k + 64 * k * i + 8 * k * l], A[p + 5 * k + 64 * k * i + 8 * k * l],
-                  A[p + 5 * k + 64 * k * i + 8 * k * l], A[p + 5 * k + 64 * k * i + 8 * k * l],
-                  A[p + 5 * k + 64 * k * i + 8 * k * l], A[p + 5 * k + 64 * k * i + 8 * k * l],
-                  A[p + 5 * k + 64 * k * i + 8 * k * l], A[p + 5 * k + 64 * k * i + 8 * k * l],
-                  A[p + 5 * k + 64 * k * i + 8 * k * l], A[p + 5 * k + 64 * k * i + 8 * k * l]} *
+              (risec_f32x16){A[p + k * risec_min(m - 1, 64 * i + 8 * l + 5)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 5)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 5)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 5)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 5)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 5)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 5)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 5)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 5)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 5)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 5)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 5)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 5)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 5)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 5)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 5)]} *
                   *(const risec_f32x16u*)&tmp[32 * p + 32 * k * j];
           *(risec_f32x16u*)&acc[176] =
               *(const risec_f32x16u*)&acc[176] +
-              (risec_f32x16){
-                  A[p + 5 * k + 64 * k * i + 8 * k * l], A[p + 5 * k + 64 * k * i + 8 * k * l],
-                  A[p + 5 * k + 64 * k * i + 8 * k * l], A[p + 5 * k + 64 * k * i + 8 * k * l],
-                  A[p + 5 * k + 64 * k * i + 8 * k * l], A[p + 5 * k + 64 * k * i + 8 * k * l],
-                  A[p + 5 * k + 64 * k * i + 8 * k * l], A[p + 5 * k + 64 * k * i + 8 * k * l],
-                  A[p + 5 * k + 64 * k * i + 8 * k * l], A[p + 5 * k + 64 * k * i + 8 * k * l],
-                  A[p + 5 * k + 64 * k * i + 8 * k * l], A[p + 5 * k + 64 * k * i + 8 * k * l],
-                  A[p + 5 * k + 64 * k * i + 8 * k * l], A[p + 5 * k + 64 * k * i + 8 * k * l],
-                  A[p + 5 * k + 64 * k * i + 8 * k * l], A[p + 5 * k + 64 * k * i + 8 * k * l]} *
+              (risec_f32x16){A[p + k * risec_min(m - 1, 64 * i + 8 * l + 5)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 5)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 5)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 5)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 5)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 5)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 5)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 5)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 5)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 5)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 5)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 5)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 5)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 5)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 5)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 5)]} *
                   *(const risec_f32x16u*)&tmp[32 * p + 32 * k * j + 16];
           *(risec_f32x16u*)&acc[192] =
               *(const risec_f32x16u*)&acc[192] +
-              (risec_f32x16){
-                  A[p + 6 * k + 64 * k * i + 8 * k * l], A[p + 6 * k + 64 * k * i + 8 * k * l],
-                  A[p + 6 * k + 64 * k * i + 8 * k * l], A[p + 6 * k + 64 * k * i + 8 * k * l],
-                  A[p + 6 * k + 64 * k * i + 8 * k * l], A[p + 6 * k + 64 * k * i + 8 * k * l],
-                  A[p + 6 * k + 64 * k * i + 8 * k * l], A[p + 6 * k + 64 * k * i + 8 * k * l],
-                  A[p + 6 * k + 64 * k * i + 8 * k * l], A[p + 6 * k + 64 * k * i + 8 * k * l],
-                  A[p + 6 * k + 64 * k * i + 8 * k * l], A[p + 6 * k + 64 * k * i + 8 * k * l],
-                  A[p + 6 * k + 64 * k * i + 8 * k * l], A[p + 6 * k + 64 * k * i + 8 * k * l],
-                  A[p + 6 * k + 64 * k * i + 8 * k * l], A[p + 6 * k + 64 * k * i + 8 * k * l]} *
+              (risec_f32x16){A[p + k * risec_min(m - 1, 64 * i + 8 * l + 6)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 6)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 6)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 6)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 6)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 6)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 6)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 6)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 6)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 6)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 6)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 6)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 6)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 6)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 6)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 6)]} *
                   *(const risec_f32x16u*)&tmp[32 * p + 32 * k * j];
           *(risec_f32x16u*)&acc[208] =
               *(const risec_f32x16u*)&acc[208] +
-              (risec_f32x16){
-                  A[p + 6 * k + 64 * k * i + 8 * k * l], A[p + 6 * k + 64 * k * i + 8 * k * l],
-                  A[p + 6 * k + 64 * k * i + 8 * k * l], A[p + 6 * k + 64 * k * i + 8 * k * l],
-                  A[p + 6 * k + 64 * k * i + 8 * k * l], A[p + 6 * k + 64 * k * i + 8 * k * l],
-                  A[p + 6 * k + 64 * k * i + 8 * k * l], A[p + 6 * k + 64 * k * i + 8 * k * l],
-                  A[p + 6 * k + 64 * k * i + 8 * k * l], A[p + 6 * k + 64 * k * i + 8 * k * l],
-                  A[p + 6 * k + 64 * k * i + 8 * k * l], A[p + 6 * k + 64 * k * i + 8 * k * l],
-                  A[p + 6 * k + 64 * k * i + 8 * k * l], A[p + 6 * k + 64 * k * i + 8 * k * l],
-                  A[p + 6 * k + 64 * k * i + 8 * k * l], A[p + 6 * k + 64 * k * i + 8 * k * l]} *
+              (risec_f32x16){A[p + k * risec_min(m - 1, 64 * i + 8 * l + 6)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 6)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 6)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 6)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 6)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 6)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 6)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 6)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 6)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 6)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 6)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 6)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 6)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 6)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 6)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 6)]} *
                   *(const risec_f32x16u*)&tmp[32 * p + 32 * k * j + 16];
           *(risec_f32x16u*)&acc[224] =
               *(const risec_f32x16u*)&acc[224] +
-              (risec_f32x16){
-                  A[p + 7 * k + 64 * k * i + 8 * k * l], A[p + 7 * k + 64 * k * i + 8 * k * l],
-                  A[p + 7 * k + 64 * k * i + 8 * k * l], A[p + 7 * k + 64 * k * i + 8 * k * l],
-                  A[p + 7 * k + 64 * k * i + 8 * k * l], A[p + 7 * k + 64 * k * i + 8 * k * l],
-                  A[p + 7 * k + 64 * k * i + 8 * k * l], A[p + 7 * k + 64 * k * i + 8 * k * l],
-                  A[p + 7 * k + 64 * k * i + 8 * k * l], A[p + 7 * k + 64 * k * i + 8 * k * l],
-                  A[p + 7 * k + 64 * k * i + 8 * k * l], A[p + 7 * k + 64 * k * i + 8 * k * l],
-                  A[p + 7 * k + 64 * k * i + 8 * k * l], A[p + 7 * k + 64 * k * i + 8 * k * l],
-                  A[p + 7 * k + 64 * k * i + 8 * k * l], A[p + 7 * k + 64 * k * i + 8 * k * l]} *
+              (risec_f32x16){A[p + k * risec_min(m - 1, 64 * i + 8 * l + 7)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 7)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 7)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 7)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 7)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 7)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 7)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 7)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 7)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 7)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 7)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 7)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 7)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 7)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 7)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 7)]} *
                   *(const risec_f32x16u*)&tmp[32 * p + 32 * k * j];
           *(risec_f32x16u*)&acc[240] =
               *(const risec_f32x16u*)&acc[240] +
-              (risec_f32x16){
-                  A[p + 7 * k + 64 * k * i + 8 * k * l], A[p + 7 * k + 64 * k * i + 8 * k * l],
-                  A[p + 7 * k + 64 * k * i + 8 * k * l], A[p + 7 * k + 64 * k * i + 8 * k * l],
-                  A[p + 7 * k + 64 * k * i + 8 * k * l], A[p + 7 * k + 64 * k * i + 8 * k * l],
-                  A[p + 7 * k + 64 * k * i + 8 * k * l], A[p + 7 * k + 64 * k * i + 8 * k * l],
-                  A[p + 7 * k + 64 * k * i + 8 * k * l], A[p + 7 * k + 64 * k * i + 8 * k * l],
-                  A[p + 7 * k + 64 * k * i + 8 * k * l], A[p + 7 * k + 64 * k * i + 8 * k * l],
-                  A[p + 7 * k + 64 * k * i + 8 * k * l], A[p + 7 * k + 64 * k * i + 8 * k * l],
-                  A[p + 7 * k + 64 * k * i + 8 * k * l], A[p + 7 * k + 64 * k * i + 8 * k * l]} *
+              (risec_f32x16){A[p + k * risec_min(m - 1, 64 * i + 8 * l + 7)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 7)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 7)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 7)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 7)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 7)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 7)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 7)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 7)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 7)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 7)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 7)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 7)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 7)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 7)],
+                             A[p + k * risec_min(m - 1, 64 * i + 8 * l + 7)]} *
                   *(const risec_f32x16u*)&tmp[32 * p + 32 * k * j + 16];
         }
         // mapSeq
@@ -280,8 +387,9 @@ int mm_register_tiles_openmp_x86_64_v4(float* restrict output, int m, int n, int
 #pragma omp simd
           // mapSeq
           for (int q = 0; q < 32; q += 1) {
-            output[q + 32 * j + 2048 * i * (n / 32) + 256 * l * (n / 32) + 32 * p * (n / 32)] =
-                acc[q + 32 * p];
+            if ((q + 32 * j) < n && (p + 64 * i + 8 * l) < m) {
+              output[q + n * p + 32 * j + 64 * n * i + 8 * n * l] = acc[q + 32 * p];
+            }
           }
         }
       }

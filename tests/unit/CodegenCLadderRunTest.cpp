@@ -219,6 +219,46 @@ TEST_P(CodegenCLadderRun, IsNumericallyCorrect) {
     fs::remove_all(dir);
 }
 
+// Beyond the ladder: the register tiles (specs/mm.register-tiles.elevate,
+// its default AVX-512 binding: groups of 64 rows, 8 x 32 tiles) take any
+// size, padding the last group and panel (padTile): sizes that no tile
+// divides, a single element, no rows, and an empty reduction.
+TEST(CodegenCRegisterTiles, AnySizeMatchesTheTripleLoop) {
+  const std::string step = "register-tiles", symbol = mmLadderSymbol(step);
+  MmLadderKernel kernel = compileMmLadderStep(step);
+  const rise::TypedDef& def = kernel.rewritten;
+  std::vector<std::string> sizeNames = rise::interp::sizeParameters(def);
+  fs::path dir =
+      fs::temp_directory_path() / ("risec-ladder-" + std::to_string(::getpid()) + "-" + symbol);
+  std::string log;
+  ASSERT_EQ(buildKernel(dir, symbol, kernel.compiled.files, driverSource(symbol, def, 3), "gcc",
+                        "-std=c11 -Wall -Wextra -Werror -O2", log),
+            0)
+      << log;
+  std::string exe = (dir / "gcc").string();
+  for (const Size& s : std::vector<Size>{
+           {257, 131, 97}, {1, 1, 1}, {37, 19, 5}, {65, 33, 0}, {0, 7, 3}, {64, 32, 64}}) {
+    SCOPED_TRACE("register tiles at m x n x k = " + s.text());
+    const Problem& p = problem(s);
+    std::string out;
+    ASSERT_EQ(runDriver(dir, exe, inputRecord(def, sizeNames, sizeEnv(s), p.inputs), out), 0)
+        << out.substr(0, 2000);
+    std::vector<std::string> tok = tokens(out);
+    ASSERT_GE(tok.size(), 2u) << out.substr(0, 2000);
+    ASSERT_EQ(tok[0] + " " + tok[1], "rc 0") << out.substr(0, 2000);
+    std::vector<double> c;
+    for (std::size_t i = 2; i < tok.size(); ++i)
+      c.push_back(std::strtod(tok[i].c_str(), nullptr));
+    EXPECT_EQ(difference(c, p.c, p.magnitude, s), "") << "compared with the triple loop";
+    if (s.m * s.n * s.k <= 64 * 64 * 64) {
+      EXPECT_EQ(difference(c, interpreted(kernel.original, s), p.magnitude, s), "")
+          << "compared with the interpreter";
+    }
+  }
+  if (!HasFailure())
+    fs::remove_all(dir);
+}
+
 std::string stepName(const ::testing::TestParamInfo<std::string>& info) {
   return mmLadderSymbol(info.param);
 }

@@ -147,10 +147,14 @@ TEST(StrategyParams, RegisterTilesPreserveSemanticsAtEveryLevelsBinding) {
   const std::vector<ParamValues> levels = {
       {{"mr", 2}, {"nr", 16}, {"vw", 4}, {"vector_lanes", 4}, {"vector_registers", 16}},
       {{"mr", 4}, {"nr", 16}, {"vw", 8}, {"vector_lanes", 8}, {"vector_registers", 16}},
+      {{"mb", 48}, {"mr", 6}, {"nr", 16}, {"vw", 8}, {"vector_lanes", 8}, {"vector_registers", 16}},
       {{"vector_lanes", 16}, {"vector_registers", 32}}};
   for (const ParamValues& b : levels) {
     rise::TypedDef r = elevate::rewriteDef(mm.program, mm.def, *s(b));
+    // whole tiles, and sizes that the strategy pads (padTile)
     EXPECT_TRUE(sameResults(mm.def, r, {{"m", 64}, {"n", 32}, {"k", 5}}, 11));
+    EXPECT_TRUE(sameResults(mm.def, r, {{"m", 37}, {"n", 19}, {"k", 3}}, 12));
+    EXPECT_TRUE(sameResults(mm.def, r, {{"m", 1}, {"n", 1}, {"k", 1}}, 13));
   }
   // The AVX-512 tile does not fit AVX2's 16 registers: refused, not spilled.
   EXPECT_THROW(s({{"vector_lanes", 16}, {"vector_registers", 16}}), CompileError);
