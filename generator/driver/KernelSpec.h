@@ -29,6 +29,12 @@ struct LaunchConfig {
 
 /// The optimisation level of a variant whose `cflags:` name none.
 inline constexpr const char* kDefaultOptimisationFlag = "-O3";
+/// Floating-point contraction for a variant whose `cflags:` do not choose:
+/// `a + b * c` may become one fused multiply-add (one rounding instead of
+/// two). GCC in ISO C mode does not contract at all (-ffp-contract=on is off
+/// before GCC 14), which halves the arithmetic throughput of a kernel on a
+/// CPU whose adds and FMAs share their ports (Intel's AVX-512 cores).
+inline constexpr const char* kDefaultContractionFlag = "-ffp-contract=fast";
 
 struct VariantSpec {
   Target target = Target::C;
@@ -37,7 +43,8 @@ struct VariantSpec {
   std::optional<LaunchConfig> launch;
   /// The C compiler flags of the variant's C files (recorded in the manifest,
   /// applied by risec_add_kernel_library): the variant's `cflags:`, else the
-  /// spec's, with kDefaultOptimisationFlag first when they name no -O level.
+  /// spec's, with kDefaultOptimisationFlag first when they name no -O level and
+  /// kDefaultContractionFlag last when they name no -ffp-contract.
   std::vector<std::string> cflags;
   /// The x86-64 levels of `isas:` (docs/usage.md, "ISA variants"), in the
   /// order of kIsaLevels, the baseline `x86-64` always first; empty: one

@@ -66,7 +66,8 @@ std::string flagKind(const std::string& flag) {
       {"-funroll-loops", "loop unrolling"},
       {"-fno-unroll-loops", "loop unrolling"},
       {"-ffp-contract=off", "floating-point contraction"},
-      {"-ffp-contract=on", "floating-point contraction"}};
+      {"-ffp-contract=on", "floating-point contraction"},
+      {"-ffp-contract=fast", "floating-point contraction"}};
   for (const auto& [f, kind] : exact)
     if (flag == f)
       return kind;
@@ -89,9 +90,8 @@ std::string flagKind(const std::string& flag) {
 std::string whyNotAllowed(const std::string& flag) {
   const std::string allowed =
       "`cflags` takes only -O0, -O1, -O2, -O3, -Os, -march=CPU, -mtune=CPU, -funroll-loops, "
-      "-fno-unroll-loops, -ffp-contract=off and -ffp-contract=on";
-  if (flag == "-Ofast" || flag == "-ffast-math" || flag == "-ffp-contract=fast" ||
-      flag.find("-math") != std::string::npos)
+      "-fno-unroll-loops, -ffp-contract=off, -ffp-contract=on and -ffp-contract=fast";
+  if (flag == "-Ofast" || flag == "-ffast-math" || flag.find("-math") != std::string::npos)
     return "`" + flag +
            "` lets the compiler change floating-point results, so the library would no "
            "longer compute what the kernel's tests check; " +
@@ -105,13 +105,18 @@ std::string whyNotAllowed(const std::string& flag) {
 }
 
 /// `flags` with kDefaultOptimisationFlag first if they set no optimisation
-/// level: a library is never compiled at -O0 because its consumer's build
-/// type adds no -O.
-std::vector<std::string> withOptimisationLevel(std::vector<std::string> flags) {
-  bool level = std::any_of(flags.begin(), flags.end(),
-                           [](const std::string& f) { return f.rfind("-O", 0) == 0; });
-  if (!level)
+/// level (a library is never compiled at -O0 because its consumer's build
+/// type adds no -O), and kDefaultContractionFlag after them if they do not
+/// choose the floating-point contraction.
+std::vector<std::string> withDefaultFlags(std::vector<std::string> flags) {
+  auto sets = [&](const char* prefix) {
+    return std::any_of(flags.begin(), flags.end(),
+                       [&](const std::string& f) { return f.rfind(prefix, 0) == 0; });
+  };
+  if (!sets("-O"))
     flags.insert(flags.begin(), kDefaultOptimisationFlag);
+  if (!sets("-ffp-contract="))
+    flags.push_back(kDefaultContractionFlag);
   return flags;
 }
 
@@ -274,7 +279,7 @@ private:
                                  std::string(targetName(variant.target)) + " variant");
         variant.launch = readLaunch(spec, v["launch"]);
       }
-      variant.cflags = withOptimisationLevel(v["cflags"] ? readCflags(v["cflags"]) : spec.cflags);
+      variant.cflags = withDefaultFlags(v["cflags"] ? readCflags(v["cflags"]) : spec.cflags);
       readVariantIsas(spec, v, variant);
       readVariantParams(v, variant);
       spec.variants.push_back(std::move(variant));

@@ -147,7 +147,8 @@ TEST_F(Generate, ManifestParametersFollowTheCPrototype) {
 }
 
 TEST_F(Generate, ManifestRecordsTheCompilerFlagsOfEachCFile) {
-  // mm's C variant sets its own flags; the others have the default -O3.
+  // mm's C variant sets its own flags; the others have the default -O3
+  // -ffp-contract=fast.
   std::string spec = kMmSpec;
   spec.replace(spec.find("  - target: openmp"), 0,
                "    cflags: [-march=x86-64-v2, -funroll-loops]\n");
@@ -160,12 +161,14 @@ TEST_F(Generate, ManifestRecordsTheCompilerFlagsOfEachCFile) {
       m += c;
   // Every C file (the OpenCL host wrappers too), and only those.
   EXPECT_NE(m.find("\"compile_flags\":{\"mm_c.c\":[\"-O3\",\"-march=x86-64-v2\",\"-funroll-"
-                   "loops\"]}"),
+                   "loops\",\"-ffp-contract=fast\"]}"),
             std::string::npos)
       << m;
-  EXPECT_NE(m.find("\"compile_flags\":{\"mm_openmp.c\":[\"-O3\"]}"), std::string::npos) << m;
-  EXPECT_NE(m.find("\"compile_flags\":{\"mv_c.c\":[\"-O3\"]}"), std::string::npos) << m;
-  EXPECT_NE(m.find("\"compile_flags\":{\"mv_opencl_host.c\":[\"-O3\"]}"), std::string::npos) << m;
+  const std::string dflt = "[\"-O3\",\"-ffp-contract=fast\"]";
+  EXPECT_NE(m.find("\"compile_flags\":{\"mm_openmp.c\":" + dflt + "}"), std::string::npos) << m;
+  EXPECT_NE(m.find("\"compile_flags\":{\"mv_c.c\":" + dflt + "}"), std::string::npos) << m;
+  EXPECT_NE(m.find("\"compile_flags\":{\"mv_opencl_host.c\":" + dflt + "}"), std::string::npos)
+      << m;
   EXPECT_EQ(m.find("\"mv_opencl.cl\":["), std::string::npos) << m;
   // A flag outside the allow-list is a located error, and nothing is written.
   spec.replace(spec.find("-funroll-loops"), 14, "-Ofast");
@@ -264,9 +267,10 @@ TEST_F(Generate, IsaLevelsAreFunctionsBehindADispatcher) {
   for (char c : files["kernels.json"])
     if (!std::isspace(static_cast<unsigned char>(c)))
       m += c;
-  EXPECT_NE(m.find("\"mv_c.c\":[\"-O3\"],\"mv_c_x86_64.c\":[\"-O3\",\"-march=x86-64\"],"
-                   "\"mv_c_x86_64_v2.c\":[\"-O3\",\"-march=x86-64-v2\"],\"mv_c_x86_64_v3.c\":["
-                   "\"-O3\",\"-march=x86-64-v3\"]}"),
+  EXPECT_NE(m.find("\"mv_c.c\":[\"-O3\",\"-ffp-contract=fast\"],\"mv_c_x86_64.c\":[\"-O3\",\"-"
+                   "ffp-contract=fast\",\"-march=x86-64\"],\"mv_c_x86_64_v2.c\":[\"-O3\",\"-ffp-"
+                   "contract=fast\",\"-march=x86-64-v2\"],\"mv_c_x86_64_v3.c\":[\"-O3\",\"-ffp-"
+                   "contract=fast\",\"-march=x86-64-v3\"]}"),
             std::string::npos)
       << m;
   EXPECT_NE(m.find("\"isas\":[{\"isa\":\"x86-64\",\"source\":\"mv_c_x86_64.c\",\"symbol\":"

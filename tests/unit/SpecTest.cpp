@@ -141,17 +141,18 @@ TEST_F(Spec, CheckSizes) {
   expectError(head + "  - {n: 30, m: 1}\n", "E0811", 5, 5, "violate the precondition n%32 == 0");
 }
 
-TEST_F(Spec, CompilerFlagsDefaultToO3) {
+TEST_F(Spec, CompilerFlagsDefaultToO3WithContraction) {
   KernelSpec s = loadSpec(write("k.yaml", kGood));
   for (const VariantSpec& v : s.variants)
-    EXPECT_EQ(v.cflags, std::vector<std::string>{"-O3"}) << v.symbol;
+    EXPECT_EQ(v.cflags, (std::vector<std::string>{"-O3", "-ffp-contract=fast"})) << v.symbol;
   EXPECT_TRUE(s.cflags.empty());
 }
 
 TEST_F(Spec, CompilerFlagsOfTheSpecAndOfAVariant) {
   // The spec's list applies to every variant that has none of its own; a list
-  // without an optimisation level gets -O3 first; a variant's list replaces
-  // the spec's.
+  // without an optimisation level gets -O3 first, one that does not choose
+  // the contraction -ffp-contract=fast last; a variant's list replaces the
+  // spec's.
   KernelSpec s = loadSpec(write("k.yaml", "kernel: chunks\nsource: chunks.rise\n"
                                           "cflags: [-march=x86-64-v3, -funroll-loops]\n"
                                           "variants:\n"
@@ -168,14 +169,20 @@ TEST_F(Spec, CompilerFlagsOfTheSpecAndOfAVariant) {
   using Flags = std::vector<std::string>;
   EXPECT_EQ(s.cflags, (Flags{"-march=x86-64-v3", "-funroll-loops"}));
   ASSERT_EQ(s.variants.size(), 4u);
-  EXPECT_EQ(s.variants[0].cflags, (Flags{"-O3", "-march=x86-64-v3", "-funroll-loops"}));
-  EXPECT_EQ(s.variants[1].cflags, (Flags{"-fno-unroll-loops", "-O2", "-mtune=znver4"}));
-  EXPECT_EQ(s.variants[2].cflags, (Flags{"-Os"}));
+  EXPECT_EQ(s.variants[0].cflags,
+            (Flags{"-O3", "-march=x86-64-v3", "-funroll-loops", "-ffp-contract=fast"}));
+  EXPECT_EQ(s.variants[1].cflags,
+            (Flags{"-fno-unroll-loops", "-O2", "-mtune=znver4", "-ffp-contract=fast"}));
+  EXPECT_EQ(s.variants[2].cflags, (Flags{"-Os", "-ffp-contract=fast"}));
   EXPECT_EQ(s.variants[3].cflags, (Flags{"-O0", "-ffp-contract=off"}));
   // An empty list is the default.
   s = loadSpec(write("k.yaml", "kernel: chunks\nsource: chunks.rise\ncflags: []\n"
                                "variants: [{target: c}]\n"));
-  EXPECT_EQ(s.variants[0].cflags, (Flags{"-O3"}));
+  EXPECT_EQ(s.variants[0].cflags, (Flags{"-O3", "-ffp-contract=fast"}));
+  // Contraction is a choice of the spec too.
+  s = loadSpec(write("k.yaml", "kernel: chunks\nsource: chunks.rise\ncflags: [-ffp-contract=on]\n"
+                               "variants: [{target: c}]\n"));
+  EXPECT_EQ(s.variants[0].cflags, (Flags{"-O3", "-ffp-contract=on"}));
 }
 
 TEST_F(Spec, CompilerFlagsOutsideTheAllowListAreRejected) {
@@ -184,7 +191,8 @@ TEST_F(Spec, CompilerFlagsOutsideTheAllowListAreRejected) {
   expectError(head + "cflags: [-O3, -Ofast]\n" + variants, "E0815", 3, 15,
               "`-Ofast` lets the compiler change floating-point results");
   expectError(head + "cflags: [-ffast-math]\n" + variants, "E0815", 3, 10, "floating-point");
-  expectError(head + "cflags: [-ffp-contract=fast]\n" + variants, "E0815", 3, 10, "floating-point");
+  expectError(head + "cflags: [-funsafe-math-optimizations]\n" + variants, "E0815", 3, 10,
+              "floating-point");
   expectError(head + "cflags: [-Werror]\n" + variants, "E0815", 3, 10,
               "warnings are the choice of the project");
   expectError(head + "cflags: [-DNDEBUG]\n" + variants, "E0815", 3, 10,
