@@ -115,6 +115,19 @@ std::string difference(const std::vector<double>& actual, const std::vector<doub
   return "";
 }
 
+/// Runs the driver on `input`: it must return 0 and print "rc 0" and the
+/// elements of C, which are appended to `c`.
+void runToCompletion(const fs::path& dir, const std::string& exe, const std::string& input,
+                     std::vector<double>& c) {
+  std::string out;
+  ASSERT_EQ(runDriver(dir, exe, input, out), 0) << out.substr(0, 2000);
+  std::vector<std::string> tok = tokens(out);
+  ASSERT_GE(tok.size(), 2u) << out.substr(0, 2000);
+  ASSERT_EQ(tok[0] + " " + tok[1], "rc 0") << out.substr(0, 2000);
+  for (std::size_t i = 2; i < tok.size(); ++i)
+    c.push_back(std::strtod(tok[i].c_str(), nullptr));
+}
+
 class CodegenCLadderRun : public ::testing::TestWithParam<std::string> {};
 
 struct Result {
@@ -194,14 +207,10 @@ TEST_P(CodegenCLadderRun, IsNumericallyCorrect) {
       EXPECT_EQ(out, "rc 1\nuntouched 1\n");
       continue;
     }
-    ASSERT_EQ(runDriver(dir, exe, inputRecord(def, sizeNames, sizeEnv(s), p.inputs), out), 0)
-        << out.substr(0, 2000);
-    std::vector<std::string> tok = tokens(out);
-    ASSERT_GE(tok.size(), 2u) << out.substr(0, 2000);
-    ASSERT_EQ(tok[0] + " " + tok[1], "rc 0") << out.substr(0, 2000);
     std::vector<double> c;
-    for (std::size_t i = 2; i < tok.size(); ++i)
-      c.push_back(std::strtod(tok[i].c_str(), nullptr));
+    runToCompletion(dir, exe, inputRecord(def, sizeNames, sizeEnv(s), p.inputs), c);
+    if (HasFatalFailure())
+      return;
     std::string why = difference(c, p.c, p.magnitude, s);
     EXPECT_EQ(why, "") << "compared with the triple loop";
     if (s.m * s.n * s.k <= 64 * 64 * 64 * 2) {
@@ -240,15 +249,10 @@ TEST(CodegenCRegisterTiles, AnySizeMatchesTheTripleLoop) {
            {257, 131, 97}, {1, 1, 1}, {37, 19, 5}, {65, 33, 0}, {0, 7, 3}, {64, 32, 64}}) {
     SCOPED_TRACE("register tiles at m x n x k = " + s.text());
     const Problem& p = problem(s);
-    std::string out;
-    ASSERT_EQ(runDriver(dir, exe, inputRecord(def, sizeNames, sizeEnv(s), p.inputs), out), 0)
-        << out.substr(0, 2000);
-    std::vector<std::string> tok = tokens(out);
-    ASSERT_GE(tok.size(), 2u) << out.substr(0, 2000);
-    ASSERT_EQ(tok[0] + " " + tok[1], "rc 0") << out.substr(0, 2000);
     std::vector<double> c;
-    for (std::size_t i = 2; i < tok.size(); ++i)
-      c.push_back(std::strtod(tok[i].c_str(), nullptr));
+    runToCompletion(dir, exe, inputRecord(def, sizeNames, sizeEnv(s), p.inputs), c);
+    if (HasFatalFailure())
+      return;
     EXPECT_EQ(difference(c, p.c, p.magnitude, s), "") << "compared with the triple loop";
     if (s.m * s.n * s.k <= 64 * 64 * 64) {
       EXPECT_EQ(difference(c, interpreted(kernel.original, s), p.magnitude, s), "")
