@@ -78,8 +78,12 @@ CompileResult compileToC(const rise::Program& program, const rise::TypedDef& def
                                                                 c::sharedTemporaries(emission)));
     // 9. views and commands -> C statements, parallel loops (c/EmitCommands.cpp)
     r.statements = c::emitStatements(emission, r.barriers.command);
-    // 10. temporaries written but never read removed (c/DeadStores.h)
-    r.liveStatements = c::eliminateDeadStores(r.statements);
+    // 10. temporaries written but never read removed, with the prologue's
+    // declarations of those on the stack (c/DeadStores.h)
+    std::set<std::string> removed;
+    r.liveStatements =
+        c::eliminateDeadStores(r.statements, c::stackTemporaries(emission), &removed);
+    c::dropStackTemporaries(emission, removed);
     // 11. OpenMP: `omp simd` on the inner loops of parallel loops (openmp/SimdLoops.h)
     r.simdStatements = openmp ? openmp::markSimdLoops(r.liveStatements) : r.liveStatements;
     // 12. the files: function or kernel, header, host wrappers (c/EmitFiles.cpp)

@@ -128,11 +128,14 @@ private:
 
 } // namespace
 
-std::vector<CStmt> eliminateDeadStores(const std::vector<CStmt>& body) {
+std::vector<CStmt> eliminateDeadStores(const std::vector<CStmt>& body,
+                                       const std::set<std::string>& declaredBefore,
+                                       std::set<std::string>* removedBefore) {
   std::vector<CStmt> cur = body;
+  std::set<std::string> before = declaredBefore; // not yet removed
   // Removing the stores to one variable can leave another unread.
   for (;;) {
-    std::set<std::string> candidates, reads, dead;
+    std::set<std::string> candidates = before, reads, dead;
     collectCandidates(cur, candidates);
     collectReads(cur, reads);
     for (const std::string& v : candidates)
@@ -140,6 +143,9 @@ std::vector<CStmt> eliminateDeadStores(const std::vector<CStmt>& body) {
         dead.insert(v);
     if (dead.empty())
       return cur;
+    for (const std::string& v : dead)
+      if (before.erase(v) && removedBefore)
+        removedBefore->insert(v);
     cur = Remover(dead).run(cur);
   }
 }

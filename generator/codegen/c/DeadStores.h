@@ -10,10 +10,17 @@
 
 #include "codegen/c/CAst.h"
 
+#include <set>
+#include <string>
 #include <vector>
 
 namespace risec::codegen::c {
 
-std::vector<CStmt> eliminateDeadStores(const std::vector<CStmt>& body);
+/// `declaredBefore`: variables declared ahead of `body` (the prologue's stack
+/// temporaries) that may be removed too; those removed are added to
+/// `removedBefore`, whose declarations the caller drops.
+std::vector<CStmt> eliminateDeadStores(const std::vector<CStmt>& body,
+                                       const std::set<std::string>& declaredBefore = {},
+                                       std::set<std::string>* removedBefore = nullptr);
 
 } // namespace risec::codegen::c

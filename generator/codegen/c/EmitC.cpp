@@ -55,6 +55,14 @@ const std::map<std::uint64_t, opencl::SharedTemporary>& sharedTemporaries(Emissi
   return e.emitter().shared();
 }
 
+std::set<std::string> stackTemporaries(Emission& e) {
+  return e.emitter().stackTemporaries();
+}
+
+void dropStackTemporaries(Emission& e, const std::set<std::string>& names) {
+  e.emitter().dropStackTemporaries(names);
+}
+
 std::vector<CStmt> emitStatements(Emission& e, const dpia::Phrase& command) {
   std::vector<CStmt> statements = e.emitter().statements(command);
   if (e.emitter().distributed().empty())

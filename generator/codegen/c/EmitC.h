@@ -36,6 +36,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -116,6 +117,11 @@ const std::map<std::uint64_t, opencl::SharedTemporary>& sharedTemporaries(Emissi
 /// work-items (codegen/opencl/PrivateMemory.h), `e` starts again from the
 /// prologue with them distributed and the statements are emitted again.
 std::vector<CStmt> emitStatements(Emission& e, const dpia::Phrase& command);
+
+/// Stage 10 (DeadStores.h): the prologue's stack temporaries, which the
+/// dead-store elimination may remove, and the removal of their declarations.
+std::set<std::string> stackTemporaries(Emission& e);
+void dropStackTemporaries(Emission& e, const std::set<std::string>& names);
 
 /// Stage 12 (EmitFiles.cpp; OpenCL: EmitOpenCLKernel.cpp): the files around
 /// `statements`: the function (the prologue, the statements, the frees) or

@@ -9,6 +9,7 @@
 #include "codegen/c/CPrinter.h"
 #include "support/Diagnostic.h"
 
+#include <algorithm>
 #include <functional>
 
 namespace risec::codegen::c {
@@ -162,6 +163,23 @@ void Emitter::sizeChecks(const std::vector<std::string>& sizeNames,
     checks_.push_back(comment(pre.reason.empty() ? pre.str() : pre.reason));
     checks_.push_back(ifStmt(cond, {returnStmt(intLit(kPreconditionFailed))}));
   }
+}
+
+std::set<std::string> Emitter::stackTemporaries() const {
+  std::set<std::string> names;
+  for (const CStmt& s : checks_)
+    if (s->kind() == StmtNode::Kind::Decl && s->declType()->kind() != TypeNode::Kind::Pointer &&
+        !s->init())
+      names.insert(s->name());
+  return names;
+}
+
+void Emitter::dropStackTemporaries(const std::set<std::string>& names) {
+  checks_.erase(std::remove_if(checks_.begin(), checks_.end(),
+                               [&](const CStmt& s) {
+                                 return s->kind() == StmtNode::Kind::Decl && names.count(s->name());
+                               }),
+                checks_.end());
 }
 
 void Emitter::allocateHeap(const std::vector<const Memory*>& heapLeaves,

@@ -65,6 +65,11 @@ public:
   /// work-items, by declaration order (empty when none is), for another
   /// emission.
   const std::vector<opencl::PrivateLayout>& distributed() const { return distributed_; }
+  /// Stage 10: the temporaries the prologue declares on the stack (arrays
+  /// and scalars, not the heap's pointers), and their removal once no
+  /// statement reads them.
+  std::set<std::string> stackTemporaries() const;
+  void dropStackTemporaries(const std::set<std::string>& names);
   /// Stage 12 (EmitFiles.cpp, EmitOpenCLKernel.cpp).
   CFiles files(std::vector<CStmt> statements);
 
