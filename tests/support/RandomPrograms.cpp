@@ -80,6 +80,7 @@ private:
   bool mapPairs(Term& t, const Scope& scope);
   bool reduce(Term& t);
   bool zip(Term& t, const Scope& scope);
+  bool cartesian(Term& t, std::int64_t budget, const Scope& scope);
   bool split(Term& t);
   bool join(Term& t);
   bool transpose(Term& t);
@@ -146,6 +147,7 @@ bool Generator::step(Term& t, int nesting, std::int64_t budget, const Scope& sco
       [&] { return mapElements(t, nesting, budget, scope); },
       [&] { return reduce(t); },
       [&] { return zip(t, scope); },
+      [&] { return cartesian(t, budget, scope); },
       [&] { return split(t); },
       [&] { return join(t); },
       [&] { return transpose(t); },
@@ -226,6 +228,30 @@ bool Generator::zip(Term& t, const Scope& scope) {
   else
     t.text = "zip(" + partner + ")(" + t.text + ")";
   t.shape.pair = true;
+  return true;
+}
+
+/// Every element of t with every element of a vector in scope: the
+/// cartesian map nest `map(fun(a => v |> map(fun(b => e))))` of mm and of
+/// the tiling rules (tile, padTile, loopInterchange).
+bool Generator::cartesian(Term& t, std::int64_t budget, const Scope& scope) {
+  if (t.shape.rank() != 1)
+    return false;
+  std::vector<Term> partners;
+  for (const Term& v : scope)
+    if (v.shape.rank() == 1 && !v.shape.pair && t.shape.dims[0] * v.shape.dims[0] <= budget)
+      partners.push_back(v);
+  if (partners.empty())
+    return false;
+  const Term& v = rng_.pick(partners);
+  const std::string a = fresh("a"), b = fresh("b");
+  std::vector<std::string> leaves = {a, b};
+  static const std::vector<std::string> kOps = {" + ", " * ", " - "};
+  std::string body = a + rng_.pick(kOps) + b;
+  if (rng_.chance(1, 2))
+    body = "(" + body + ")" + rng_.pick(kOps) + scalarExpr(leaves, 1);
+  append(t, "map(fun(" + a + " => " + v.text + " |> map(fun(" + b + " => " + body + "))))");
+  t.shape.dims.push_back(v.shape.dims[0]);
   return true;
 }
 
