@@ -4,9 +4,10 @@
 // given libopenblas.so.0 (dlopen: serial or OpenMP build). Used by
 // bench/isa/run; RISEC_ISA picks the level of the dispatchers. Each run
 // makes one untimed call, then MM_CALLS timed ones (default 11), and prints
-// the median and the best rate (GFLOP/s):
-//   mm_levels risec N THREADS     -> "<selected isa> <median> <best> <max abs err>"
-//   mm_levels openblas N LIBPATH  -> "<median> <best> <max abs err>"
+// the median and the best rate (GFLOP/s). SIZE is N (N x N x N) or MxNxK
+// (C = A x B with A m.k and B k.n):
+//   mm_levels risec SIZE THREADS     -> "<selected isa> <median> <best> <max abs err>"
+//   mm_levels openblas SIZE LIBPATH  -> "<median> <best> <max abs err>"
 #include "kernels.h"
 
 #include <dlfcn.h>
@@ -32,20 +33,20 @@ static int byTime(const void* a, const void* b) {
 }
 
 // "<median> <best>" in GFLOP/s of the `calls` times in t (sorted here).
-static void printRates(int n, double* t, int calls) {
+static void printRates(int m, int n, int k, double* t, int calls) {
   qsort(t, (size_t)calls, sizeof(double), byTime);
-  double flops = 2.0 * n * n * n;
+  double flops = 2.0 * m * n * k;
   printf("%.1f %.1f", flops / t[calls / 2] / 1e9, flops / t[0] / 1e9);
 }
 
 // The largest difference from a double-precision reference on 64 entries.
-static double check(int n, const float* A, const float* B, const float* C) {
+static double check(int m, int n, int k, const float* A, const float* B, const float* C) {
   double worst = 0;
   for (int s = 0; s < 64; ++s) {
-    int i = (s * 37) % n, j = (s * 91 + 5) % n;
+    int i = (s * 37) % m, j = (s * 91 + 5) % n;
     double ref = 0;
-    for (int l = 0; l < n; ++l)
-      ref += (double)A[(size_t)i * n + l] * (double)B[(size_t)l * n + j];
+    for (int l = 0; l < k; ++l)
+      ref += (double)A[(size_t)i * k + l] * (double)B[(size_t)l * n + j];
     double d = fabs(ref - (double)C[(size_t)i * n + j]);
     if (d > worst)
       worst = d;
@@ -58,14 +59,24 @@ int main(int argc, char** argv) {
     fprintf(stderr, "usage: mm_levels risec N THREADS | openblas N LIBPATH\n");
     return 2;
   }
-  int n = atoi(argv[2]);
-  size_t bytes = sizeof(float) * (size_t)n * (size_t)n;
-  float *A = aligned_alloc(64, bytes), *B = aligned_alloc(64, bytes), *C = aligned_alloc(64, bytes);
-  srand(1);
-  for (size_t i = 0; i < (size_t)n * n; ++i) {
-    A[i] = (float)rand() / (float)RAND_MAX - 0.5f;
-    B[i] = (float)rand() / (float)RAND_MAX - 0.5f;
+  int m, n, k;
+  if (sscanf(argv[2], "%dx%dx%d", &m, &n, &k) != 3) {
+    m = n = k = atoi(argv[2]);
   }
+  if (m < 1 || n < 1 || k < 1) {
+    fprintf(stderr, "mm_levels: SIZE is N or MxNxK, each at least 1\n");
+    return 2;
+  }
+  // aligned_alloc needs a multiple of the alignment
+  size_t a = ((size_t)m * k * sizeof(float) + 63) / 64 * 64,
+         b = ((size_t)k * n * sizeof(float) + 63) / 64 * 64,
+         c = ((size_t)m * n * sizeof(float) + 63) / 64 * 64;
+  float *A = aligned_alloc(64, a), *B = aligned_alloc(64, b), *C = aligned_alloc(64, c);
+  srand(1);
+  for (size_t i = 0; i < (size_t)m * k; ++i)
+    A[i] = (float)rand() / (float)RAND_MAX - 0.5f;
+  for (size_t i = 0; i < (size_t)k * n; ++i)
+    B[i] = (float)rand() / (float)RAND_MAX - 0.5f;
   const char* callsEnv = getenv("MM_CALLS");
   int calls = callsEnv ? atoi(callsEnv) : 11;
   if (calls < 1 || calls > 1000)
@@ -76,8 +87,8 @@ int main(int argc, char** argv) {
     omp_set_num_threads(threads);
     for (int r = 0; r <= calls; ++r) { // the first call also picks the level
       double t = now();
-      int rc = threads == 0 ? mm_register_tiles_c(C, n, n, n, A, B)
-                            : mm_register_tiles_openmp(C, n, n, n, A, B);
+      int rc = threads == 0 ? mm_register_tiles_c(C, m, n, k, A, B)
+                            : mm_register_tiles_openmp(C, m, n, k, A, B);
       t = now() - t;
       if (rc != 0) {
         fprintf(stderr, "mm_register_tiles returned %d\n", rc);
@@ -88,8 +99,8 @@ int main(int argc, char** argv) {
     }
     printf("%s ", threads == 0 ? mm_register_tiles_c_selected_isa()
                                : mm_register_tiles_openmp_selected_isa());
-    printRates(n, times, calls);
-    printf(" %.2g\n", check(n, A, B, C));
+    printRates(m, n, k, times, calls);
+    printf(" %.2g\n", check(m, n, k, A, B, C));
     return 0;
   }
   void* lib = dlopen(argv[3], RTLD_NOW | RTLD_LOCAL);
@@ -100,12 +111,12 @@ int main(int argc, char** argv) {
   }
   for (int r = 0; r <= calls; ++r) {
     double t = now();
-    sgemm(101 /* row major */, 111, 111, n, n, n, 1.0f, A, n, B, n, 0.0f, C, n);
+    sgemm(101 /* row major */, 111, 111, m, n, k, 1.0f, A, k, B, n, 0.0f, C, n);
     t = now() - t;
     if (r > 0)
       times[r - 1] = t;
   }
-  printRates(n, times, calls);
-  printf(" %.2g\n", check(n, A, B, C));
+  printRates(m, n, k, times, calls);
+  printf(" %.2g\n", check(m, n, k, A, B, C));
   return 0;
 }
