@@ -11,7 +11,7 @@ namespace risec::dpia {
 
 Phrase unrollLoops(const Phrase& command) {
   Phrase c = mapChildren(command, unrollLoops);
-  if (!c->isPrim("for") || !forUnroll(c))
+  if (!c->isPrim(primitive::forLoop()) || !forUnroll(c))
     return c;
   const rise::Nat& n = forCount(c);
   if (!n->isConst() || n->value() > kMaxUnroll)
@@ -48,7 +48,7 @@ public:
       inner_.erase(id);
       return r;
     }
-    if (c->isPrim("new") && hoist_(c)) {
+    if (c->isPrim(primitive::newVar()) && hoist_(c)) {
       const rise::Type& dt = c->dataArg(0);
       std::function<void(const rise::Type&)> check = [&](const rise::Type& t) {
         if (t->kind() == rise::TypeKind::Array) {

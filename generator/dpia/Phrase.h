@@ -74,6 +74,8 @@ public:
   const rise::Nat& natArg(std::size_t i) const;
   const rise::Type& dataArg(std::size_t i) const;
   bool isPrim(std::string_view name) const;
+  /// This phrase applies `p` (a handle of dpia/Primitive.h, primitive::).
+  bool isPrim(const PrimitiveDef& p) const { return kind_ == PhraseKind::Prim && prim_ == &p; }
   /// Prim: a free-form annotation kept through the passes: the RISE primitive
   /// behind a loop (`mapSeq`), the name hint of a `new`, a foreign function's
   /// name.

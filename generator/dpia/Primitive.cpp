@@ -62,6 +62,70 @@ const PrimitiveDef* findPrimitive(const std::string& name) {
   return it == r.byName.end() ? nullptr : it->second;
 }
 
+namespace {
+const PrimitiveDef& handle(const std::string& name) {
+  const PrimitiveDef* d = findPrimitive(name);
+  if (!d)
+    throw InternalError("DPIA primitive `" + name + "` is not registered");
+  return *d;
+}
+} // namespace
+
+namespace primitive {
+const PrimitiveDef& barrier() {
+  static const PrimitiveDef& d = handle("barrier");
+  return d;
+}
+const PrimitiveDef& discardTailAcc() {
+  static const PrimitiveDef& d = handle("discardTailAcc");
+  return d;
+}
+const PrimitiveDef& forLoop() {
+  static const PrimitiveDef& d = handle("for");
+  return d;
+}
+const PrimitiveDef& foreign() {
+  static const PrimitiveDef& d = handle("foreign");
+  return d;
+}
+const PrimitiveDef& indexAsNat() {
+  static const PrimitiveDef& d = handle("indexAsNat");
+  return d;
+}
+const PrimitiveDef& natAsIndex() {
+  static const PrimitiveDef& d = handle("natAsIndex");
+  return d;
+}
+const PrimitiveDef& newVar() {
+  static const PrimitiveDef& d = handle("new");
+  return d;
+}
+const PrimitiveDef& parFor() {
+  static const PrimitiveDef& d = handle("parFor");
+  return d;
+}
+const PrimitiveDef& parForCombine() {
+  static const PrimitiveDef& d = handle("parForCombine");
+  return d;
+}
+const PrimitiveDef& parForReduce() {
+  static const PrimitiveDef& d = handle("parForReduce");
+  return d;
+}
+const PrimitiveDef& rotateValues() {
+  static const PrimitiveDef& d = handle("rotateValues");
+  return d;
+}
+const PrimitiveDef& seq() {
+  static const PrimitiveDef& d = handle("seq");
+  return d;
+}
+const PrimitiveDef& skip() {
+  static const PrimitiveDef& d = handle("skip");
+  return d;
+}
+} // namespace primitive
+
 const PrimitiveDef* primitiveForRise(rise::Prim p) {
   Registry& r = built();
   auto it = r.byRise.find(p);

@@ -73,6 +73,26 @@ struct PrimitiveDef {
 
 /// Looks a primitive up by its DPIA name; null if unknown.
 const PrimitiveDef* findPrimitive(const std::string& name);
+/// Typed handles of the primitives that passes after the translation
+/// recognise (dpia/Passes.cpp, codegen/): `c->isPrim(primitive::parFor())`
+/// instead of a name, so that a misspelt or renamed primitive is a compile
+/// error, not a pass that silently never matches.
+namespace primitive {
+const PrimitiveDef& barrier();
+const PrimitiveDef& discardTailAcc();
+const PrimitiveDef& forLoop();
+const PrimitiveDef& foreign();
+const PrimitiveDef& indexAsNat();
+const PrimitiveDef& natAsIndex();
+const PrimitiveDef& newVar();
+const PrimitiveDef& parFor();
+const PrimitiveDef& parForCombine();
+const PrimitiveDef& parForReduce();
+const PrimitiveDef& rotateValues();
+const PrimitiveDef& seq();
+const PrimitiveDef& skip();
+} // namespace primitive
+
 /// The DPIA primitive of a RISE primitive (after lowering); null if none.
 const PrimitiveDef* primitiveForRise(rise::Prim p);
 /// Every registered primitive, sorted by name (for documentation and tests).

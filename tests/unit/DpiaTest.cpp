@@ -2,6 +2,7 @@
 // (RISE & Shine §V-B), lowerToC's repairs, and accT/conT to imperative DPIA.
 #include "dpia/FromRise.h"
 #include "dpia/Imperative.h"
+#include "dpia/Primitive.h"
 #include "dpia/Printer.h"
 #include "dpia/Translate.h"
 #include "rise/infer/Infer.h"
@@ -13,6 +14,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <set>
 
 using namespace risec;
 using namespace risec::rise;
@@ -354,4 +356,21 @@ TEST(DpiaOrigin, TemporariesRecordThePrimitiveThatMadeThem) {
   collectPrims(imperativeCommand(kListing5ToMem), "for", fors);
   ASSERT_FALSE(fors.empty());
   EXPECT_FALSE(fors[0]->origin().prim.has_value());
+}
+
+TEST(DpiaPrimitives, TypedHandlesAreTheRegisteredPrimitives) {
+  // The handles of dpia/Primitive.h that the passes use instead of names.
+  using namespace risec::dpia;
+  const PrimitiveDef* handles[] = {
+      &primitive::barrier(),      &primitive::discardTailAcc(), &primitive::forLoop(),
+      &primitive::foreign(),      &primitive::indexAsNat(),     &primitive::natAsIndex(),
+      &primitive::newVar(),       &primitive::parFor(),         &primitive::parForCombine(),
+      &primitive::parForReduce(), &primitive::rotateValues(),   &primitive::seq(),
+      &primitive::skip()};
+  std::set<const PrimitiveDef*> distinct(std::begin(handles), std::end(handles));
+  EXPECT_EQ(distinct.size(), std::size(handles));
+  for (const PrimitiveDef* h : handles)
+    EXPECT_EQ(findPrimitive(h->name), h) << h->name;
+  EXPECT_EQ(primitive::forLoop().name, "for");
+  EXPECT_EQ(primitive::newVar().name, "new");
 }

@@ -73,7 +73,7 @@ void Emitter::assignment(const Phrase& lhs, const Phrase& rhs, const rise::Type&
 
 bool Emitter::discardsWrites(Phrase a) {
   while (a->kind() == PhraseKind::Prim && a->prim().view) {
-    if (a->isPrim("discardTailAcc"))
+    if (a->isPrim(dpia::primitive::discardTailAcc()))
       return true;
     // the acceptor is the last argument (idxAcc(i, a) has the index first)
     a = a->args().back();
@@ -114,7 +114,7 @@ void Emitter::comm(const Phrase& c, std::vector<CStmt>& out) {
   } else if (n == "skip") {
   } else if (n == "assign") {
     const Phrase& rhs = c->args()[1];
-    if (rhs->kind() == PhraseKind::Prim && rhs->isPrim("foreign") &&
+    if (rhs->kind() == PhraseKind::Prim && rhs->isPrim(dpia::primitive::foreign()) &&
         c->dataArg(0)->kind() == rise::TypeKind::Pair)
       assignForeignPair(c->args()[0], rhs, c->dataArg(0), out);
     else

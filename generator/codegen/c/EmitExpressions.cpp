@@ -37,7 +37,8 @@ Nat Emitter::indexOf(const Phrase& i) {
     return i->nat();
   if (i->kind() == PhraseKind::Literal)
     return rise::natConst(i->value().asInt());
-  if (i->kind() == PhraseKind::Prim && (i->isPrim("natAsIndex") || i->isPrim("indexAsNat")))
+  if (i->kind() == PhraseKind::Prim &&
+      (i->isPrim(dpia::primitive::natAsIndex()) || i->isPrim(dpia::primitive::indexAsNat())))
     return indexOf(i->args()[0]);
   // a run-time index: an opaque variable spelled as its C expression
   Path empty = newPath();

@@ -7,6 +7,7 @@
 #include "codegen/openmp/Pragmas.h"
 #include "dpia/Imperative.h"
 #include "dpia/Parallel.h"
+#include "dpia/Primitive.h"
 #include "support/Diagnostic.h"
 
 namespace risec::codegen::c {
@@ -14,7 +15,7 @@ namespace risec::codegen::c {
 using dpia::Phrase;
 
 void Emitter::parallelLoop(const Phrase& c, std::vector<CStmt>& out) {
-  if (opencl() && c->isPrim("parFor")) {
+  if (opencl() && c->isPrim(dpia::primitive::parFor())) {
     gridStrideLoop(c, out);
     return;
   }
@@ -22,7 +23,7 @@ void Emitter::parallelLoop(const Phrase& c, std::vector<CStmt>& out) {
     throw InternalError("C back end: a parallel loop for the target `" +
                         std::string(targetName(opts_.target)) + "`");
   openmp_ = true;
-  if (c->isPrim("parForCombine")) {
+  if (c->isPrim(dpia::primitive::parForCombine())) {
     combineLoop(c, out);
     return;
   }
@@ -34,12 +35,13 @@ void Emitter::parallelLoop(const Phrase& c, std::vector<CStmt>& out) {
   comm(c->args()[0], body);
   restoreSlices(id);
   loops_.pop_back();
-  std::string text = c->isPrim("parForReduce")
+  std::string text = c->isPrim(dpia::primitive::parForReduce())
                          ? openmp::reductionFor(c->tag(), memoryOf(c->args()[1]).name)
                          : openmp::parallelFor();
   out.push_back(pragma(text));
   out.push_back(countingLoop(namedType("int"), i, intLit(0), nats_.bare(dpia::forCount(c)),
-                             intLit(1), body, c->isPrim("parForReduce") ? "reducePar" : c->tag()));
+                             intLit(1), body,
+                             c->isPrim(dpia::primitive::parForReduce()) ? "reducePar" : c->tag()));
 }
 
 std::vector<CStmt> Emitter::privateSlices(std::uint64_t loop) {

@@ -43,7 +43,7 @@ void merge(Uses& into, const Uses& from) {
 /// its own copy (a slice; for local memory inside mapWorkGroup, the group's
 /// own buffer), so it spreads nothing.
 unsigned spreadOf(const Phrase& loop, const SharedTemporary& t) {
-  if (!loop->isPrim("parFor") || t.ownLoops.count(dpia::forIndex(loop)->var().id))
+  if (!loop->isPrim(dpia::primitive::parFor()) || t.ownLoops.count(dpia::forIndex(loop)->var().id))
     return kOneItem;
   std::optional<GridKind> kind = gridKind(loop);
   if (kind == GridKind::Local)
@@ -120,11 +120,11 @@ public:
 
   /// Inserts the barriers inside `c` (into `out`) and summarises it.
   Summary run(const Phrase& c, Phrase& out) {
-    if (c->isPrim("seq"))
+    if (c->isPrim(dpia::primitive::seq()))
       return block(c->args(), out);
     if (dpia::isLoop(c))
       return loop(c, out);
-    if (c->isPrim("new")) {
+    if (c->isPrim(dpia::primitive::newVar())) {
       Summary s;
       out = dpia::mapChildren(c, [&](const Phrase& f) {
         Phrase body;
@@ -154,7 +154,7 @@ private:
 
   static void flatten(const std::vector<Phrase>& in, std::vector<Phrase>& out) {
     for (const Phrase& x : in)
-      if (x->isPrim("seq"))
+      if (x->isPrim(dpia::primitive::seq()))
         flatten(x->args(), out);
       else
         out.push_back(x);
@@ -164,7 +164,7 @@ private:
     loops_.push_back(c);
     Phrase body;
     Summary b = block({bodyOf(c)}, body);
-    if (!c->isPrim("parFor")) // a later iteration against an earlier one
+    if (!c->isPrim(dpia::primitive::parFor())) // a later iteration against an earlier one
       rejectAcrossGroups(b.all, b.all);
     // the end of one iteration against the start of the next
     Conflict x = conflict(reused(b.tail, c), reused(b.head, c), shared_);
@@ -203,7 +203,7 @@ private:
   /// that a work-group runs its mapWorkGroup iterations one after another in
   /// the same local memory; a sequential loop keeps everything.
   Uses reused(const Uses& u, const Phrase& loop) const {
-    if (!loop->isPrim("parFor"))
+    if (!loop->isPrim(dpia::primitive::parFor()))
       return u;
     Uses out;
     if (gridKind(loop) != GridKind::WorkGroup)
@@ -308,7 +308,7 @@ private:
                              "in two, or restructure so that each work-group only reads what its "
                              "own work-items wrote (mapWorkGroup around mapLocal loops)");
     for (const Phrase& l : loops_)
-      if (l->isPrim("parFor") && gridKind(l) != GridKind::WorkGroup)
+      if (l->isPrim(dpia::primitive::parFor()) && gridKind(l) != GridKind::WorkGroup)
         throw CompileError(
             "E0634", t.loc,
             "`" + t.description + "` needs a barrier inside a `" + l->tag() +
@@ -339,7 +339,7 @@ Phrase insertBarriers(const Phrase& command,
 }
 
 bool hasBarrier(const Phrase& command) {
-  if (command->kind() == PhraseKind::Prim && command->isPrim("barrier"))
+  if (command->kind() == PhraseKind::Prim && command->isPrim(dpia::primitive::barrier()))
     return true;
   bool found = false;
   dpia::mapChildren(command, [&](const Phrase& x) {

@@ -22,9 +22,9 @@ Phrase skip() {
 Phrase seq(std::vector<Phrase> commands) {
   std::vector<Phrase> flat;
   for (Phrase& c : commands) {
-    if (c->isPrim("seq"))
+    if (c->isPrim(primitive::seq()))
       flat.insert(flat.end(), c->args().begin(), c->args().end());
-    else if (!c->isPrim("skip"))
+    else if (!c->isPrim(primitive::skip()))
       flat.push_back(std::move(c));
   }
   if (flat.empty())

@@ -77,7 +77,7 @@ void addMap(PrimitiveRegistry& r, rise::Prim p, const char* name, bool unroll) {
   d.accT = [name, unroll](Translator& t, const Phrase& e, const Phrase& out) {
     const Phrase& f = e->args()[0];
     const rise::Nat& n = e->natArg(0);
-    if (e->args()[1]->kind() == PhraseKind::Prim && e->args()[1]->isPrim("rotateValues"))
+    if (e->args()[1]->kind() == PhraseKind::Prim && e->args()[1]->isPrim(primitive::rotateValues()))
       return rotatingWindows(t, e, out, name, unroll);
     return t.conT(e->args()[1], [&](const Phrase& x) {
       return forLoop(

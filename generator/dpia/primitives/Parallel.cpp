@@ -97,11 +97,12 @@ Phrase parForCombine(const rise::Nat& n, const std::function<Phrase(const Phrase
 }
 
 bool isParallelLoop(const Phrase& c) {
-  return c->isPrim("parFor") || c->isPrim("parForReduce") || c->isPrim("parForCombine");
+  return c->isPrim(primitive::parFor()) || c->isPrim(primitive::parForReduce()) ||
+         c->isPrim(primitive::parForCombine());
 }
 
 bool isLoop(const Phrase& c) {
-  return c->isPrim("for") || isParallelLoop(c);
+  return c->isPrim(primitive::forLoop()) || isParallelLoop(c);
 }
 
 void registerParallel(PrimitiveRegistry& r) {
