@@ -52,10 +52,6 @@ const rise::Type& PhraseNode::dataArg(std::size_t i) const {
   return *t;
 }
 
-bool PhraseNode::isPrim(std::string_view name) const {
-  return kind_ == PhraseKind::Prim && prim_->name == name;
-}
-
 namespace {
 
 Phrase build(PhraseNode::Fields f) {

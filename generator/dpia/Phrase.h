@@ -73,7 +73,6 @@ public:
   const std::vector<Phrase>& args() const { return args_; }
   const rise::Nat& natArg(std::size_t i) const;
   const rise::Type& dataArg(std::size_t i) const;
-  bool isPrim(std::string_view name) const;
   /// This phrase applies `p` (a handle of dpia/Primitive.h, primitive::).
   bool isPrim(const PrimitiveDef& p) const { return kind_ == PhraseKind::Prim && prim_ == &p; }
   /// Prim: a free-form annotation kept through the passes: the RISE primitive

@@ -54,7 +54,7 @@ Phrase imperativeCommand(const std::string& text,
 
 /// The primitive applications named `name` in `p`, outermost first.
 void collectPrims(const Phrase& p, const std::string& name, std::vector<Phrase>& out) {
-  if (p->isPrim(name))
+  if (p->kind() == PhraseKind::Prim && p->prim().name == name)
     out.push_back(p);
   mapChildren(p, [&](const Phrase& c) {
     collectPrims(c, name, out);
