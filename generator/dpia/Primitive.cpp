@@ -72,58 +72,26 @@ const PrimitiveDef& handle(const std::string& name) {
 } // namespace
 
 namespace primitive {
-const PrimitiveDef& barrier() {
-  static const PrimitiveDef& d = handle("barrier");
-  return d;
-}
-const PrimitiveDef& discardTailAcc() {
-  static const PrimitiveDef& d = handle("discardTailAcc");
-  return d;
-}
-const PrimitiveDef& forLoop() {
-  static const PrimitiveDef& d = handle("for");
-  return d;
-}
-const PrimitiveDef& foreign() {
-  static const PrimitiveDef& d = handle("foreign");
-  return d;
-}
-const PrimitiveDef& indexAsNat() {
-  static const PrimitiveDef& d = handle("indexAsNat");
-  return d;
-}
-const PrimitiveDef& natAsIndex() {
-  static const PrimitiveDef& d = handle("natAsIndex");
-  return d;
-}
-const PrimitiveDef& newVar() {
-  static const PrimitiveDef& d = handle("new");
-  return d;
-}
-const PrimitiveDef& parFor() {
-  static const PrimitiveDef& d = handle("parFor");
-  return d;
-}
-const PrimitiveDef& parForCombine() {
-  static const PrimitiveDef& d = handle("parForCombine");
-  return d;
-}
-const PrimitiveDef& parForReduce() {
-  static const PrimitiveDef& d = handle("parForReduce");
-  return d;
-}
-const PrimitiveDef& rotateValues() {
-  static const PrimitiveDef& d = handle("rotateValues");
-  return d;
-}
-const PrimitiveDef& seq() {
-  static const PrimitiveDef& d = handle("seq");
-  return d;
-}
-const PrimitiveDef& skip() {
-  static const PrimitiveDef& d = handle("skip");
-  return d;
-}
+// Each handle looks its primitive up once.
+#define RISEC_DPIA_HANDLE(fn, name)                                                                \
+  const PrimitiveDef& fn() {                                                                       \
+    static const PrimitiveDef& d = handle(name);                                                   \
+    return d;                                                                                      \
+  }
+RISEC_DPIA_HANDLE(barrier, "barrier")
+RISEC_DPIA_HANDLE(discardTailAcc, "discardTailAcc")
+RISEC_DPIA_HANDLE(forLoop, "for")
+RISEC_DPIA_HANDLE(foreign, "foreign")
+RISEC_DPIA_HANDLE(indexAsNat, "indexAsNat")
+RISEC_DPIA_HANDLE(natAsIndex, "natAsIndex")
+RISEC_DPIA_HANDLE(newVar, "new")
+RISEC_DPIA_HANDLE(parFor, "parFor")
+RISEC_DPIA_HANDLE(parForCombine, "parForCombine")
+RISEC_DPIA_HANDLE(parForReduce, "parForReduce")
+RISEC_DPIA_HANDLE(rotateValues, "rotateValues")
+RISEC_DPIA_HANDLE(seq, "seq")
+RISEC_DPIA_HANDLE(skip, "skip")
+#undef RISEC_DPIA_HANDLE
 } // namespace primitive
 
 const PrimitiveDef* primitiveForRise(rise::Prim p) {

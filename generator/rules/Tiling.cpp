@@ -160,16 +160,17 @@ Expr padToMultiple(const Expr& e, std::int64_t w) {
   return app(prim(Prim::Transpose), app(prim(Prim::Map), pad, arrays));
 }
 
+bool isArray(const Type& t) {
+  return t && t->kind() == TypeKind::Array;
+}
+
 RuleFn padTile(std::int64_t tx, std::int64_t ty) {
-  return [tx, ty](const Expr& e, RuleContext& ctx) -> std::optional<Expr> {
+  return [tx, ty](const Expr& e, RuleContext&) -> std::optional<Expr> {
     auto c = cartesian(e);
-    if (tx < 1 || ty < 1 || !c || !c->ea->type() || !c->eb->type() ||
-        c->ea->type()->kind() != TypeKind::Array || c->eb->type()->kind() != TypeKind::Array ||
+    if (tx < 1 || ty < 1 || !c || !isArray(c->ea->type()) || !isArray(c->eb->type()) ||
         (isCall(c->eb, Prim::Transpose, 1) &&
-         (!c->eb->arg()->type() || c->eb->arg()->type()->kind() != TypeKind::Array ||
-          c->eb->arg()->type()->elem()->kind() != TypeKind::Array)))
+         !(isArray(c->eb->arg()->type()) && isArray(c->eb->arg()->type()->elem()))))
       return std::nullopt;
-    (void)ctx;
     Nat m = c->ea->type()->size(), n = c->eb->type()->size();
     Expr padded =
         app(prim(Prim::Map), lam(c->i, app(prim(Prim::Map), c->g, padToMultiple(c->eb, ty))),
