@@ -6,6 +6,11 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
 
 using namespace risec::codegen::c;
 
@@ -29,45 +34,118 @@ TEST(CPrinter, Declarators) {
 
 TEST(CPrinter, PrecedenceNeedsNoRedundantParentheses) {
   // i + m*lId + m*s*wgId, as the paper's Listing 11 writes it.
-  CExpr e = binary("+", binary("+", id("i"), binary("*", id("m"), id("lId"))),
-                   binary("*", binary("*", id("m"), id("s")), id("wgId")));
+  CExpr e = binary(COp::Add, binary(COp::Add, id("i"), binary(COp::Mul, id("m"), id("lId"))),
+                   binary(COp::Mul, binary(COp::Mul, id("m"), id("s")), id("wgId")));
   EXPECT_EQ(printExpr(e), "i + m * lId + m * s * wgId");
-  EXPECT_EQ(printExpr(binary("*", binary("+", id("a"), id("b")), id("c"))), "(a + b) * c");
-  EXPECT_EQ(printExpr(binary("-", id("a"), binary("-", id("b"), id("c")))), "a - (b - c)");
-  EXPECT_EQ(printExpr(binary("-", binary("-", id("a"), id("b")), id("c"))), "a - b - c");
-  EXPECT_EQ(printExpr(binary("/", id("a"), binary("*", id("b"), id("c")))), "a / (b * c)");
-  EXPECT_EQ(printExpr(binary("=", id("a"), binary("=", id("b"), id("c")))), "a = b = c");
-  EXPECT_EQ(printExpr(index(id("M"), binary("+", id("i"), intLit(1)))), "M[i + 1]");
-  EXPECT_EQ(printExpr(unary("-", binary("+", id("a"), id("b")))), "-(a + b)");
-  EXPECT_EQ(printExpr(unary("-", unary("-", id("a")))), "-(-a)");
-  EXPECT_EQ(printExpr(unary("-", literal("-1"))), "-(-1)");
-  EXPECT_EQ(printExpr(binary("-", id("a"), literal("-1"))), "a - -1");
-  EXPECT_EQ(printExpr(cast(namedType("double"), binary("+", id("a"), id("b")))), "(double)(a + b)");
-  EXPECT_EQ(
-      printExpr(ternary(binary("<", id("i"), id("n")), index(id("x"), id("i")), literal("0.0f"))),
-      "i < n ? x[i] : 0.0f");
-  EXPECT_EQ(printExpr(call("fmaxf", {binary("+", id("a"), id("b")), literal("0.0f")})),
+  EXPECT_EQ(printExpr(binary(COp::Mul, binary(COp::Add, id("a"), id("b")), id("c"))),
+            "(a + b) * c");
+  EXPECT_EQ(printExpr(binary(COp::Sub, id("a"), binary(COp::Sub, id("b"), id("c")))),
+            "a - (b - c)");
+  EXPECT_EQ(printExpr(binary(COp::Sub, binary(COp::Sub, id("a"), id("b")), id("c"))), "a - b - c");
+  EXPECT_EQ(printExpr(binary(COp::Div, id("a"), binary(COp::Mul, id("b"), id("c")))),
+            "a / (b * c)");
+  EXPECT_EQ(printExpr(binary(COp::Assign, id("a"), binary(COp::Assign, id("b"), id("c")))),
+            "a = b = c");
+  EXPECT_EQ(printExpr(index(id("M"), binary(COp::Add, id("i"), intLit(1)))), "M[i + 1]");
+  EXPECT_EQ(printExpr(unary(COp::Neg, binary(COp::Add, id("a"), id("b")))), "-(a + b)");
+  EXPECT_EQ(printExpr(unary(COp::Neg, unary(COp::Neg, id("a")))), "-(-a)");
+  EXPECT_EQ(printExpr(unary(COp::Neg, literal("-1"))), "-(-1)");
+  EXPECT_EQ(printExpr(binary(COp::Sub, id("a"), literal("-1"))), "a - -1");
+  EXPECT_EQ(printExpr(cast(namedType("double"), binary(COp::Add, id("a"), id("b")))),
+            "(double)(a + b)");
+  EXPECT_EQ(printExpr(ternary(binary(COp::Lt, id("i"), id("n")), index(id("x"), id("i")),
+                              literal("0.0f"))),
+            "i < n ? x[i] : 0.0f");
+  EXPECT_EQ(printExpr(call("fmaxf", {binary(COp::Add, id("a"), id("b")), literal("0.0f")})),
             "fmaxf(a + b, 0.0f)");
   EXPECT_EQ(printExpr(member(index(id("p"), id("i")), "fst")), "p[i].fst");
 }
 
+// The operator table (CAst.cpp, opInfo) against C's own: every operator's
+// spelling, and parentheses exactly where C's precedence and associativity
+// need them.
+TEST(CPrinter, OperatorTableSpellsEveryOperator) {
+  const std::vector<std::pair<COp, std::string>> prefix = {
+      {COp::Neg, "-"},       {COp::Not, "!"},     {COp::BitNot, "~"}, {COp::Deref, "*"},
+      {COp::AddressOf, "&"}, {COp::PreInc, "++"}, {COp::PreDec, "--"}};
+  for (const auto& [op, text] : prefix) {
+    EXPECT_EQ(printExpr(unary(op, id("x"))), text + "x");
+    EXPECT_THROW(binary(op, id("a"), id("b")), std::invalid_argument) << text;
+  }
+  const std::vector<std::pair<COp, std::string>> infix = {
+      {COp::Mul, "*"},         {COp::Div, "/"},         {COp::Mod, "%"},
+      {COp::Add, "+"},         {COp::Sub, "-"},         {COp::Shl, "<<"},
+      {COp::Shr, ">>"},        {COp::Lt, "<"},          {COp::Le, "<="},
+      {COp::Gt, ">"},          {COp::Ge, ">="},         {COp::Eq, "=="},
+      {COp::Ne, "!="},         {COp::BitAnd, "&"},      {COp::BitXor, "^"},
+      {COp::BitOr, "|"},       {COp::And, "&&"},        {COp::Or, "||"},
+      {COp::Assign, "="},      {COp::AddAssign, "+="},  {COp::SubAssign, "-="},
+      {COp::MulAssign, "*="},  {COp::DivAssign, "/="},  {COp::ModAssign, "%="},
+      {COp::ShlAssign, "<<="}, {COp::ShrAssign, ">>="}, {COp::AndAssign, "&="},
+      {COp::XorAssign, "^="},  {COp::OrAssign, "|="}};
+  EXPECT_EQ(prefix.size() + infix.size(), static_cast<std::size_t>(COp::OrAssign) + 1);
+  const std::set<std::string> assignments = {
+      "=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "^=", "|="};
+  for (const auto& [op, text] : infix) {
+    EXPECT_EQ(printExpr(binary(op, id("a"), id("b"))), "a " + text + " b");
+    EXPECT_THROW(unary(op, id("x")), std::invalid_argument) << text;
+    EXPECT_EQ(isAssignment(binary(op, id("a"), id("b"))), assignments.count(text) > 0) << text;
+  }
+}
+
+TEST(CPrinter, PrecedenceAndAssociativityFromTheOperatorTable) {
+  auto bin = [](COp op, CExpr l, CExpr r) { return printExpr(binary(op, l, r)); };
+  CExpr a = id("a"), b = id("b"), c = id("c"), d = id("d");
+  // left-associative: parentheses on the right only
+  EXPECT_EQ(bin(COp::Sub, a, binary(COp::Sub, b, c)), "a - (b - c)");
+  EXPECT_EQ(bin(COp::Sub, binary(COp::Sub, a, b), c), "a - b - c");
+  EXPECT_EQ(bin(COp::Div, binary(COp::Div, a, b), c), "a / b / c");
+  EXPECT_EQ(bin(COp::Mod, a, binary(COp::Mul, b, c)), "a % (b * c)");
+  // a tighter operand needs none, a looser one does
+  EXPECT_EQ(bin(COp::Add, binary(COp::Mul, a, b), c), "a * b + c");
+  EXPECT_EQ(bin(COp::Add, a, binary(COp::Mul, b, c)), "a + b * c");
+  EXPECT_EQ(bin(COp::Mul, a, binary(COp::Add, b, c)), "a * (b + c)");
+  EXPECT_EQ(bin(COp::Lt, binary(COp::Add, a, b), c), "a + b < c");
+  EXPECT_EQ(bin(COp::Eq, binary(COp::Lt, a, b), binary(COp::Ge, c, d)), "a < b == c >= d");
+  EXPECT_EQ(bin(COp::Lt, binary(COp::Eq, a, b), c), "(a == b) < c");
+  EXPECT_EQ(bin(COp::And, binary(COp::Ne, a, b), binary(COp::Le, c, d)), "a != b && c <= d");
+  EXPECT_EQ(bin(COp::And, binary(COp::Or, a, b), c), "(a || b) && c");
+  EXPECT_EQ(bin(COp::Or, binary(COp::Or, a, b), c), "a || b || c");
+  // assignments are right-associative and bind loosest
+  EXPECT_EQ(bin(COp::Assign, a, binary(COp::AddAssign, b, c)), "a = b += c");
+  EXPECT_EQ(bin(COp::Add, binary(COp::Assign, a, b), c), "(a = b) + c");
+  EXPECT_EQ(bin(COp::MulAssign, a, binary(COp::Add, b, c)), "a *= b + c");
+  EXPECT_EQ(bin(COp::Assign, a, ternary(b, c, d)), "a = b ? c : d");
+  // prefix operators bind tighter than any infix one
+  EXPECT_EQ(bin(COp::Mul, unary(COp::Neg, a), b), "-a * b");
+  EXPECT_EQ(printExpr(unary(COp::Not, binary(COp::And, a, b))), "!(a && b)");
+  EXPECT_EQ(printExpr(unary(COp::Deref, binary(COp::Add, a, intLit(1)))), "*(a + 1)");
+  EXPECT_EQ(printExpr(unary(COp::AddressOf, index(a, b))), "&a[b]");
+  EXPECT_EQ(printExpr(unary(COp::Deref, unary(COp::AddressOf, a))), "*&a");
+  EXPECT_EQ(printExpr(unary(COp::AddressOf, unary(COp::AddressOf, a))), "&(&a)");
+}
+
 TEST(CPrinter, ClarifyingParenthesesAsCompilersAskForThem) {
-  EXPECT_EQ(printExpr(binary("||", id("a"), binary("&&", id("b"), id("c")))), "a || (b && c)");
-  EXPECT_EQ(printExpr(binary("<<", binary("+", id("a"), id("b")), intLit(2))), "(a + b) << 2");
-  EXPECT_EQ(printExpr(binary("==", binary("&", id("x"), id("m")), intLit(0))), "(x & m) == 0");
-  EXPECT_EQ(printExpr(binary("&&", id("a"), binary("&&", id("b"), id("c")))), "a && (b && c)");
+  EXPECT_EQ(printExpr(binary(COp::Or, id("a"), binary(COp::And, id("b"), id("c")))),
+            "a || (b && c)");
+  EXPECT_EQ(printExpr(binary(COp::Shl, binary(COp::Add, id("a"), id("b")), intLit(2))),
+            "(a + b) << 2");
+  EXPECT_EQ(printExpr(binary(COp::Eq, binary(COp::BitAnd, id("x"), id("m")), intLit(0))),
+            "(x & m) == 0");
+  EXPECT_EQ(printExpr(binary(COp::And, id("a"), binary(COp::And, id("b"), id("c")))),
+            "a && (b && c)");
 }
 
 TEST(CPrinter, Statements) {
-  CStmt loop = countingLoop(
-      namedType("int"), "i", intLit(0), id("n"), intLit(1),
-      {assign(index(id("out"), id("i")), binary("*", index(id("x"), id("i")), literal("2.0f")))},
-      "mapSeq");
+  CStmt loop = countingLoop(namedType("int"), "i", intLit(0), id("n"), intLit(1),
+                            {assign(index(id("out"), id("i")),
+                                    binary(COp::Mul, index(id("x"), id("i")), literal("2.0f")))},
+                            "mapSeq");
   EXPECT_EQ(printStmt(loop, 1), "  // mapSeq\n"
                                 "  for (int i = 0; i < n; i += 1) {\n"
                                 "    out[i] = x[i] * 2.0f;\n"
                                 "  }\n");
-  CStmt cond = ifStmt(binary("!=", binary("%", id("n"), intLit(32)), intLit(0)),
+  CStmt cond = ifStmt(binary(COp::Ne, binary(COp::Mod, id("n"), intLit(32)), intLit(0)),
                       {returnStmt(intLit(1))}, std::vector<CStmt>{comment("never")});
   EXPECT_EQ(printStmt(cond), "if (n % 32 != 0) {\n  return 1;\n} else {\n  // never\n}\n");
   EXPECT_EQ(printStmt(declStmt(arrayType(namedType("float"), 16), "tmp")), "float tmp[16];\n");
@@ -88,7 +166,7 @@ Function scale() {
               {pointerType(namedType("float", true), true), "x"}};
   f.body = {countingLoop(namedType("int"), "i", intLit(0), id("n"), intLit(1),
                          {assign(index(id("output"), id("i")),
-                                 binary("*", id("a"), index(id("x"), id("i"))))},
+                                 binary(COp::Mul, id("a"), index(id("x"), id("i"))))},
                          "mapSeq"),
             returnStmt(intLit(0))};
   return f;

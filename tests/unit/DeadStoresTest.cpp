@@ -56,7 +56,7 @@ TEST(DeadStores, IndicesOfAStoreAreReads) {
 
 TEST(DeadStores, CompoundAssignmentsReadTheirTarget) {
   std::vector<CStmt> body = {declStmt(namedType("float"), "acc", literal("0.0f")),
-                             exprStmt(binary("+=", ident("acc"), literal("1.0f"))),
+                             exprStmt(binary(COp::AddAssign, ident("acc"), literal("1.0f"))),
                              assign(index(ident("output"), intLit(0)), ident("acc"))};
   EXPECT_EQ(eliminateDeadStores(body).size(), 3u);
 }
@@ -72,8 +72,8 @@ TEST(DeadStores, VectorStoresWriteTheirArray) {
   // `*(risec_f32x4u*)&tmp[k] = v;` (codegen/c/EmitVectors.h) writes tmp: the
   // store goes with tmp when tmp is never read; its index is a read.
   auto store = [](const std::string& array, CExpr value) {
-    return assign(unary("*", cast(pointerType(namedType("risec_f32x4u")),
-                                  unary("&", index(ident(array), ident("k"))))),
+    return assign(unary(COp::Deref, cast(pointerType(namedType("risec_f32x4u")),
+                                         unary(COp::AddressOf, index(ident(array), ident("k"))))),
                   std::move(value));
   };
   std::vector<CStmt> body = {declStmt(namedType("int"), "k", literal("0")),
@@ -87,8 +87,8 @@ TEST(DeadStores, RemovesAnUnreadScalarWithAPureInitialiser) {
   // only reads, so the declaration goes; one with a call stays.
   std::vector<CStmt> body = {
       declStmt(namedType("float"), "tmp",
-               binary("+", index(ident("x"), intLit(1)),
-                      ternary(binary("<=", intLit(2), ident("j")), index(ident("x"), intLit(0)),
+               binary(COp::Add, index(ident("x"), intLit(1)),
+                      ternary(binary(COp::Le, intLit(2), ident("j")), index(ident("x"), intLit(0)),
                               literal("0.0f")))),
       declStmt(namedType("float"), "r", call("next", {})),
       assign(index(ident("output"), intLit(0)), literal("1.0f"))};

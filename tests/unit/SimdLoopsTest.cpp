@@ -31,7 +31,7 @@ CExpr at(const std::string& array, CExpr idx) {
   return index(ident(array), std::move(idx));
 }
 CExpr ij() {
-  return binary("+", ident("j"), binary("*", ident("n"), ident("i")));
+  return binary(COp::Add, ident("j"), binary(COp::Mul, ident("n"), ident("i")));
 }
 
 int simdCount(const std::vector<CStmt>& body) {
@@ -64,15 +64,16 @@ TEST(SimdLoops, LeavesLoopsOutsideParallelLoopsAlone) {
 TEST(SimdLoops, LeavesAReductionIntoAnOuterAccumulatorAlone) {
   auto body =
       parallel({declStmt(namedType("float"), "acc", literal("0.0f")),
-                loop("j", {assign(ident("acc"), binary("+", ident("acc"), at("in", ij())))}),
+                loop("j", {assign(ident("acc"), binary(COp::Add, ident("acc"), at("in", ij())))}),
                 assign(at("out", ident("i")), ident("acc"))});
   EXPECT_EQ(simdCount(body), 0);
 }
 
 TEST(SimdLoops, AcceptsVariablesDeclaredInTheBody) {
-  auto body = parallel({loop("j", {declStmt(namedType("float"), "acc", literal("0.0f")),
-                                   assign(ident("acc"), binary("+", ident("acc"), at("in", ij()))),
-                                   assign(at("out", ij()), ident("acc"))})});
+  auto body =
+      parallel({loop("j", {declStmt(namedType("float"), "acc", literal("0.0f")),
+                           assign(ident("acc"), binary(COp::Add, ident("acc"), at("in", ij()))),
+                           assign(at("out", ij()), ident("acc"))})});
   EXPECT_EQ(simdCount(body), 1);
 }
 
@@ -85,7 +86,7 @@ TEST(SimdLoops, LeavesAReadOfAnotherIterationsStoreAlone) {
   // tmp[j] = ...; out[j] = tmp[j + 1]: iteration j reads what j + 1 writes.
   auto body = parallel(
       {loop("j", {assign(at("tmp", ident("j")), at("in", ij())),
-                  assign(at("out", ij()), at("tmp", binary("+", ident("j"), intLit(1))))})});
+                  assign(at("out", ij()), at("tmp", binary(COp::Add, ident("j"), intLit(1))))})});
   EXPECT_EQ(simdCount(body), 0);
   // ... while reading back the element just stored is fine.
   auto same = parallel({loop("j", {assign(at("tmp", ident("j")), at("in", ij())),
@@ -95,7 +96,7 @@ TEST(SimdLoops, LeavesAReadOfAnotherIterationsStoreAlone) {
 
 TEST(SimdLoops, MarksOnlyInnermostLoops) {
   auto body = parallel({loop(
-      "j", {loop("k", {assign(at("out", binary("+", ij(), ident("k"))), literal("1.0f"))})})});
+      "j", {loop("k", {assign(at("out", binary(COp::Add, ij(), ident("k"))), literal("1.0f"))})})});
   std::string s = print(omp::markSimdLoops(body));
   EXPECT_EQ(simdCount(body), 1) << s;
   EXPECT_LT(s.find("for (int j"), s.find("#pragma omp simd")) << s;

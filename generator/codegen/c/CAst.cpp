@@ -1,6 +1,8 @@
 #include "codegen/c/CAst.h"
 
+#include <array>
 #include <cctype>
+#include <stdexcept>
 
 namespace risec::codegen::c {
 
@@ -36,10 +38,76 @@ CType constOf(const CType& t) {
 // ---- expressions ----------------------------------------------------------------
 
 namespace {
-CExpr make(ExprNode::Kind k, std::string text, std::vector<CExpr> ops = {}, CType type = nullptr) {
-  return std::make_shared<const ExprNode>(k, std::move(text), std::move(ops), std::move(type));
+
+using precedence::kAssign;
+using precedence::kPrefix;
+
+struct Entry {
+  COp op;
+  COpInfo info;
+};
+
+// In the order of COp (checked below).
+constexpr std::array<Entry, 36> kOps = {{
+    // prefix
+    {COp::Neg, {"-", kPrefix, true, true, false}},
+    {COp::Not, {"!", kPrefix, true, true, false}},
+    {COp::BitNot, {"~", kPrefix, true, true, false}},
+    {COp::Deref, {"*", kPrefix, true, true, false}},
+    {COp::AddressOf, {"&", kPrefix, true, true, false}},
+    {COp::PreInc, {"++", kPrefix, true, true, false}},
+    {COp::PreDec, {"--", kPrefix, true, true, false}},
+    // infix
+    {COp::Mul, {"*", 13, false, false, false}},
+    {COp::Div, {"/", 13, false, false, false}},
+    {COp::Mod, {"%", 13, false, false, false}},
+    {COp::Add, {"+", 12, false, false, false}},
+    {COp::Sub, {"-", 12, false, false, false}},
+    {COp::Shl, {"<<", 11, false, false, false}},
+    {COp::Shr, {">>", 11, false, false, false}},
+    {COp::Lt, {"<", 10, false, false, false}},
+    {COp::Le, {"<=", 10, false, false, false}},
+    {COp::Gt, {">", 10, false, false, false}},
+    {COp::Ge, {">=", 10, false, false, false}},
+    {COp::Eq, {"==", 9, false, false, false}},
+    {COp::Ne, {"!=", 9, false, false, false}},
+    {COp::BitAnd, {"&", 8, false, false, false}},
+    {COp::BitXor, {"^", 7, false, false, false}},
+    {COp::BitOr, {"|", 6, false, false, false}},
+    {COp::And, {"&&", 5, false, false, false}},
+    {COp::Or, {"||", 4, false, false, false}},
+    // assignments
+    {COp::Assign, {"=", kAssign, false, true, true}},
+    {COp::AddAssign, {"+=", kAssign, false, true, true}},
+    {COp::SubAssign, {"-=", kAssign, false, true, true}},
+    {COp::MulAssign, {"*=", kAssign, false, true, true}},
+    {COp::DivAssign, {"/=", kAssign, false, true, true}},
+    {COp::ModAssign, {"%=", kAssign, false, true, true}},
+    {COp::ShlAssign, {"<<=", kAssign, false, true, true}},
+    {COp::ShrAssign, {">>=", kAssign, false, true, true}},
+    {COp::AndAssign, {"&=", kAssign, false, true, true}},
+    {COp::XorAssign, {"^=", kAssign, false, true, true}},
+    {COp::OrAssign, {"|=", kAssign, false, true, true}},
+}};
+
+constexpr bool inOrder() {
+  for (std::size_t i = 0; i < kOps.size(); ++i)
+    if (static_cast<std::size_t>(kOps[i].op) != i)
+      return false;
+  return kOps.size() == static_cast<std::size_t>(COp::OrAssign) + 1;
 }
+static_assert(inOrder(), "kOps lists every COp, in the order of the enum");
+
+CExpr make(ExprNode::Kind k, std::string text, std::vector<CExpr> ops = {}, CType type = nullptr,
+           std::optional<COp> op = std::nullopt) {
+  return std::make_shared<const ExprNode>(k, std::move(text), std::move(ops), std::move(type), op);
+}
+
 } // namespace
+
+const COpInfo& opInfo(COp op) {
+  return kOps.at(static_cast<std::size_t>(op)).info;
+}
 
 CExpr ident(std::string name) {
   return make(ExprNode::Kind::Ident, std::move(name));
@@ -50,21 +118,27 @@ CExpr literal(std::string text) {
 CExpr intLit(std::int64_t v) {
   return literal(std::to_string(v));
 }
-CExpr unary(std::string op, CExpr e) {
-  return make(ExprNode::Kind::Unary, std::move(op), {std::move(e)});
+CExpr unary(COp op, CExpr e) {
+  if (!opInfo(op).prefix)
+    throw std::invalid_argument(std::string("C AST: `") + spelling(op) +
+                                "` is not a prefix operator");
+  return make(ExprNode::Kind::Unary, "", {std::move(e)}, nullptr, op);
 }
-CExpr binary(std::string op, CExpr lhs, CExpr rhs) {
-  return make(ExprNode::Kind::Binary, std::move(op), {std::move(lhs), std::move(rhs)});
+CExpr binary(COp op, CExpr lhs, CExpr rhs) {
+  if (opInfo(op).prefix)
+    throw std::invalid_argument(std::string("C AST: `") + spelling(op) +
+                                "` is not an infix operator");
+  return make(ExprNode::Kind::Binary, "", {std::move(lhs), std::move(rhs)}, nullptr, op);
 }
 CExpr ternary(CExpr cond, CExpr then, CExpr otherwise) {
-  return make(ExprNode::Kind::Ternary,
-              "?:", {std::move(cond), std::move(then), std::move(otherwise)});
+  return make(ExprNode::Kind::Ternary, "",
+              {std::move(cond), std::move(then), std::move(otherwise)});
 }
 CExpr call(std::string fn, std::vector<CExpr> args) {
   return make(ExprNode::Kind::Call, std::move(fn), std::move(args));
 }
 CExpr index(CExpr base, CExpr idx) {
-  return make(ExprNode::Kind::Index, "[]", {std::move(base), std::move(idx)});
+  return make(ExprNode::Kind::Index, "", {std::move(base), std::move(idx)});
 }
 CExpr member(CExpr base, std::string field) {
   return make(ExprNode::Kind::Member, std::move(field), {std::move(base)});
@@ -120,7 +194,7 @@ CStmt exprStmt(CExpr e) {
 }
 
 CStmt assign(CExpr lhs, CExpr rhs) {
-  return exprStmt(binary("=", std::move(lhs), std::move(rhs)));
+  return exprStmt(binary(COp::Assign, std::move(lhs), std::move(rhs)));
 }
 
 CStmt block(std::vector<CStmt> body, std::string comment) {
@@ -143,8 +217,9 @@ CStmt forLoop(CStmt init, CExpr cond, CExpr step, std::vector<CStmt> body, std::
 CStmt countingLoop(CType indexType, const std::string& var, CExpr begin, CExpr end, CExpr step,
                    std::vector<CStmt> body, std::string comment) {
   return forLoop(declStmt(std::move(indexType), var, std::move(begin)),
-                 binary("<", ident(var), std::move(end)), binary("+=", ident(var), std::move(step)),
-                 std::move(body), std::move(comment));
+                 binary(COp::Lt, ident(var), std::move(end)),
+                 binary(COp::AddAssign, ident(var), std::move(step)), std::move(body),
+                 std::move(comment));
 }
 
 CStmt ifStmt(CExpr cond, std::vector<CStmt> then, std::optional<std::vector<CStmt>> otherwise) {
@@ -244,14 +319,18 @@ std::set<std::string> identifiersUsed(const std::vector<CStmt>& body) {
 }
 
 bool isAssignment(const CExpr& e) {
-  return e->kind() == ExprNode::Kind::Binary && !e->text().empty() && e->text().back() == '=' &&
-         e->text() != "==" && e->text() != "!=" && e->text() != "<=" && e->text() != ">=";
+  return e->kind() == ExprNode::Kind::Binary && opInfo(e->op()).assignment;
+}
+
+bool isBinary(const CExpr& e, COp op) {
+  return e->kind() == ExprNode::Kind::Binary && e->op() == op;
 }
 
 bool isLvalueStep(const ExprNode* e) {
   return e->kind() == ExprNode::Kind::Index || e->kind() == ExprNode::Kind::Member ||
          e->kind() == ExprNode::Kind::Cast ||
-         (e->kind() == ExprNode::Kind::Unary && (e->text() == "*" || e->text() == "&"));
+         (e->kind() == ExprNode::Kind::Unary &&
+          (e->op() == COp::Deref || e->op() == COp::AddressOf));
 }
 
 const ExprNode* writtenVariable(const ExprNode* lvalue) {

@@ -57,6 +57,75 @@ CType constOf(const CType& t);
 
 // ---- expressions ----------------------------------------------------------------
 
+/// The operators of C that generated code uses. Their spelling, precedence
+/// and associativity are in one table (opInfo).
+enum class COp {
+  // prefix
+  Neg,       ///< `-x`
+  Not,       ///< `!x`
+  BitNot,    ///< `~x`
+  Deref,     ///< `*p`
+  AddressOf, ///< `&x`
+  PreInc,    ///< `++x`
+  PreDec,    ///< `--x`
+  // infix
+  Mul,
+  Div,
+  Mod,
+  Add,
+  Sub,
+  Shl,
+  Shr,
+  Lt,
+  Le,
+  Gt,
+  Ge,
+  Eq,
+  Ne,
+  BitAnd,
+  BitXor,
+  BitOr,
+  And,
+  Or,
+  // assignments
+  Assign,
+  AddAssign,
+  SubAssign,
+  MulAssign,
+  DivAssign,
+  ModAssign,
+  ShlAssign,
+  ShrAssign,
+  AndAssign,
+  XorAssign,
+  OrAssign,
+};
+
+/// The precedence levels of C that are not those of an infix operator.
+namespace precedence {
+constexpr int kPostfix = 16; ///< `x`, `f(x)`, `a[i]`, `s.f`
+constexpr int kPrefix = 15;  ///< prefix operators and casts
+constexpr int kTernary = 3;  ///< `c ? a : b`
+constexpr int kAssign = 2;   ///< `=`, `+=`, ...
+} // namespace precedence
+
+struct COpInfo {
+  const char* spelling; ///< `+`, `<<=`, ...
+  /// How tightly it binds, C's order: prefix operators 15, `*` 13, `+` 12,
+  /// shifts 11, relations 10, equality 9, `&` 8, `^` 7, `|` 6, `&&` 5,
+  /// `||` 4, assignments 2 (see `precedence`).
+  int precedence;
+  bool prefix;     ///< a prefix operator (unary), else infix (binary)
+  bool rightAssoc; ///< prefix operators and assignments
+  bool assignment; ///< `=` or a compound assignment
+};
+
+/// The table entry of `op`.
+const COpInfo& opInfo(COp op);
+inline const char* spelling(COp op) {
+  return opInfo(op).spelling;
+}
+
 class ExprNode;
 using CExpr = std::shared_ptr<const ExprNode>;
 
@@ -67,28 +136,35 @@ public:
   Kind kind() const { return kind_; }
   const std::string& text() const {
     return text_;
-  } ///< Ident name, Literal text, operator, Call name, Member field
+  } ///< Ident name, Literal text, Call name, Member field
+  /// Unary, Binary: the operator (std::bad_optional_access on other kinds).
+  COp op() const { return op_.value(); }
+  bool hasOp() const { return op_.has_value(); }
   const std::vector<CExpr>& operands() const { return ops_; }
   const CType& type() const { return type_; } ///< Cast target, Compound type
 
-  ExprNode(Kind k, std::string text, std::vector<CExpr> ops, CType type)
-      : kind_(k), text_(std::move(text)), ops_(std::move(ops)), type_(std::move(type)) {}
+  ExprNode(Kind k, std::string text, std::vector<CExpr> ops, CType type,
+           std::optional<COp> op = std::nullopt)
+      : kind_(k), text_(std::move(text)), ops_(std::move(ops)), type_(std::move(type)), op_(op) {}
 
 private:
   Kind kind_;
   std::string text_;
   std::vector<CExpr> ops_;
   CType type_;
+  std::optional<COp> op_;
 };
 
 CExpr ident(std::string name);
 /// A literal exactly as it should appear (`0.5f`, `42`, `true`, `(int64_t)1 << 40`).
 CExpr literal(std::string text);
 CExpr intLit(std::int64_t v);
-/// Prefix operators: `-`, `!`, `~`, `*`, `&`.
-CExpr unary(std::string op, CExpr e);
-/// Infix operators of C, including `=` and compound assignments.
-CExpr binary(std::string op, CExpr lhs, CExpr rhs);
+/// A prefix operator (`-`, `!`, `~`, `*`, `&`, ...); std::invalid_argument
+/// for an infix one.
+CExpr unary(COp op, CExpr e);
+/// An infix operator, including `=` and the compound assignments;
+/// std::invalid_argument for a prefix one.
+CExpr binary(COp op, CExpr lhs, CExpr rhs);
 CExpr ternary(CExpr cond, CExpr then, CExpr otherwise);
 CExpr call(std::string fn, std::vector<CExpr> args);
 CExpr index(CExpr base, CExpr idx);
@@ -166,6 +242,8 @@ std::set<std::string> identifiersUsed(const std::vector<CStmt>& body);
 
 /// `lhs = rhs` or a compound assignment (`+=`, ...), not a comparison.
 bool isAssignment(const CExpr& e);
+/// A Binary expression of operator `op`.
+bool isBinary(const CExpr& e, COp op);
 /// A step from an lvalue towards the variable it writes: `x[i]`, `x.fst`, and
 /// the vector stores `*(risec_f32x4u*)&x[i]` (EmitVectors.h).
 bool isLvalueStep(const ExprNode* e);

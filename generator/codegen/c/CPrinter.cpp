@@ -1,6 +1,5 @@
 #include "codegen/c/CPrinter.h"
 
-#include <map>
 #include <sstream>
 
 namespace risec::codegen::c {
@@ -49,19 +48,12 @@ std::string printDeclarator(const CType& t, const std::string& name) {
 
 namespace {
 
-constexpr int kPostfix = 16, kPrefix = 15, kTernary = 3, kAssign = 2;
+using precedence::kAssign;
+using precedence::kPostfix;
+using precedence::kPrefix;
+using precedence::kTernary;
 
-int binaryPrecedence(const std::string& op) {
-  static const std::map<std::string, int> table = {
-      {"*", 13},  {"/", 13}, {"%", 13},  {"+", 12},  {"-", 12}, {"<<", 11}, {">>", 11}, {"<", 10},
-      {"<=", 10}, {">", 10}, {">=", 10}, {"==", 9},  {"!=", 9}, {"&", 8},   {"^", 7},   {"|", 6},
-      {"&&", 5},  {"||", 4}, {"=", 2},   {"+=", 2},  {"-=", 2}, {"*=", 2},  {"/=", 2},  {"%=", 2},
-      {"&=", 2},  {"|=", 2}, {"^=", 2},  {"<<=", 2}, {">>=", 2}};
-  auto it = table.find(op);
-  return it == table.end() ? 1 : it->second;
-}
-
-int precedence(const CExpr& e) {
+int precedenceOf(const CExpr& e) {
   switch (e->kind()) {
   case ExprNode::Kind::Ident:
   case ExprNode::Kind::Call:
@@ -73,27 +65,36 @@ int precedence(const CExpr& e) {
     // A negative literal behaves like a prefix expression.
     return !e->text().empty() && e->text()[0] == '-' ? kPrefix : kPostfix;
   case ExprNode::Kind::Unary:
+  case ExprNode::Kind::Binary:
+    return opInfo(e->op()).precedence;
   case ExprNode::Kind::Cast:
     return kPrefix;
-  case ExprNode::Kind::Binary:
-    return binaryPrecedence(e->text());
   case ExprNode::Kind::Ternary:
     return kTernary;
   }
   return 0;
 }
 
-bool isBitwiseOrShift(const std::string& op) {
-  return op == "&" || op == "|" || op == "^" || op == "<<" || op == ">>";
+bool isBitwiseOrShift(COp op) {
+  switch (op) {
+  case COp::BitAnd:
+  case COp::BitOr:
+  case COp::BitXor:
+  case COp::Shl:
+  case COp::Shr:
+    return true;
+  default:
+    return false;
+  }
 }
 
 /// Parentheses that C does not need but compilers ask for (-Wparentheses) and
 /// readers expect: `a || (b && c)`, `(a + b) << 2`, `(x & m) == 0`.
-bool clarifyingParens(const std::string& parent, const CExpr& child) {
-  if (child->kind() != ExprNode::Kind::Binary || child->text() == parent)
+bool clarifyingParens(COp parent, const CExpr& child) {
+  if (child->kind() != ExprNode::Kind::Binary || child->op() == parent)
     return false;
-  const std::string& op = child->text();
-  if (parent == "||" && op == "&&")
+  COp op = child->op();
+  if (parent == COp::Or && op == COp::And)
     return true;
   return isBitwiseOrShift(parent) || isBitwiseOrShift(op);
 }
@@ -104,22 +105,22 @@ std::string wrap(const std::string& s) {
 
 std::string operand(const CExpr& e, int minPrecedence) {
   std::string s = printExpr(e);
-  return precedence(e) < minPrecedence ? wrap(s) : s;
+  return precedenceOf(e) < minPrecedence ? wrap(s) : s;
 }
 
 std::string printBinary(const CExpr& e) {
-  const std::string& op = e->text();
-  int p = binaryPrecedence(op);
-  bool rightAssoc = p == kAssign;
+  COp op = e->op();
+  const COpInfo& info = opInfo(op);
+  int p = info.precedence;
   const CExpr& l = e->operands()[0];
   const CExpr& r = e->operands()[1];
-  std::string ls = operand(l, rightAssoc ? p + 1 : p);
-  std::string rs = operand(r, rightAssoc ? p : p + 1);
+  std::string ls = operand(l, info.rightAssoc ? p + 1 : p);
+  std::string rs = operand(r, info.rightAssoc ? p : p + 1);
   if (clarifyingParens(op, l) && ls[0] != '(')
     ls = wrap(ls);
   if (clarifyingParens(op, r) && rs[0] != '(')
     rs = wrap(rs);
-  return ls + " " + op + " " + rs;
+  return ls + " " + info.spelling + " " + rs;
 }
 
 } // namespace
@@ -131,13 +132,14 @@ std::string printExpr(const CExpr& e) {
   case ExprNode::Kind::Literal:
     return e->text();
   case ExprNode::Kind::Unary: {
+    const std::string op = spelling(e->op());
     std::string inner = operand(ops[0], kPrefix);
     // `- -x` must not print as `--x`.
     if (!inner.empty() &&
         (inner[0] == '-' || inner[0] == '+' || inner[0] == '&' || inner[0] == '*') &&
-        inner[0] == e->text().back())
+        inner[0] == op.back())
       inner = wrap(inner);
-    return e->text() + inner;
+    return op + inner;
   }
   case ExprNode::Kind::Binary:
     return printBinary(e);

@@ -18,7 +18,7 @@ void collectReads(const CExpr& e, std::set<std::string>& reads) {
       if (cur->kind() == ExprNode::Kind::Index)
         collectReads(cur->operands()[1], reads);
     // `x += e` reads x too.
-    if (e->text() != "=")
+    if (e->op() != COp::Assign)
       if (const ExprNode* base = writtenVariable(lhs.get()))
         reads.insert(base->text());
     collectReads(e->operands()[1], reads);
@@ -57,7 +57,7 @@ bool withoutSideEffects(const CExpr& e) {
     return true;
   if (isAssignment(e) || e->kind() == ExprNode::Kind::Call)
     return false;
-  if (e->kind() == ExprNode::Kind::Unary && (e->text() == "++" || e->text() == "--"))
+  if (e->kind() == ExprNode::Kind::Unary && (e->op() == COp::PreInc || e->op() == COp::PreDec))
     return false;
   for (const CExpr& op : e->operands())
     if (!withoutSideEffects(op))

@@ -65,8 +65,8 @@ void Emitter::assignment(const Phrase& lhs, const Phrase& rhs, const rise::Type&
   // a write that an acceptor may discard (take(n) of a padded computation)
   CExpr cond;
   for (const dpia::Path::Bound& b : l.writeBounds) {
-    CExpr c = binary("<", nats_.expr(b.index), nats_.expr(b.bound));
-    cond = cond ? binary("&&", cond, c) : c;
+    CExpr c = binary(COp::Lt, nats_.expr(b.index), nats_.expr(b.bound));
+    cond = cond ? binary(COp::And, cond, c) : c;
   }
   out.push_back(ifStmt(cond, {std::move(write)}));
 }
@@ -177,7 +177,7 @@ void Emitter::newVariable(const Phrase& c, std::vector<CStmt>& out) {
   // `float acc; acc = 0.0f;` reads better as `float acc = 0.0f;`
   CExpr init;
   if (!array && !body.empty() && body[0]->kind() == StmtNode::Kind::Expr &&
-      body[0]->expr()->kind() == ExprNode::Kind::Binary && body[0]->expr()->text() == "=" &&
+      isBinary(body[0]->expr(), COp::Assign) &&
       body[0]->expr()->operands()[0]->kind() == ExprNode::Kind::Ident &&
       body[0]->expr()->operands()[0]->text() == name) {
     init = body[0]->expr()->operands()[1];

@@ -172,9 +172,10 @@ CExpr Emitter::prim(const Phrase& p, Path& path) {
     path.popIndex(); // every lane is the scalar
     return arg(0);
   }
-  static const std::map<std::string, std::string> binaryOps = {
-      {"add", "+"}, {"sub", "-"}, {"mul", "*"},    {"div", "/"},       {"lt", "<"},   {"le", "<="},
-      {"gt", ">"},  {"ge", ">="}, {"equal", "=="}, {"notEqual", "!="}, {"and", "&&"}, {"or", "||"}};
+  static const std::map<std::string, COp> binaryOps = {
+      {"add", COp::Add},  {"sub", COp::Sub},     {"mul", COp::Mul}, {"div", COp::Div},
+      {"lt", COp::Lt},    {"le", COp::Le},       {"gt", COp::Gt},   {"ge", COp::Ge},
+      {"equal", COp::Eq}, {"notEqual", COp::Ne}, {"and", COp::And}, {"or", COp::Or}};
   if (auto it = binaryOps.find(n); it != binaryOps.end()) {
     static const std::set<std::string> relational = {"lt", "le", "gt", "ge", "equal", "notEqual"};
     auto operand = [&](std::size_t i) { // `i + j < n + 1` needs no parentheses
@@ -189,18 +190,18 @@ CExpr Emitter::prim(const Phrase& p, Path& path) {
   if (n == "mod") {
     if (t->kind() == rise::TypeKind::Scalar && rise::isFloat(t->scalar()))
       return call(mathFn("fmod", t), {arg(0), arg(1)});
-    CExpr e = binary("%", arg(0), arg(1));
+    CExpr e = binary(COp::Mod, arg(0), arg(1));
     return narrow(t) ? cast(types_.element(t), e) : e;
   }
   if (n == "neg") {
-    CExpr e = unary("-", arg(0));
+    CExpr e = unary(COp::Neg, arg(0));
     return narrow(t) ? cast(types_.element(t), e) : e;
   }
   if (n == "not")
-    return unary("!", arg(0));
+    return unary(COp::Not, arg(0));
   if (n == "min" || n == "max") {
     CExpr a = arg(0), b = arg(1);
-    return ternary(binary(n == "min" ? "<" : ">", a, b), a, b);
+    return ternary(binary(n == "min" ? COp::Lt : COp::Gt, a, b), a, b);
   }
   if (n == "select") {
     // the condition is one bool for the whole value (a pair or a vector

@@ -50,26 +50,26 @@ CExpr NatPrinter::bare(const Nat& n) const {
   case NatKind::Sum: {
     CExpr e = sub(n->operands()[0]);
     for (std::size_t i = 1; i < n->operands().size(); ++i)
-      e = binary("+", e, sub(n->operands()[i]));
+      e = binary(COp::Add, e, sub(n->operands()[i]));
     return e;
   }
   case NatKind::Prod: {
     CExpr e = sub(n->operands()[0]);
     for (std::size_t i = 1; i < n->operands().size(); ++i)
-      e = binary("*", e, sub(n->operands()[i]));
+      e = binary(COp::Mul, e, sub(n->operands()[i]));
     return e;
   }
   case NatKind::Div:
-    return binary("/", sub(n->lhs()), sub(n->rhs()));
+    return binary(COp::Div, sub(n->lhs()), sub(n->rhs()));
   case NatKind::Mod:
-    return binary("%", sub(n->lhs()), sub(n->rhs()));
+    return binary(COp::Mod, sub(n->lhs()), sub(n->rhs()));
   case NatKind::Pow:
     if (n->rhs()->isConst() && n->rhs()->value() >= 0 && n->rhs()->value() <= 8) {
       if (n->rhs()->value() == 0)
         return intLit(1);
       CExpr e = sub(n->lhs());
       for (std::int64_t i = 1; i < n->rhs()->value(); ++i)
-        e = binary("*", e, sub(n->lhs()));
+        e = binary(COp::Mul, e, sub(n->lhs()));
       return e;
     }
     helpers->insert("risec_pow");
@@ -105,25 +105,25 @@ CExpr NatPrinter::upperBound(const Nat& n) const {
                       (t->kind() == NatKind::Prod && t->operands()[0]->isConst() &&
                        t->operands()[0]->value() < 0);
       if (!negative)
-        e = e ? binary("+", e, upperBound(t)) : upperBound(t);
+        e = e ? binary(COp::Add, e, upperBound(t)) : upperBound(t);
     }
     return e ? e : literal("0.0");
   }
   case NatKind::Prod: {
     CExpr e = upperBound(n->operands()[0]);
     for (std::size_t i = 1; i < n->operands().size(); ++i)
-      e = binary("*", e, upperBound(n->operands()[i]));
+      e = binary(COp::Mul, e, upperBound(n->operands()[i]));
     return e;
   }
   case NatKind::Div: // a / b over the reals bounds floor(a / b)
-    return binary("/", upperBound(n->lhs()), upperBound(n->rhs()));
+    return binary(COp::Div, upperBound(n->lhs()), upperBound(n->rhs()));
   case NatKind::Mod: // a % b < b
     return upperBound(n->rhs());
   case NatKind::Pow:
     if (n->rhs()->isConst() && n->rhs()->value() >= 0 && n->rhs()->value() <= 8) {
       CExpr e = literal("1.0");
       for (std::int64_t i = 0; i < n->rhs()->value(); ++i)
-        e = binary("*", e, upperBound(n->lhs()));
+        e = binary(COp::Mul, e, upperBound(n->lhs()));
       return e;
     }
     throw CompileError("E0699", {},
@@ -133,7 +133,7 @@ CExpr NatPrinter::upperBound(const Nat& n) const {
   case NatKind::Min: // min(a, b) <= a
     return upperBound(n->lhs());
   case NatKind::Max: // max(a, b) <= a + b for naturals
-    return binary("+", upperBound(n->lhs()), upperBound(n->rhs()));
+    return binary(COp::Add, upperBound(n->lhs()), upperBound(n->rhs()));
   }
   return literal("0.0");
 }

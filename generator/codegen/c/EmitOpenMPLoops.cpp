@@ -51,10 +51,10 @@ std::vector<CStmt> Emitter::privateSlices(std::uint64_t loop) {
     Memory& m = memory_.at(it->second.first);
     std::string shared = m.name;
     std::string own = fresh(shared + "_own");
-    CExpr offset = binary("*", cast(namedType("size_t"), call("omp_get_thread_num", {})),
+    CExpr offset = binary(COp::Mul, cast(namedType("size_t"), call("omp_get_thread_num", {})),
                           cast(namedType("size_t"), nats_.expr(it->second.second)));
     decls.push_back(declStmt(pointerType(types_.element(m.type), true), own,
-                             binary("+", ident(shared), offset)));
+                             binary(COp::Add, ident(shared), offset)));
     sharedNames_[it->second.first] = shared;
     m.name = own;
   }
@@ -94,9 +94,9 @@ void Emitter::combineLoop(const Phrase& c, std::vector<CStmt>& out) {
   std::vector<CStmt> body = privateSlices(id);
   body.push_back(
       declStmt(namedType("int"), lo, call("risec_chunk_begin", {n, ident(ch), ident(chunks)})));
-  body.push_back(
-      declStmt(namedType("int"), hi,
-               call("risec_chunk_begin", {n, binary("+", ident(ch), intLit(1)), ident(chunks)})));
+  body.push_back(declStmt(
+      namedType("int"), hi,
+      call("risec_chunk_begin", {n, binary(COp::Add, ident(ch), intLit(1)), ident(chunks)})));
   body.push_back(declStmt(ct, partName));
   natNames_[id] = lo;
   comm(c->args()[1], body); // part = x[lo]
@@ -106,8 +106,8 @@ void Emitter::combineLoop(const Phrase& c, std::vector<CStmt>& out) {
   std::vector<CStmt> step;
   comm(c->args()[0], step); // part = f(part, x[i])
   loops_.pop_back();
-  body.push_back(countingLoop(namedType("int"), i, binary("+", ident(lo), intLit(1)), ident(hi),
-                              intLit(1), step, "reducePar: this chunk"));
+  body.push_back(countingLoop(namedType("int"), i, binary(COp::Add, ident(lo), intLit(1)),
+                              ident(hi), intLit(1), step, "reducePar: this chunk"));
   body.push_back(assign(index(ident(partial), ident(ch)), ident(partName)));
   restoreSlices(id);
   out.push_back(pragma(openmp::parallelFor()));

@@ -127,8 +127,8 @@ void Emitter::sizeChecks(const std::vector<std::string>& sizeNames,
   if (!sizeNames.empty()) {
     CExpr negative;
     for (const std::string& s : sizeNames) {
-      CExpr c = binary("<", ident(s), intLit(0));
-      negative = negative ? binary("||", negative, c) : c;
+      CExpr c = binary(COp::Lt, ident(s), intLit(0));
+      negative = negative ? binary(COp::Or, negative, c) : c;
     }
     checks_.push_back(ifStmt(negative, {returnStmt(intLit(kNegativeSize))}));
   }
@@ -149,17 +149,17 @@ void Emitter::sizeChecks(const std::vector<std::string>& sizeNames,
     Nat count = TypeMapper::count(t);
     if (count->isConst() || count->kind() == rise::NatKind::Var)
       continue; // a single size parameter always fits
-    CExpr c = binary(">", nats_.upperBound(count), literal("INT_MAX"));
+    CExpr c = binary(COp::Gt, nats_.upperBound(count), literal("INT_MAX"));
     std::string key = printExpr(c);
     if (!seen.insert(key).second)
       continue;
-    tooLarge = tooLarge ? binary("||", tooLarge, c) : c;
+    tooLarge = tooLarge ? binary(COp::Or, tooLarge, c) : c;
   }
   if (tooLarge)
     checks_.push_back(ifStmt(tooLarge, {returnStmt(intLit(kSizeTooLarge))}));
   for (const rise::Precondition& pre : program_.preconditions) {
-    CExpr cond = binary(pre.rel == rise::Precondition::Rel::Eq ? "!=" : "<", nats_.bare(pre.lhs),
-                        nats_.bare(pre.rhs));
+    CExpr cond = binary(pre.rel == rise::Precondition::Rel::Eq ? COp::Ne : COp::Lt,
+                        nats_.bare(pre.lhs), nats_.bare(pre.rhs));
     checks_.push_back(comment(pre.reason.empty() ? pre.str() : pre.reason));
     checks_.push_back(ifStmt(cond, {returnStmt(intLit(kPreconditionFailed))}));
   }
@@ -194,7 +194,7 @@ void Emitter::allocateHeap(const std::vector<const Memory*>& heapLeaves,
       continue;
     }
     heapNames_.push_back(name);
-    CExpr size = binary("*", cast(namedType("size_t"), nats_.expr(TypeMapper::count(h->type))),
+    CExpr size = binary(COp::Mul, cast(namedType("size_t"), nats_.expr(TypeMapper::count(h->type))),
                         call("sizeof", {ident(printType(elem))}));
     if (perThread.count(name)) {
       if (threadsName_.empty()) {
@@ -202,14 +202,14 @@ void Emitter::allocateHeap(const std::vector<const Memory*>& heapLeaves,
         checks_.push_back(
             declStmt(namedType("int"), threadsName_, call("omp_get_max_threads", {})));
       }
-      size = binary("*", cast(namedType("size_t"), ident(threadsName_)), size);
+      size = binary(COp::Mul, cast(namedType("size_t"), ident(threadsName_)), size);
     }
     checks_.push_back(declStmt(pointerType(elem, true), name, call("malloc", {size})));
-    CExpr c = binary("==", ident(name), literal("NULL"));
+    CExpr c = binary(COp::Eq, ident(name), literal("NULL"));
     Nat count = TypeMapper::count(h->type);
     if (!count->isConst()) // malloc(0) may return NULL
-      c = binary("&&", c, binary("!=", nats_.bare(count), intLit(0)));
-    failed = failed ? binary("||", failed, c) : c;
+      c = binary(COp::And, c, binary(COp::Ne, nats_.bare(count), intLit(0)));
+    failed = failed ? binary(COp::Or, failed, c) : c;
   }
   if (failed) {
     std::vector<CStmt> cleanup;

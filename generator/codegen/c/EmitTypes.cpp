@@ -184,21 +184,21 @@ CExpr scalarLiteral(const rise::ScalarValue& v) {
     if (std::isnan(v.f))
       return literal("NAN");
     if (std::isinf(v.f))
-      return v.f > 0 ? literal("INFINITY") : unary("-", literal("INFINITY"));
+      return v.f > 0 ? literal("INFINITY") : unary(COp::Neg, literal("INFINITY"));
     std::string text = rise::literalText(v); // `1.5f` / `1.5`: valid C
     if (!text.empty() && text[0] == '-')
-      return unary("-", literal(text.substr(1)));
+      return unary(COp::Neg, literal(text.substr(1)));
     (void)f32;
     return literal(text);
   }
   case ScalarKind::I32:
   case ScalarKind::NatType:
     if (v.i < 0)
-      return unary("-", intLit(-v.i));
+      return unary(COp::Neg, intLit(-v.i));
     return intLit(v.i);
   default: {
     std::string digits = rise::isUnsignedInt(v.kind) ? std::to_string(v.u) : std::to_string(v.i);
-    CExpr lit = digits[0] == '-' ? unary("-", literal(digits.substr(1))) : literal(digits);
+    CExpr lit = digits[0] == '-' ? unary(COp::Neg, literal(digits.substr(1))) : literal(digits);
     return cast(namedType(scalarCType(v.kind)), lit);
   }
   }

@@ -41,7 +41,7 @@ std::string openclElement(ScalarKind k) {
 /// `array + base`, or `array` for a zero offset.
 CExpr offset(const CExpr& array, const CExpr& base) {
   bool zero = base->kind() == ExprNode::Kind::Literal && base->text() == "0";
-  return zero ? array : binary("+", array, base);
+  return zero ? array : binary(COp::Add, array, base);
 }
 
 } // namespace
@@ -115,7 +115,8 @@ CType VectorTypes::unaligned(const rise::Type& t, bool isConst) {
 CExpr VectorTypes::load(const rise::Type& t, const CExpr& array, const CExpr& base) {
   if (opencl_) // vloadN reads N elements from any element-aligned address
     return call("vload" + std::to_string(widthOf(t)), {intLit(0), offset(array, base)});
-  return unary("*", cast(pointerType(unaligned(t, true)), unary("&", index(array, base))));
+  return unary(COp::Deref,
+               cast(pointerType(unaligned(t, true)), unary(COp::AddressOf, index(array, base))));
 }
 
 CStmt VectorTypes::store(const rise::Type& t, const CExpr& array, const CExpr& base,
@@ -123,18 +124,21 @@ CStmt VectorTypes::store(const rise::Type& t, const CExpr& array, const CExpr& b
   if (opencl_)
     return exprStmt(
         call("vstore" + std::to_string(widthOf(t)), {value, intLit(0), offset(array, base)}));
-  return assign(unary("*", cast(pointerType(unaligned(t, false)), unary("&", index(array, base)))),
+  return assign(unary(COp::Deref, cast(pointerType(unaligned(t, false)),
+                                       unary(COp::AddressOf, index(array, base)))),
                 value);
 }
 
-std::optional<std::string> VectorTypes::elementWise(const std::string& prim,
-                                                    const rise::Type& t) const {
-  static const std::map<std::string, std::string> ops = {
-      {"add", "+"}, {"sub", "-"}, {"mul", "*"}, {"div", "/"}, {"neg", "-"}};
+std::optional<COp> VectorTypes::elementWise(const std::string& prim, const rise::Type& t) const {
+  static const std::map<std::string, COp> ops = {{"add", COp::Add},
+                                                 {"sub", COp::Sub},
+                                                 {"mul", COp::Mul},
+                                                 {"div", COp::Div},
+                                                 {"neg", COp::Neg}};
   if (auto it = ops.find(prim); it != ops.end())
     return it->second;
   if (prim == "mod" && !rise::isFloat(t->elem()->scalar()))
-    return "%";
+    return COp::Mod;
   return std::nullopt;
 }
 

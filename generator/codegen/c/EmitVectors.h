@@ -59,7 +59,7 @@ public:
   /// The C operator of an element-wise primitive on vectors of `t`
   /// (`add` -> `+`, `mod` of integers -> `%`, `neg` -> `-`); nullopt if it
   /// must be computed lane by lane.
-  std::optional<std::string> elementWise(const std::string& prim, const rise::Type& t) const;
+  std::optional<COp> elementWise(const std::string& prim, const rise::Type& t) const;
   /// OpenCL: the vector math built-in for `prim` on `t` (`sqrt`, `fmin`, ...).
   std::optional<std::string> builtin(const std::string& prim, const rise::Type& t) const;
   /// C: the typedefs of the vector types used, in first-use order, but for

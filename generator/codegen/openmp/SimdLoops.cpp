@@ -28,7 +28,8 @@ bool sameType(const CType& a, const CType& b) {
 bool sameExpr(const CExpr& a, const CExpr& b) {
   if (!a || !b)
     return a == b;
-  if (a->kind() != b->kind() || a->text() != b->text() || !sameType(a->type(), b->type()) ||
+  if (a->kind() != b->kind() || a->text() != b->text() || a->hasOp() != b->hasOp() ||
+      (a->hasOp() && a->op() != b->op()) || !sameType(a->type(), b->type()) ||
       a->operands().size() != b->operands().size())
     return false;
   for (std::size_t i = 0; i < a->operands().size(); ++i)
@@ -206,7 +207,7 @@ std::string simdPragma() {
 
 bool isShortLoop(const CStmt& loop) {
   const CExpr& cond = loop->expr();
-  if (!cond || cond->kind() != ExprNode::Kind::Binary || cond->text() != "<")
+  if (!cond || !c::isBinary(cond, c::COp::Lt))
     return false;
   const CExpr& end = cond->operands()[1];
   if (end->kind() != ExprNode::Kind::Literal || end->text().empty() ||
@@ -221,7 +222,7 @@ bool isSimdSafe(const CStmt& loop) {
     return false;
   const std::string& var = loop->forInit()->name();
   const CExpr& step = loop->forStep();
-  if (!step || step->kind() != ExprNode::Kind::Binary || step->text() != "+=" ||
+  if (!step || !c::isBinary(step, c::COp::AddAssign) ||
       step->operands()[0]->kind() != ExprNode::Kind::Ident || step->operands()[0]->text() != var)
     return false;
   return LoopCheck(var).run(loop->body());
