@@ -107,21 +107,21 @@ void Emitter::privatePair(const Phrase& c, std::vector<CStmt>& out) {
 }
 
 void Emitter::comm(const Phrase& c, std::vector<CStmt>& out) {
-  const std::string& n = c->primName();
-  if (n == "seq") {
+  namespace primitive = dpia::primitive;
+  if (c->isPrim(primitive::seq())) {
     for (const Phrase& x : c->args())
       comm(x, out);
-  } else if (n == "skip") {
-  } else if (n == "assign") {
+  } else if (c->isPrim(primitive::skip())) {
+  } else if (c->isPrim(primitive::assign())) {
     const Phrase& rhs = c->args()[1];
     if (rhs->kind() == PhraseKind::Prim && rhs->isPrim(dpia::primitive::foreign()) &&
         c->dataArg(0)->kind() == rise::TypeKind::Pair)
       assignForeignPair(c->args()[0], rhs, c->dataArg(0), out);
     else
       assignment(c->args()[0], rhs, c->dataArg(0), newPath(), out);
-  } else if (n == "new") {
+  } else if (c->isPrim(primitive::newVar())) {
     newVariable(c, out);
-  } else if (n == "for") {
+  } else if (c->isPrim(primitive::forLoop())) {
     std::string i = loopName();
     natNames_[dpia::forIndex(c)->var().id] = i;
     loops_.push_back(i);
@@ -132,14 +132,17 @@ void Emitter::comm(const Phrase& c, std::vector<CStmt>& out) {
                                intLit(1), body, c->tag()));
   } else if (dpia::isParallelLoop(c)) {
     parallelLoop(c, out);
-  } else if (n == "barrier") {
+  } else if (c->isPrim(primitive::barrier())) {
     std::string flags = dpia::barrierLocal(c) ? "CLK_LOCAL_MEM_FENCE" : "";
     if (dpia::barrierGlobal(c))
       flags += std::string(flags.empty() ? "" : " | ") + "CLK_GLOBAL_MEM_FENCE";
     out.push_back(comment(c->tag()));
     out.push_back(exprStmt(call("barrier", {literal(flags)})));
   } else {
-    throw InternalError("C back end: unexpected command `" + n + "`");
+    throw InternalError(
+        "C back end: unexpected command `" +
+        (c->kind() == PhraseKind::Prim ? c->primName() : dpia::phraseTypeToString(c->type())) +
+        "`");
   }
 }
 

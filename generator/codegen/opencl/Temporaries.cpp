@@ -27,15 +27,35 @@ std::string spaceName(AddrSpace::Tag t) {
   return t == AddrSpace::Tag::Local ? "Local" : t == AddrSpace::Tag::Global ? "Global" : "Private";
 }
 
-/// The primitive that made the temporary (its origin), with the address
-/// space for those that take one (`oclIterate(Local)`); "" when unknown or
+/// The primitive that made the temporary (its origin); none when unknown or
 /// without a source location.
-std::string madeBy(const dpia::Phrase& c, AddrSpace::Tag t) {
+std::optional<rise::Prim> origin(const dpia::Phrase& c) {
   const std::optional<rise::Prim>& p = c->origin().prim;
   if (!p || !c->loc().known())
+    return std::nullopt;
+  return p;
+}
+
+/// The OpenCL primitives that take the address space of their temporary.
+bool takesAddrSpace(rise::Prim p) {
+  return p == rise::Prim::OclToMem || p == rise::Prim::OclReduceSeq || p == rise::Prim::OclIterate;
+}
+
+/// A store into memory of an explicit address space: `toLocal`, `oclToMem`.
+bool storesInAddrSpace(rise::Prim p) {
+  return p == rise::Prim::ToGlobal || p == rise::Prim::ToLocal || p == rise::Prim::ToPrivate ||
+         p == rise::Prim::OclToMem;
+}
+
+/// The primitive that made the temporary, with the address space for those
+/// that take one (`oclIterate(Local)`); "" when unknown or without a source
+/// location.
+std::string madeBy(const dpia::Phrase& c, AddrSpace::Tag t) {
+  std::optional<rise::Prim> p = origin(c);
+  if (!p)
     return "";
   std::string name(rise::primName(*p));
-  if (*p == rise::Prim::OclToMem || *p == rise::Prim::OclReduceSeq || *p == rise::Prim::OclIterate)
+  if (takesAddrSpace(*p))
     return name + "(" + spaceName(t) + ")";
   return name;
 }
@@ -43,9 +63,8 @@ std::string madeBy(const dpia::Phrase& c, AddrSpace::Tag t) {
 /// How the program asked for the temporary: `toLocal`, `oclToMem(Local)`,
 /// `oclReduceSeq(Local)` (an accumulator), ...
 std::string primitiveOf(const dpia::Phrase& c, AddrSpace::Tag t) {
-  std::string written = madeBy(c, t);
-  if (written.rfind("ocl", 0) == 0)
-    return written;
+  if (std::optional<rise::Prim> p = origin(c); p && takesAddrSpace(*p))
+    return madeBy(c, t);
   if (c->tag() == "acc")
     return "oclReduceSeq(" + spaceName(t) + ")";
   if (c->tag() == "bufA" || c->tag() == "bufB")
@@ -65,7 +84,7 @@ std::string describeTemporary(const dpia::Phrase& c) {
     return "the accumulator of `" + written + "`" + at;
   if (tag == "buf" && !written.empty())
     return "the buffer of `" + written + "`" + at;
-  if ((written.rfind("to", 0) == 0 && written != "toMem") || written.rfind("oclToMem", 0) == 0)
+  if (std::optional<rise::Prim> p = origin(c); p && storesInAddrSpace(*p))
     return "`" + written + "`" + at;
   return "the temporary `" + tag + "` stored" + at;
 }
