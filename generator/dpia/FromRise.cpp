@@ -45,43 +45,7 @@ Phrase wrProducer(const Phrase& p) {
 bool storesIntoMemory(const Expr& e) {
   if (e->kind() != ExprKind::Primitive)
     return rise::anyChild(e, storesIntoMemory);
-  switch (e->prim()) {
-  case rise::Prim::Reduce:
-  case rise::Prim::ReduceSeq:
-  case rise::Prim::ReduceSeqUnroll:
-  case rise::Prim::ReducePar:
-  case rise::Prim::OclReduceSeq:
-  case rise::Prim::ScanSeq:
-  case rise::Prim::Iterate:
-  case rise::Prim::OclIterate:
-  case rise::Prim::ToMem:
-  case rise::Prim::OclToMem:
-  case rise::Prim::ToGlobal:
-  case rise::Prim::ToLocal:
-  case rise::Prim::ToPrivate:
-  case rise::Prim::CircularBuffer:
-  case rise::Prim::RotateValues:
-    return true;
-  default:
-    return false;
-  }
-}
-
-/// The unary views that are bijections on the elements, so that a value
-/// written through them reaches every element of the memory behind once.
-bool isLayoutPrim(rise::Prim p) {
-  switch (p) {
-  case rise::Prim::Split:
-  case rise::Prim::Join:
-  case rise::Prim::Transpose:
-  case rise::Prim::AsVector:
-  case rise::Prim::AsVectorAligned:
-  case rise::Prim::AsScalar:
-  case rise::Prim::Unzip:
-    return true;
-  default:
-    return false;
-  }
+  return rise::primInfo(e->prim()).traits.storesIntoMemory;
 }
 
 std::string describe(const Phrase& p) {
@@ -255,7 +219,7 @@ private:
     rise::Spine s = rise::collectSpine(f, true);
     if (s.head->kind() != ExprKind::Primitive)
       return false;
-    if (isLayoutPrim(s.head->prim()))
+    if (rise::primInfo(s.head->prim()).traits.layoutView)
       return s.args.empty();
     return viewableMap(s.head) && s.args.size() == 1 && layoutFunction(s.args[0]);
   }
@@ -269,7 +233,7 @@ private:
       return s.args.size() == 1 && layoutFunction(s.head) && layoutChain(s.args[0], x);
     if (s.head->kind() != ExprKind::Primitive || s.args.empty())
       return false;
-    if (isLayoutPrim(s.head->prim()))
+    if (rise::primInfo(s.head->prim()).traits.layoutView)
       return s.args.size() == 1 && layoutChain(s.args[0], x);
     return viewableMap(s.head) && s.args.size() == 2 && layoutFunction(s.args[0]) &&
            layoutChain(s.args[1], x);

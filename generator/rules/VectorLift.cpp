@@ -25,23 +25,7 @@ std::optional<std::string> projectionPath(const Expr& e, const std::string& x) {
 }
 
 bool liftableToVector(Prim p) {
-  switch (p) {
-  case Prim::Add:
-  case Prim::Sub:
-  case Prim::Mul:
-  case Prim::Div:
-  case Prim::Min:
-  case Prim::Max:
-  case Prim::Neg:
-  case Prim::Fabs:
-  case Prim::Sqrt:
-  case Prim::Exp:
-  case Prim::Log:
-  case Prim::Floor:
-    return true;
-  default:
-    return false;
-  }
+  return primInfo(p).traits.liftableToVector;
 }
 
 std::optional<Expr> liftToVector(const Expr& e, const std::string& x) {

@@ -8,8 +8,7 @@
 #include "dpia/Primitive.h"
 #include "support/Diagnostic.h"
 
-#include <map>
-#include <set>
+#include <optional>
 
 namespace risec::codegen::c {
 
@@ -126,11 +125,12 @@ std::string Emitter::spelledIndices(const std::vector<Nat>& indices) {
   return s;
 }
 
-std::string Emitter::mathFn(const std::string& name, const rise::Type& t) {
+std::string Emitter::mathFn(rise::Prim p, const rise::Type& t) {
+  const rise::PrimTraits& c = rise::primInfo(p).traits;
   if (opencl()) // OpenCL C's math functions are overloaded, no <math.h>
-    return name;
+    return std::string(c.openclBuiltin);
   math_ = true;
-  return t->scalar() == rise::ScalarKind::F32 ? name + "f" : name;
+  return std::string(t->scalar() == rise::ScalarKind::F32 ? c.cMathF32 : c.cMathF64);
 }
 
 CExpr Emitter::exp(const Phrase& p, Path& path) {
@@ -168,42 +168,45 @@ CExpr Emitter::prim(const Phrase& p, Path& path) {
     return exp(p->args()[i], same);
   };
   const rise::Type& t = scalarOf(dpia::dataType(p));
-  if (n == "vectorFromScalar") {
+  using rise::Prim;
+  std::optional<Prim> rp = p->prim().rise;
+  if (rp == Prim::VectorFromScalar) {
     path.popIndex(); // every lane is the scalar
     return arg(0);
   }
-  static const std::map<std::string, COp> binaryOps = {
-      {"add", COp::Add},  {"sub", COp::Sub},     {"mul", COp::Mul}, {"div", COp::Div},
-      {"lt", COp::Lt},    {"le", COp::Le},       {"gt", COp::Gt},   {"ge", COp::Ge},
-      {"equal", COp::Eq}, {"notEqual", COp::Ne}, {"and", COp::And}, {"or", COp::Or}};
-  if (auto it = binaryOps.find(n); it != binaryOps.end()) {
-    static const std::set<std::string> relational = {"lt", "le", "gt", "ge", "equal", "notEqual"};
-    auto operand = [&](std::size_t i) { // `i + j < n + 1` needs no parentheses
-      const Phrase& a = p->args()[i];
-      if (relational.count(n) && a->kind() == PhraseKind::Natural)
-        return nats_.bare(a->nat());
-      return arg(i);
-    };
-    CExpr e = binary(it->second, operand(0), operand(1));
+  // scalar operators and math functions as their row spells them
+  // (rise/ast/Primitive.h): a math function for floats if it has one
+  // (`fmodf` for mod), else the C operator
+  const rise::PrimTraits* c = rp ? &rise::primInfo(*rp).traits : nullptr;
+  if (c && !c->cMathF32.empty() && t->kind() == rise::TypeKind::Scalar &&
+      rise::isFloat(t->scalar())) {
+    std::vector<CExpr> args;
+    for (std::size_t i = 0; i < p->args().size(); ++i)
+      args.push_back(arg(i));
+    return call(mathFn(*rp, t), args);
+  }
+  if (c && !c->cOperator.empty()) {
+    CExpr e;
+    if (p->args().size() == 1) {
+      e = unary(primOperator(*rp, true), arg(0));
+    } else {
+      bool comparison =
+          t->kind() == rise::TypeKind::Scalar && t->scalar() == rise::ScalarKind::Bool;
+      auto operand = [&](std::size_t i) { // `i + j < n + 1` needs no parentheses
+        const Phrase& a = p->args()[i];
+        if (comparison && a->kind() == PhraseKind::Natural)
+          return nats_.bare(a->nat());
+        return arg(i);
+      };
+      e = binary(primOperator(*rp, false), operand(0), operand(1));
+    }
     return narrow(t) ? cast(types_.element(t), e) : e;
   }
-  if (n == "mod") {
-    if (t->kind() == rise::TypeKind::Scalar && rise::isFloat(t->scalar()))
-      return call(mathFn("fmod", t), {arg(0), arg(1)});
-    CExpr e = binary(COp::Mod, arg(0), arg(1));
-    return narrow(t) ? cast(types_.element(t), e) : e;
-  }
-  if (n == "neg") {
-    CExpr e = unary(COp::Neg, arg(0));
-    return narrow(t) ? cast(types_.element(t), e) : e;
-  }
-  if (n == "not")
-    return unary(COp::Not, arg(0));
-  if (n == "min" || n == "max") {
+  if (rp == Prim::Min || rp == Prim::Max) {
     CExpr a = arg(0), b = arg(1);
-    return ternary(binary(n == "min" ? COp::Lt : COp::Gt, a, b), a, b);
+    return ternary(binary(rp == Prim::Min ? COp::Lt : COp::Gt, a, b), a, b);
   }
-  if (n == "select") {
+  if (rp == Prim::Select) {
     // the condition is one bool for the whole value (a pair or a vector
     // selects all its components by it)
     Path cond = newPath(), a = path, b = path;
@@ -211,20 +214,12 @@ CExpr Emitter::prim(const Phrase& p, Path& path) {
     path = a;
     return e;
   }
-  if (n == "cast")
+  if (rp == Prim::Cast)
     return cast(types_.element(t), arg(0));
-  if (n == "indexAsNat" || n == "natAsIndex")
+  if (rp == Prim::IndexAsNat || rp == Prim::NatAsIndex)
     return arg(0);
-  if (n == "foreign")
+  if (p->isPrim(dpia::primitive::foreign()))
     return foreignCall(p, path);
-  static const std::set<std::string> math = {"sqrt", "exp", "log",  "fabs", "floor",
-                                             "sin",  "cos", "tanh", "pow"};
-  if (math.count(n)) {
-    std::vector<CExpr> args;
-    for (std::size_t i = 0; i < p->args().size(); ++i)
-      args.push_back(arg(i));
-    return call(mathFn(n, t), args);
-  }
   throw CompileError("E0699", p->loc(),
                      "`" + n +
                          "` inside a function that a view applies on access (`generate`, a "

@@ -3,6 +3,7 @@
 #include "codegen/c/CPrinter.h"
 #include "codegen/c/EmitTypes.h"
 #include "dpia/Primitive.h"
+#include "rise/infer/Signatures.h"
 #include "support/Diagnostic.h"
 
 #include <map>
@@ -129,32 +130,35 @@ CStmt VectorTypes::store(const rise::Type& t, const CExpr& array, const CExpr& b
                 value);
 }
 
-std::optional<COp> VectorTypes::elementWise(const std::string& prim, const rise::Type& t) const {
-  static const std::map<std::string, COp> ops = {{"add", COp::Add},
-                                                 {"sub", COp::Sub},
-                                                 {"mul", COp::Mul},
-                                                 {"div", COp::Div},
-                                                 {"neg", COp::Neg}};
-  if (auto it = ops.find(prim); it != ops.end())
-    return it->second;
-  if (prim == "mod" && !rise::isFloat(t->elem()->scalar()))
-    return COp::Mod;
-  return std::nullopt;
+COp primOperator(rise::Prim p, bool prefix) {
+  std::string_view s = rise::primInfo(p).traits.cOperator;
+  // every COp up to the last one, OrAssign (CAst.cpp checks that it is last)
+  for (int i = 0; i <= static_cast<int>(COp::OrAssign); ++i) {
+    auto op = static_cast<COp>(i);
+    if (opInfo(op).prefix == prefix && !opInfo(op).assignment && spelling(op) == s)
+      return op;
+  }
+  throw InternalError("C back end: `" + std::string(rise::primName(p)) + "` has no " +
+                      (prefix ? "prefix" : "infix") + " C operator `" + std::string(s) + "`");
 }
 
-std::optional<std::string> VectorTypes::builtin(const std::string& prim,
-                                                const rise::Type& t) const {
-  if (!opencl_)
+std::optional<COp> VectorTypes::elementWise(rise::Prim prim, const rise::Type& t) const {
+  const rise::PrimTraits& c = rise::primInfo(prim).traits;
+  // on floats, a primitive spelt as a math function (mod: fmod) is no operator
+  if (!c.vectorOperator || (!c.cMathF32.empty() && rise::isFloat(t->elem()->scalar())))
     return std::nullopt;
-  if (prim == "min" || prim == "max")
-    return prim; // OpenCL's min/max take vectors of integers and of floats
-  static const std::set<std::string> math = {"sqrt", "exp", "log",  "fabs", "floor",
-                                             "sin",  "cos", "tanh", "pow"};
-  if (math.count(prim) && rise::isFloat(t->elem()->scalar()))
-    return prim;
-  if (prim == "mod" && rise::isFloat(t->elem()->scalar()))
-    return std::string("fmod");
-  return std::nullopt;
+  return primOperator(prim, rise::valueArity(prim) == 1);
+}
+
+std::optional<std::string> VectorTypes::builtin(rise::Prim prim, const rise::Type& t) const {
+  const rise::PrimTraits& c = rise::primInfo(prim).traits;
+  if (!opencl_ || c.openclBuiltin.empty())
+    return std::nullopt;
+  // OpenCL's min/max take vectors of integers and of floats; a math function
+  // applies to floats only (mod of integers is `%`)
+  if (!c.cMathF32.empty() && !rise::isFloat(t->elem()->scalar()))
+    return std::nullopt;
+  return std::string(c.openclBuiltin);
 }
 
 std::string VectorTypes::declarations(const std::set<std::string>& declared) const {
@@ -263,29 +267,29 @@ CExpr VectorLowering::value(const dpia::Phrase& p, const dpia::Path& path, const
   if (p->kind() == PhraseKind::Apply && p->fn()->kind() == PhraseKind::Lambda)
     return value(dpia::betaApply(p->fn(), p->arg()), path, t);
   if (p->kind() == PhraseKind::Prim && !p->prim().view) {
-    const std::string& n = p->primName();
+    std::optional<rise::Prim> rp = p->prim().rise;
     std::vector<CExpr> args;
     auto vectorArgs = [&](std::size_t from) {
       for (std::size_t i = from; i < p->args().size(); ++i)
         args.push_back(value(p->args()[i], path, t));
     };
-    if (n == "foreign") { // one call returns the whole vector
+    if (p->isPrim(dpia::primitive::foreign())) { // one call returns the whole vector
       dpia::Path whole = path;
       return emitter_.read(p, whole);
     }
-    if (n == "vectorFromScalar") {
+    if (rp == rise::Prim::VectorFromScalar) {
       dpia::Path scalar = path;
       return types_.broadcast(t, emitter_.read(p->args()[0], scalar));
     }
-    if (auto op = types_.elementWise(n, t)) {
+    if (auto op = rp ? types_.elementWise(*rp, t) : std::nullopt) {
       vectorArgs(0);
       return args.size() == 1 ? unary(*op, args[0]) : binary(*op, args[0], args[1]);
     }
-    if (auto fn = types_.builtin(n, t)) {
+    if (auto fn = rp ? types_.builtin(*rp, t) : std::nullopt) {
       vectorArgs(0);
       return call(*fn, args);
     }
-    if (n == "select") { // a scalar condition chooses between two vectors
+    if (rp == rise::Prim::Select) { // a scalar condition chooses between two vectors
       dpia::Path scalar = path;
       CExpr cond = emitter_.read(p->args()[0], scalar);
       vectorArgs(1);

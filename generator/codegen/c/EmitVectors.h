@@ -21,6 +21,7 @@
 
 #include "codegen/c/CAst.h"
 #include "dpia/View.h"
+#include "rise/ast/Primitive.h"
 #include "rise/types/Type.h"
 
 #include <cstdint>
@@ -31,6 +32,10 @@
 #include <vector>
 
 namespace risec::codegen::c {
+
+/// The C operator that the row of scalar primitive `p` names
+/// (rise::PrimTraits::cOperator): the prefix one for a unary primitive.
+COp primOperator(rise::Prim p, bool prefix);
 
 class VectorTypes {
 public:
@@ -57,11 +62,13 @@ public:
   /// Stores `value` to the `w` scalars starting at `array[base]`.
   CStmt store(const rise::Type& t, const CExpr& array, const CExpr& base, const CExpr& value);
   /// The C operator of an element-wise primitive on vectors of `t`
-  /// (`add` -> `+`, `mod` of integers -> `%`, `neg` -> `-`); nullopt if it
-  /// must be computed lane by lane.
-  std::optional<COp> elementWise(const std::string& prim, const rise::Type& t) const;
-  /// OpenCL: the vector math built-in for `prim` on `t` (`sqrt`, `fmin`, ...).
-  std::optional<std::string> builtin(const std::string& prim, const rise::Type& t) const;
+  /// (`add` -> `+`, `mod` of integers -> `%`, `neg` -> `-`; its row's
+  /// `vectorOperator`, rise/ast/Primitive.h); nullopt if it must be computed
+  /// otherwise.
+  std::optional<COp> elementWise(rise::Prim prim, const rise::Type& t) const;
+  /// OpenCL: the vector built-in for `prim` on `t` (`sqrt`, `min`, `fmod` of
+  /// floats; its row's `openclBuiltin`); nullopt for lane by lane.
+  std::optional<std::string> builtin(rise::Prim prim, const rise::Type& t) const;
   /// C: the typedefs of the vector types used, in first-use order, but for
   /// the value types in `declared` (names the header already declares).
   std::string declarations(const std::set<std::string>& declared = {}) const;

@@ -101,7 +101,9 @@ private:
   CExpr laneOf(const CExpr& v, const rise::Nat& lane, const std::string& what);
   /// `i][k` for the element `x[i][k]` (messages).
   std::string spelledIndices(const std::vector<rise::Nat>& indices);
-  std::string mathFn(const std::string& name, const rise::Type& t);
+  /// The C (or OpenCL C) function of math primitive `p` on operands of `t`
+  /// (its row in rise/ast/Primitive.h).
+  std::string mathFn(rise::Prim p, const rise::Type& t);
   CExpr exp(const dpia::Phrase& p, dpia::Path& path);
   CExpr prim(const dpia::Phrase& p, dpia::Path& path);
   CExpr acc(const dpia::Phrase& a, dpia::Path& path);

@@ -2,6 +2,7 @@
 // functions: read-only computations on scalars, translated by translating
 // their arguments (conT) and rebuilding the operation on the results.
 #include "dpia/primitives/Common.h"
+#include "rise/infer/Signatures.h"
 
 namespace risec::dpia {
 
@@ -20,14 +21,12 @@ void scalar(PrimitiveRegistry& r, std::optional<rise::Prim> p, const std::string
 
 void registerScalars(PrimitiveRegistry& r) {
   using P = rise::Prim;
-  for (P p : {P::Add, P::Sub, P::Mul, P::Div, P::Mod, P::Min, P::Max, P::And, P::Or, P::Equal,
-              P::NotEqual, P::Lt, P::Le, P::Gt, P::Ge, P::Pow})
-    scalar(r, p, std::string(rise::primName(p)), 2);
-  for (P p : {P::Neg, P::Not, P::Sqrt, P::Exp, P::Log, P::Fabs, P::Floor, P::Sin, P::Cos, P::Tanh,
-              P::Cast, P::IndexAsNat, P::NatAsIndex})
+  // every scalar operator and math function, with the arity of its signature
+  for (P p : rise::allPrims())
+    if (rise::isScalarPrimitive(p))
+      scalar(r, p, std::string(rise::primName(p)), rise::valueArity(p));
+  for (P p : {P::Cast, P::IndexAsNat, P::NatAsIndex, P::VectorFromScalar})
     scalar(r, p, std::string(rise::primName(p)), 1);
-  scalar(r, P::Select, "select", 3);
-  scalar(r, P::VectorFromScalar, "vectorFromScalar", 1);
   // foreign(args...): the tag names the function; any number of arguments
   scalar(r, std::nullopt, "foreign", 0);
 }

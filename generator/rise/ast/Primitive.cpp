@@ -5,25 +5,24 @@
 namespace risec::rise {
 
 namespace {
-constexpr std::string_view kNames[] = {
-#define RISEC_PRIM_NAME(id, name, family) name,
-    RISEC_PRIMITIVES(RISEC_PRIM_NAME)
-#undef RISEC_PRIM_NAME
-};
-
-constexpr PrimFamily kFamilies[] = {
-#define RISEC_PRIM_FAMILY(id, name, family) PrimFamily::family,
-    RISEC_PRIMITIVES(RISEC_PRIM_FAMILY)
-#undef RISEC_PRIM_FAMILY
+constexpr PrimInfo kInfo[] = {
+#define RISEC_PRIM_INFO(id, name, family, signature, traits)                                       \
+  {Prim::id, name, PrimFamily::family, signature, traits},
+    RISEC_PRIMITIVES(RISEC_PRIM_INFO)
+#undef RISEC_PRIM_INFO
 };
 } // namespace
 
+const PrimInfo& primInfo(Prim p) {
+  return kInfo[static_cast<int>(p)];
+}
+
 std::string_view primName(Prim p) {
-  return kNames[static_cast<int>(p)];
+  return primInfo(p).name;
 }
 
 PrimFamily primFamily(Prim p) {
-  return kFamilies[static_cast<int>(p)];
+  return primInfo(p).family;
 }
 
 bool isScalarPrimitive(Prim p) {
@@ -33,7 +32,7 @@ bool isScalarPrimitive(Prim p) {
 const std::vector<Prim>& allPrims() {
   static const std::vector<Prim> prims = [] {
     std::vector<Prim> v;
-    for (std::size_t i = 0; i < std::size(kNames); ++i)
+    for (std::size_t i = 0; i < std::size(kInfo); ++i)
       v.push_back(static_cast<Prim>(i));
     return v;
   }();
@@ -41,97 +40,27 @@ const std::vector<Prim>& allPrims() {
 }
 
 std::optional<Prim> primFromName(std::string_view name) {
-  for (std::size_t i = 0; i < std::size(kNames); ++i)
-    if (kNames[i] == name)
+  for (std::size_t i = 0; i < std::size(kInfo); ++i)
+    if (kInfo[i].name == name)
       return static_cast<Prim>(i);
   return std::nullopt;
 }
 
 std::optional<std::string_view> primInfix(Prim p) {
-  switch (p) {
-  case Prim::Add:
-    return "+";
-  case Prim::Sub:
-    return "-";
-  case Prim::Mul:
-    return "*";
-  case Prim::Div:
-    return "/";
-  case Prim::Mod:
-    return "%";
-  case Prim::And:
-    return "&&";
-  case Prim::Or:
-    return "||";
-  case Prim::Equal:
-    return "==";
-  case Prim::NotEqual:
-    return "!=";
-  case Prim::Lt:
-    return "<";
-  case Prim::Le:
-    return "<=";
-  case Prim::Gt:
-    return ">";
-  case Prim::Ge:
-    return ">=";
-  default:
-    return std::nullopt;
-  }
+  std::string_view s = primInfo(p).traits.infix;
+  return s.empty() ? std::nullopt : std::optional<std::string_view>(s);
 }
 
 int infixPrecedence(Prim p) {
-  switch (p) {
-  case Prim::Or:
-    return 1;
-  case Prim::And:
-    return 2;
-  case Prim::Equal:
-  case Prim::NotEqual:
-    return 3;
-  case Prim::Lt:
-  case Prim::Le:
-  case Prim::Gt:
-  case Prim::Ge:
-    return 4;
-  case Prim::Add:
-  case Prim::Sub:
-    return 5;
-  case Prim::Mul:
-  case Prim::Div:
-  case Prim::Mod:
-    return 6;
-  default:
-    return 0;
-  }
+  return primInfo(p).traits.infixPrecedence;
 }
 
 bool isMapLike(Prim p) {
-  switch (p) {
-  case Prim::Map:
-  case Prim::MapSeq:
-  case Prim::MapSeqUnroll:
-  case Prim::MapPar:
-  case Prim::MapGlobal:
-  case Prim::MapWorkGroup:
-  case Prim::MapLocal:
-    return true;
-  default:
-    return false;
-  }
+  return primInfo(p).traits.mapLike;
 }
 
 bool isReduceLike(Prim p) {
-  switch (p) {
-  case Prim::Reduce:
-  case Prim::ReducePar:
-  case Prim::ReduceSeq:
-  case Prim::ReduceSeqUnroll:
-  case Prim::OclReduceSeq:
-    return true;
-  default:
-    return false;
-  }
+  return primInfo(p).traits.reduceLike;
 }
 
 } // namespace risec::rise

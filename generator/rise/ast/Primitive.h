@@ -1,7 +1,11 @@
 // The closed set of RISE primitives, scalar operators and built-in math
-// functions (docs/language.md, "Primitives"). Their types live in
-// rise/infer/Signatures.cpp; their meaning in rise/interp/. The other places a
-// new primitive needs: docs/architecture.md, "Adding a primitive".
+// functions (docs/language.md, "Primitives"), each declared once, in one row
+// of RISEC_PRIMITIVES: its name, family, type, and the plain facts that the
+// stages read from `primInfo` (printer form, sizes, memory behaviour, C and
+// OpenCL spellings, vectorisation). What a stage still writes as code (the
+// interpreter's meaning, the DPIA definition of a data primitive) is checked
+// by the compiler or by PrimitiveTableTest; docs/architecture.md, "Adding a
+// primitive", is the checklist.
 #pragma once
 
 #include <optional>
@@ -10,97 +14,212 @@
 
 namespace risec::rise {
 
+/// Facts about a primitive besides its name, family and type. Built in a
+/// row of RISEC_PRIMITIVES as `Traits{}.before(1).layout()`; every fact not
+/// named is false or empty.
+struct PrimTraits {
+  /// Printer: `xs |> p(a)` instead of `p(a)(xs)`; the number of written
+  /// arguments before the data (-1: always printed as a call).
+  int argumentsBeforeData = -1;
+  /// Its size arguments must be at least 1 (E0313, or a precondition).
+  bool positiveSizes = false;
+  /// It writes its result into memory: reductions, scans, iterate, toMem,
+  /// the buffers (dpia/FromRise.cpp).
+  bool storesIntoMemory = false;
+  /// A unary view that is a bijection on the elements, so that a value
+  /// written through it reaches every element of the memory behind once.
+  bool layoutView = false;
+  /// map and its implementations; reduce and its implementations.
+  bool mapLike = false, reduceLike = false;
+  /// Infix syntax (`+` for add) and its C precedence (higher binds tighter):
+  /// || 1, && 2, == != 3, < <= > >= 4, + - 5, * / % 6.
+  std::string_view infix;
+  int infixPrecedence = 0;
+  /// The C operator of a scalar operator (unary or binary): used for every
+  /// operand type, except floats when `cMathF32`/`cMathF64` are given.
+  std::string_view cOperator;
+  /// The <math.h> function for f32 and for f64 operands.
+  std::string_view cMathF32, cMathF64;
+  /// OpenCL C's built-in, overloaded for scalars and vectors: spells the
+  /// math function in OpenCL kernels, and computes whole vectors.
+  std::string_view openclBuiltin;
+  /// `cOperator` applies to whole vectors (GCC vector extension, OpenCL C);
+  /// otherwise vectors are computed by `openclBuiltin` or lane by lane.
+  bool vectorOperator = false;
+  /// rules/VectorLift.cpp may apply it to vectors instead of scalars.
+  bool liftableToVector = false;
+
+  constexpr PrimTraits before(int n) const { return with(&PrimTraits::argumentsBeforeData, n); }
+  constexpr PrimTraits positive() const { return with(&PrimTraits::positiveSizes, true); }
+  constexpr PrimTraits stores() const { return with(&PrimTraits::storesIntoMemory, true); }
+  constexpr PrimTraits layout() const { return with(&PrimTraits::layoutView, true); }
+  constexpr PrimTraits mapping() const { return with(&PrimTraits::mapLike, true); }
+  constexpr PrimTraits reducing() const { return with(&PrimTraits::reduceLike, true); }
+  constexpr PrimTraits op(std::string_view c) const { return with(&PrimTraits::cOperator, c); }
+  constexpr PrimTraits infixOp(std::string_view s, int precedence) const {
+    PrimTraits t = with(&PrimTraits::infix, s).with(&PrimTraits::cOperator, s);
+    t.infixPrecedence = precedence;
+    return t;
+  }
+  constexpr PrimTraits math(std::string_view f32, std::string_view f64,
+                            std::string_view opencl) const {
+    PrimTraits t = with(&PrimTraits::cMathF32, f32).with(&PrimTraits::cMathF64, f64);
+    return t.with(&PrimTraits::openclBuiltin, opencl);
+  }
+  constexpr PrimTraits opencl(std::string_view f) const {
+    return with(&PrimTraits::openclBuiltin, f);
+  }
+  constexpr PrimTraits vectorOp() const { return with(&PrimTraits::vectorOperator, true); }
+  constexpr PrimTraits liftable() const { return with(&PrimTraits::liftableToVector, true); }
+
+private:
+  template <class T, class V> constexpr PrimTraits with(T PrimTraits::*field, V v) const {
+    PrimTraits t = *this;
+    t.*field = v;
+    return t;
+  }
+};
+using Traits = PrimTraits;
+
+// Signatures shared by several rows.
+#define RISEC_SIG_MAP "{n: Nat} -> {s: Data} -> {t: Data} -> (s -> t) -> n.s -> n.t"
+#define RISEC_SIG_OCL_MAP "(d: Nat) -> " RISEC_SIG_MAP
+#define RISEC_SIG_REDUCE "{n: Nat} -> {t: Data} -> (t -> t -> t) -> t -> n.t -> t"
+#define RISEC_SIG_REDUCE_SEQ "{n: Nat} -> {s: Data} -> {t: Data} -> (t -> s -> t) -> t -> n.s -> t"
+#define RISEC_SIG_TO_MEM "{t: Data} -> t -> t"
+#define RISEC_SIG_AS_VECTOR "(k: Nat) -> {m: Nat} -> {s: Scalar} -> (m*k).s -> m.vec[s, k]"
+#define RISEC_SIG_NUMERIC2 "{t: Numeric} -> t -> t -> t"
+#define RISEC_SIG_COMPARE "{t: Scalar} -> t -> t -> bool"
+#define RISEC_SIG_FLOAT1 "{t: Float} -> t -> t"
+#define RISEC_SIG_FLOAT2 "{t: Float} -> t -> t -> t"
+
+// X(Id, "name", Family, "signature", traits): the enum, the name that
+// inference resolves and the printer writes, the family, the type in RISE
+// type syntax (rise/infer/Signatures.h), and its PrimTraits.
 // clang-format off
 #define RISEC_PRIMITIVES(X) \
   /* high level */ \
-  X(Map, "map", HighLevel) \
-  X(Reduce, "reduce", HighLevel) \
-  X(Zip, "zip", HighLevel) \
-  X(Unzip, "unzip", HighLevel) \
-  X(Split, "split", HighLevel) \
-  X(Join, "join", HighLevel) \
-  X(Transpose, "transpose", HighLevel) \
-  X(Slide, "slide", HighLevel) \
-  X(PadCst, "padCst", HighLevel) \
-  X(PadClamp, "padClamp", HighLevel) \
-  X(Generate, "generate", HighLevel) \
-  X(Idx, "idx", HighLevel) \
-  X(Take, "take", HighLevel) \
-  X(Drop, "drop", HighLevel) \
-  X(Concat, "concat", HighLevel) \
-  X(Fst, "fst", HighLevel) \
-  X(Snd, "snd", HighLevel) \
-  X(MakePair, "makePair", HighLevel) \
-  X(MapFst, "mapFst", HighLevel) \
-  X(MapSnd, "mapSnd", HighLevel) \
-  X(Iterate, "iterate", HighLevel) \
-  X(Let, "let", HighLevel) \
-  X(ToMem, "toMem", HighLevel) \
-  X(Cast, "cast", HighLevel) \
-  X(AsVector, "asVector", HighLevel) \
-  X(AsScalar, "asScalar", HighLevel) \
-  X(AsVectorAligned, "asVectorAligned", HighLevel) \
-  X(ReorderWithStride, "reorderWithStride", HighLevel) \
-  X(NatValue, "natValue", HighLevel) \
-  X(VectorFromScalar, "vectorFromScalar", HighLevel) \
-  X(IndexAsNat, "indexAsNat", HighLevel) \
-  X(NatAsIndex, "natAsIndex", HighLevel) \
+  X(Map, "map", HighLevel, RISEC_SIG_MAP, Traits{}.mapping().before(1)) \
+  X(Reduce, "reduce", HighLevel, RISEC_SIG_REDUCE, Traits{}.reducing().stores().before(2)) \
+  X(Zip, "zip", HighLevel, "{n: Nat} -> {s: Data} -> {t: Data} -> n.s -> n.t -> n.(s, t)", Traits{}) \
+  X(Unzip, "unzip", HighLevel, "{n: Nat} -> {s: Data} -> {t: Data} -> n.(s, t) -> (n.s, n.t)", \
+    Traits{}.layout().before(0)) \
+  X(Split, "split", HighLevel, "(k: Nat) -> {m: Nat} -> {t: Data} -> (m*k).t -> m.k.t", \
+    Traits{}.positive().layout().before(1)) \
+  X(Join, "join", HighLevel, "{n: Nat} -> {m: Nat} -> {t: Data} -> n.m.t -> (n*m).t", \
+    Traits{}.layout().before(0)) \
+  X(Transpose, "transpose", HighLevel, "{n: Nat} -> {m: Nat} -> {t: Data} -> n.m.t -> m.n.t", \
+    Traits{}.layout().before(0)) \
+  X(Slide, "slide", HighLevel, \
+    "(sz: Nat) -> (sp: Nat) -> {n: Nat} -> {t: Data} -> (sp*n + sz).t -> (n + 1).sz.t", \
+    Traits{}.positive().before(2)) \
+  X(PadCst, "padCst", HighLevel, \
+    "(l: Nat) -> (r: Nat) -> {n: Nat} -> {t: Data} -> t -> n.t -> (l + n + r).t", Traits{}.before(3)) \
+  X(PadClamp, "padClamp", HighLevel, \
+    "(l: Nat) -> (r: Nat) -> {n: Nat} -> {t: Data} -> n.t -> (l + n + r).t", Traits{}.before(2)) \
+  X(Generate, "generate", HighLevel, "{n: Nat} -> {t: Data} -> (idx[n] -> t) -> n.t", Traits{}) \
+  X(Idx, "idx", HighLevel, "{n: Nat} -> {t: Data} -> idx[n] -> n.t -> t", Traits{}) \
+  X(Take, "take", HighLevel, "(k: Nat) -> {m: Nat} -> {t: Data} -> (k + m).t -> k.t", \
+    Traits{}.before(1)) \
+  X(Drop, "drop", HighLevel, "(k: Nat) -> {m: Nat} -> {t: Data} -> (k + m).t -> m.t", \
+    Traits{}.before(1)) \
+  X(Concat, "concat", HighLevel, "{n: Nat} -> {m: Nat} -> {t: Data} -> n.t -> m.t -> (n + m).t", \
+    Traits{}) \
+  X(Fst, "fst", HighLevel, "{s: Data} -> {t: Data} -> (s, t) -> s", Traits{}) \
+  X(Snd, "snd", HighLevel, "{s: Data} -> {t: Data} -> (s, t) -> t", Traits{}) \
+  X(MakePair, "makePair", HighLevel, "{s: Data} -> {t: Data} -> s -> t -> (s, t)", Traits{}) \
+  X(MapFst, "mapFst", HighLevel, \
+    "{s: Data} -> {t: Data} -> {u: Data} -> (s -> u) -> (s, t) -> (u, t)", Traits{}.before(1)) \
+  X(MapSnd, "mapSnd", HighLevel, \
+    "{s: Data} -> {t: Data} -> {u: Data} -> (t -> u) -> (s, t) -> (s, u)", Traits{}.before(1)) \
+  X(Iterate, "iterate", HighLevel, \
+    "(k: Nat) -> {n: Nat} -> {m: Nat} -> {t: Data} -> ((l: Nat) -> (l*n).t -> l.t) -> " \
+    "(m*n^k).t -> m.t", Traits{}.stores().before(2)) \
+  X(Let, "let", HighLevel, "{s: Data} -> {t: Data} -> s -> (s -> t) -> t", Traits{}) \
+  X(ToMem, "toMem", HighLevel, RISEC_SIG_TO_MEM, Traits{}.stores().before(0)) \
+  X(Cast, "cast", HighLevel, "(t: Scalar) -> {s: Scalar} -> s -> t", Traits{}) \
+  X(AsVector, "asVector", HighLevel, RISEC_SIG_AS_VECTOR, Traits{}.positive().layout().before(1)) \
+  X(AsScalar, "asScalar", HighLevel, \
+    "{m: Nat} -> {k: Nat} -> {s: Scalar} -> m.vec[s, k] -> (m*k).s", Traits{}.layout().before(0)) \
+  X(AsVectorAligned, "asVectorAligned", HighLevel, RISEC_SIG_AS_VECTOR, \
+    Traits{}.positive().layout().before(1)) \
+  X(ReorderWithStride, "reorderWithStride", HighLevel, \
+    "(s: Nat) -> {m: Nat} -> {t: Data} -> (m*s).t -> (m*s).t", Traits{}.positive().before(1)) \
+  X(NatValue, "natValue", HighLevel, "(n: Nat) -> natType", Traits{}) \
+  X(VectorFromScalar, "vectorFromScalar", HighLevel, "{k: Nat} -> {s: Scalar} -> s -> vec[s, k]", \
+    Traits{}) \
+  X(IndexAsNat, "indexAsNat", HighLevel, "{n: Nat} -> idx[n] -> natType", Traits{}) \
+  X(NatAsIndex, "natAsIndex", HighLevel, "(n: Nat) -> natType -> idx[n]", Traits{}) \
   /* low level: C */ \
-  X(MapSeq, "mapSeq", SequentialC) \
-  X(MapSeqUnroll, "mapSeqUnroll", SequentialC) \
-  X(ReduceSeq, "reduceSeq", SequentialC) \
-  X(ReduceSeqUnroll, "reduceSeqUnroll", SequentialC) \
-  X(ScanSeq, "scanSeq", SequentialC) \
-  X(IterateStream, "iterateStream", SequentialC) \
+  X(MapSeq, "mapSeq", SequentialC, RISEC_SIG_MAP, Traits{}.mapping().before(1)) \
+  X(MapSeqUnroll, "mapSeqUnroll", SequentialC, RISEC_SIG_MAP, Traits{}.mapping().before(1)) \
+  X(ReduceSeq, "reduceSeq", SequentialC, RISEC_SIG_REDUCE_SEQ, \
+    Traits{}.reducing().stores().before(2)) \
+  X(ReduceSeqUnroll, "reduceSeqUnroll", SequentialC, RISEC_SIG_REDUCE_SEQ, \
+    Traits{}.reducing().stores().before(2)) \
+  X(ScanSeq, "scanSeq", SequentialC, \
+    "{n: Nat} -> {s: Data} -> {t: Data} -> (t -> s -> t) -> t -> n.s -> n.t", \
+    Traits{}.stores().before(2)) \
+  X(IterateStream, "iterateStream", SequentialC, RISEC_SIG_MAP, Traits{}.before(1)) \
   /* low level: OpenMP */ \
-  X(MapPar, "mapPar", OpenMP) \
-  X(ReducePar, "reducePar", OpenMP) \
+  X(MapPar, "mapPar", OpenMP, RISEC_SIG_MAP, Traits{}.mapping().before(1)) \
+  X(ReducePar, "reducePar", OpenMP, RISEC_SIG_REDUCE, Traits{}.reducing().stores().before(2)) \
   /* low level: OpenCL */ \
-  X(MapGlobal, "mapGlobal", OpenCL) \
-  X(MapWorkGroup, "mapWorkGroup", OpenCL) \
-  X(MapLocal, "mapLocal", OpenCL) \
-  X(OclReduceSeq, "oclReduceSeq", OpenCL) \
-  X(OclToMem, "oclToMem", OpenCL) \
-  X(OclIterate, "oclIterate", OpenCL) \
-  X(ToGlobal, "toGlobal", OpenCL) \
-  X(ToLocal, "toLocal", OpenCL) \
-  X(ToPrivate, "toPrivate", OpenCL) \
+  X(MapGlobal, "mapGlobal", OpenCL, RISEC_SIG_OCL_MAP, Traits{}.mapping().before(2)) \
+  X(MapWorkGroup, "mapWorkGroup", OpenCL, RISEC_SIG_OCL_MAP, Traits{}.mapping().before(2)) \
+  X(MapLocal, "mapLocal", OpenCL, RISEC_SIG_OCL_MAP, Traits{}.mapping().before(2)) \
+  X(OclReduceSeq, "oclReduceSeq", OpenCL, "(a: AddrSpace) -> " RISEC_SIG_REDUCE_SEQ, \
+    Traits{}.reducing().stores().before(3)) \
+  X(OclToMem, "oclToMem", OpenCL, "(a: AddrSpace) -> " RISEC_SIG_TO_MEM, \
+    Traits{}.stores().before(1)) \
+  X(OclIterate, "oclIterate", OpenCL, \
+    "(a: AddrSpace) -> (k: Nat) -> {n: Nat} -> {m: Nat} -> {t: Data} -> " \
+    "((l: Nat) -> (l*n).t -> l.t) -> (m*n^k).t -> m.t", Traits{}.stores().before(3)) \
+  X(ToGlobal, "toGlobal", OpenCL, RISEC_SIG_TO_MEM, Traits{}.stores().before(0)) \
+  X(ToLocal, "toLocal", OpenCL, RISEC_SIG_TO_MEM, Traits{}.stores().before(0)) \
+  X(ToPrivate, "toPrivate", OpenCL, RISEC_SIG_TO_MEM, Traits{}.stores().before(0)) \
   /* stretch */ \
-  X(CircularBuffer, "circularBuffer", Stretch) \
-  X(RotateValues, "rotateValues", Stretch) \
+  X(CircularBuffer, "circularBuffer", Stretch, \
+    "(a: AddrSpace) -> (alloc: Nat) -> (sz: Nat) -> {n: Nat} -> {s: Data} -> {t: Data} -> " \
+    "(s -> t) -> (n + sz - 1).s -> n.sz.t", Traits{}.positive().stores().before(4)) \
+  X(RotateValues, "rotateValues", Stretch, \
+    "(a: AddrSpace) -> (sz: Nat) -> {n: Nat} -> {s: Data} -> (s -> s) -> (n + sz - 1).s " \
+    "-> n.sz.s", Traits{}.positive().stores().before(3)) \
   /* scalar operators */ \
-  X(Add, "add", ScalarOperator) \
-  X(Sub, "sub", ScalarOperator) \
-  X(Mul, "mul", ScalarOperator) \
-  X(Div, "div", ScalarOperator) \
-  X(Mod, "mod", ScalarOperator) \
-  X(Neg, "neg", ScalarOperator) \
-  X(Not, "not", ScalarOperator) \
-  X(And, "and", ScalarOperator) \
-  X(Or, "or", ScalarOperator) \
-  X(Equal, "equal", ScalarOperator) \
-  X(NotEqual, "notEqual", ScalarOperator) \
-  X(Lt, "lt", ScalarOperator) \
-  X(Le, "le", ScalarOperator) \
-  X(Gt, "gt", ScalarOperator) \
-  X(Ge, "ge", ScalarOperator) \
+  X(Add, "add", ScalarOperator, RISEC_SIG_NUMERIC2, Traits{}.infixOp("+", 5).vectorOp().liftable()) \
+  X(Sub, "sub", ScalarOperator, RISEC_SIG_NUMERIC2, Traits{}.infixOp("-", 5).vectorOp().liftable()) \
+  X(Mul, "mul", ScalarOperator, RISEC_SIG_NUMERIC2, Traits{}.infixOp("*", 6).vectorOp().liftable()) \
+  X(Div, "div", ScalarOperator, RISEC_SIG_NUMERIC2, Traits{}.infixOp("/", 6).vectorOp().liftable()) \
+  X(Mod, "mod", ScalarOperator, RISEC_SIG_NUMERIC2, \
+    Traits{}.infixOp("%", 6).math("fmodf", "fmod", "fmod").vectorOp()) \
+  X(Neg, "neg", ScalarOperator, "{t: Numeric} -> t -> t", Traits{}.op("-").vectorOp().liftable()) \
+  X(Not, "not", ScalarOperator, "bool -> bool", Traits{}.op("!")) \
+  X(And, "and", ScalarOperator, "bool -> bool -> bool", Traits{}.infixOp("&&", 2)) \
+  X(Or, "or", ScalarOperator, "bool -> bool -> bool", Traits{}.infixOp("||", 1)) \
+  X(Equal, "equal", ScalarOperator, RISEC_SIG_COMPARE, Traits{}.infixOp("==", 3)) \
+  X(NotEqual, "notEqual", ScalarOperator, RISEC_SIG_COMPARE, Traits{}.infixOp("!=", 3)) \
+  X(Lt, "lt", ScalarOperator, RISEC_SIG_COMPARE, Traits{}.infixOp("<", 4)) \
+  X(Le, "le", ScalarOperator, RISEC_SIG_COMPARE, Traits{}.infixOp("<=", 4)) \
+  X(Gt, "gt", ScalarOperator, RISEC_SIG_COMPARE, Traits{}.infixOp(">", 4)) \
+  X(Ge, "ge", ScalarOperator, RISEC_SIG_COMPARE, Traits{}.infixOp(">=", 4)) \
   /* built-in scalar functions */ \
-  X(Sqrt, "sqrt", BuiltinMath) \
-  X(Exp, "exp", BuiltinMath) \
-  X(Log, "log", BuiltinMath) \
-  X(Pow, "pow", BuiltinMath) \
-  X(Fabs, "fabs", BuiltinMath) \
-  X(Min, "min", BuiltinMath) \
-  X(Max, "max", BuiltinMath) \
-  X(Floor, "floor", BuiltinMath) \
-  X(Sin, "sin", BuiltinMath) \
-  X(Cos, "cos", BuiltinMath) \
-  X(Tanh, "tanh", BuiltinMath) \
-  X(Select, "select", BuiltinMath)
+  X(Sqrt, "sqrt", BuiltinMath, RISEC_SIG_FLOAT1, Traits{}.math("sqrtf", "sqrt", "sqrt").liftable()) \
+  X(Exp, "exp", BuiltinMath, RISEC_SIG_FLOAT1, Traits{}.math("expf", "exp", "exp").liftable()) \
+  X(Log, "log", BuiltinMath, RISEC_SIG_FLOAT1, Traits{}.math("logf", "log", "log").liftable()) \
+  X(Pow, "pow", BuiltinMath, RISEC_SIG_FLOAT2, Traits{}.math("powf", "pow", "pow")) \
+  X(Fabs, "fabs", BuiltinMath, RISEC_SIG_FLOAT1, Traits{}.math("fabsf", "fabs", "fabs").liftable()) \
+  X(Min, "min", BuiltinMath, RISEC_SIG_NUMERIC2, Traits{}.opencl("min").liftable()) \
+  X(Max, "max", BuiltinMath, RISEC_SIG_NUMERIC2, Traits{}.opencl("max").liftable()) \
+  X(Floor, "floor", BuiltinMath, RISEC_SIG_FLOAT1, \
+    Traits{}.math("floorf", "floor", "floor").liftable()) \
+  X(Sin, "sin", BuiltinMath, RISEC_SIG_FLOAT1, Traits{}.math("sinf", "sin", "sin")) \
+  X(Cos, "cos", BuiltinMath, RISEC_SIG_FLOAT1, Traits{}.math("cosf", "cos", "cos")) \
+  X(Tanh, "tanh", BuiltinMath, RISEC_SIG_FLOAT1, Traits{}.math("tanhf", "tanh", "tanh")) \
+  X(Select, "select", BuiltinMath, "{t: Data} -> bool -> t -> t -> t", Traits{})
 // clang-format on
 
 enum class Prim {
-#define RISEC_PRIM_ENUM(id, name, family) id,
+#define RISEC_PRIM_ENUM(id, name, family, signature, traits) id,
   RISEC_PRIMITIVES(RISEC_PRIM_ENUM)
 #undef RISEC_PRIM_ENUM
 };
@@ -116,6 +235,16 @@ enum class PrimFamily {
   BuiltinMath,    ///< sqrt, exp, min, select, ...
 };
 
+/// One row of RISEC_PRIMITIVES.
+struct PrimInfo {
+  Prim prim;
+  std::string_view name;
+  PrimFamily family;
+  std::string_view signature; ///< parsed by rise/infer/Signatures.h
+  PrimTraits traits;
+};
+
+const PrimInfo& primInfo(Prim p);
 std::string_view primName(Prim p);
 PrimFamily primFamily(Prim p);
 /// True for scalar operators and built-in math functions.

@@ -55,12 +55,6 @@ std::string ordinal(int n) {
 
 /// Primitives whose explicit size arguments must be at least 1 (chunk sizes,
 /// window sizes, steps, vector widths).
-bool needsPositiveSizes(Prim p) {
-  return p == Prim::Split || p == Prim::Slide || p == Prim::AsVector ||
-         p == Prim::AsVectorAligned || p == Prim::ReorderWithStride || p == Prim::CircularBuffer ||
-         p == Prim::RotateValues;
-}
-
 bool isOpenClMap(Prim p) {
   return p == Prim::MapGlobal || p == Prim::MapWorkGroup || p == Prim::MapLocal;
 }
@@ -271,7 +265,7 @@ void Elaborator::checkExplicitArg(Prim p, int position, const TypeArg& arg,
     return;
   Nat n = std::get<Nat>(arg);
   std::string name(primName(p));
-  if (needsPositiveSizes(p)) {
+  if (primInfo(p).traits.positiveSizes) {
     if (n->isConst(0))
       throw CompileError("E0313", loc, "`" + name + "` needs sizes of at least 1, but got 0");
     u_.require({Precondition::Rel::Ge, n, natConst(1), loc,

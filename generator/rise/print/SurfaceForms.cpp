@@ -18,60 +18,6 @@ bool occursFree(const std::string& x, const Expr& e) {
   return anyChild(e, [&](const Expr& c) { return occursFree(x, c); });
 }
 
-/// For primitives whose last argument is the data flowing through a
-/// pipeline, the number of arguments written before it: `xs |> map(f)` reads
-/// better than `map(f)(xs)`, but `map(f)` alone is not a pipeline stage
-/// applied to `f`.
-std::optional<int> argumentsBeforeData(Prim p) {
-  switch (p) {
-  case Prim::Join:
-  case Prim::Transpose:
-  case Prim::Unzip:
-  case Prim::ToMem:
-  case Prim::ToGlobal:
-  case Prim::ToLocal:
-  case Prim::ToPrivate:
-  case Prim::AsScalar:
-    return 0;
-  case Prim::Map:
-  case Prim::MapSeq:
-  case Prim::MapSeqUnroll:
-  case Prim::IterateStream:
-  case Prim::MapPar:
-  case Prim::MapFst:
-  case Prim::MapSnd:
-  case Prim::Split:
-  case Prim::Take:
-  case Prim::Drop:
-  case Prim::OclToMem:
-  case Prim::AsVector:
-  case Prim::AsVectorAligned:
-  case Prim::ReorderWithStride:
-    return 1;
-  case Prim::MapGlobal:
-  case Prim::MapWorkGroup:
-  case Prim::MapLocal:
-  case Prim::Reduce:
-  case Prim::ReduceSeq:
-  case Prim::ReduceSeqUnroll:
-  case Prim::ReducePar:
-  case Prim::ScanSeq:
-  case Prim::Slide:
-  case Prim::PadClamp:
-  case Prim::Iterate:
-    return 2;
-  case Prim::OclReduceSeq:
-  case Prim::OclIterate:
-  case Prim::PadCst:
-  case Prim::RotateValues:
-    return 3;
-  case Prim::CircularBuffer:
-    return 4;
-  default:
-    return std::nullopt;
-  }
-}
-
 /// The function at the head of a call chain f(a)(b)(T), and the number of
 /// written (not inferred) arguments in the chain.
 std::pair<Expr, int> callHead(Expr e) {
@@ -157,8 +103,9 @@ bool isPipeline(const Expr& e) {
   else if (head->kind() != ExprKind::Foreign)
     return false;
   if (prim) {
-    std::optional<int> before = argumentsBeforeData(*prim);
-    return before && args == *before;
+    // `xs |> map(f)` reads better than `map(f)(xs)`, but `map(f)` alone is
+    // not a pipeline stage applied to `f`
+    return args == primInfo(*prim).traits.argumentsBeforeData;
   }
   return isCallChain(e->arg());
 }
