@@ -214,3 +214,89 @@ TEST(CAstQueries, IdentifiersUsedIncludeSizesInsideLiterals) {
   std::set<std::string> used = identifiersUsed(body);
   EXPECT_EQ(used, (std::set<std::string>{"i", "n", "out", "s", "x"}));
 }
+
+// The traversal helpers of CAst.h: children in the documented order, and
+// maps that keep a node when nothing in it changes.
+TEST(CAstTraverse, ExpressionChildrenInOrder) {
+  CExpr e = call("f", {id("a"), binary(COp::Add, id("b"), id("c")), id("d")});
+  std::vector<std::string> seen;
+  forEachChild(e, [&](const CExpr& c) { seen.push_back(printExpr(c)); });
+  EXPECT_EQ(seen, (std::vector<std::string>{"a", "b + c", "d"}));
+  int asked = 0;
+  EXPECT_TRUE(anyChild(e, [&](const CExpr& c) {
+    ++asked;
+    return c->kind() == ExprNode::Kind::Binary;
+  }));
+  EXPECT_EQ(asked, 2); // stops at the first that holds
+  EXPECT_FALSE(anyChild(id("x"), [](const CExpr&) { return true; }));
+}
+
+TEST(CAstTraverse, MapChildrenKeepsUnchangedNodes) {
+  CExpr e = binary(COp::Lt, binary(COp::Add, id("i"), id("j")), id("n"));
+  auto same = [](const CExpr& c) { return c; };
+  EXPECT_EQ(mapChildren(e, same), e); // the same node, not a copy
+  auto renameN = [](const CExpr& c) {
+    return c->kind() == ExprNode::Kind::Ident && c->text() == "n" ? id("m") : c;
+  };
+  CExpr renamed = mapChildren(e, renameN);
+  EXPECT_NE(renamed, e);
+  EXPECT_EQ(printExpr(renamed), "i + j < m");
+  EXPECT_EQ(renamed->op(), COp::Lt);                   // the operator is kept
+  EXPECT_EQ(renamed->operands()[0], e->operands()[0]); // an unchanged child is shared
+  CExpr c = cast(namedType("double"), id("n"));
+  EXPECT_EQ(printExpr(mapChildren(c, renameN)), "(double)m"); // the type is kept
+}
+
+TEST(CAstTraverse, StatementChildrenInOrder) {
+  CStmt loop = countingLoop(namedType("int"), "i", intLit(0), id("n"), intLit(1),
+                            {declStmt(namedType("float"), "t"), exprStmt(call("g", {}))}, "mapSeq");
+  std::vector<std::string> seen;
+  forEachChild(
+      loop, [&](const CExpr& e) { seen.push_back("e:" + printExpr(e)); },
+      [&](const CStmt& s) { seen.push_back("s:" + printStmt(s, 0)); });
+  EXPECT_EQ(seen, (std::vector<std::string>{"s:int i = 0;\n", "e:i < n", "e:i += 1", "s:float t;\n",
+                                            "s:g();\n"}));
+  seen.clear();
+  CStmt branch = ifStmt(id("c"), {breakStmt()}, std::vector<CStmt>{returnStmt()});
+  forEachChild(
+      branch, [&](const CExpr& e) { seen.push_back("e:" + printExpr(e)); },
+      [&](const CStmt& s) { seen.push_back("s:" + printStmt(s, 0)); });
+  EXPECT_EQ(seen, (std::vector<std::string>{"e:c", "s:break;\n", "s:return;\n"}));
+  // a declaration without initialiser and a bare return have no children
+  int children = 0;
+  auto count = [&](const auto&) { ++children; };
+  forEachChild(declStmt(namedType("int"), "x"), count, count);
+  forEachChild(returnStmt(), count, count);
+  forEachChild(comment("x"), count, count);
+  EXPECT_EQ(children, 0);
+  EXPECT_TRUE(anyChildStatement(
+      branch, [](const CStmt& s) { return s->kind() == StmtNode::Kind::Return; }));
+  EXPECT_FALSE(
+      anyChildStatement(loop, [](const CStmt& s) { return s->kind() == StmtNode::Kind::For; }));
+}
+
+TEST(CAstTraverse, MapBodiesKeepsUnchangedStatements) {
+  CStmt loop = countingLoop(namedType("int"), "i", intLit(0), id("n"), intLit(1),
+                            {comment("drop me"), exprStmt(call("g", {}))}, "mapSeq");
+  auto same = [](const std::vector<CStmt>& b) { return b; };
+  EXPECT_EQ(mapBodies(loop, same), loop);
+  auto dropComments = [](const std::vector<CStmt>& b) {
+    std::vector<CStmt> out;
+    for (const CStmt& s : b)
+      if (s->kind() != StmtNode::Kind::Comment)
+        out.push_back(s);
+    return out;
+  };
+  CStmt mapped = mapBodies(loop, dropComments);
+  EXPECT_NE(mapped, loop);
+  EXPECT_EQ(printStmt(mapped, 0), "// mapSeq\nfor (int i = 0; i < n; i += 1) {\n  g();\n}\n");
+  EXPECT_EQ(mapped->forInit(), loop->forInit());
+  CStmt branch =
+      ifStmt(id("c"), {comment("a"), breakStmt()}, std::vector<CStmt>{comment("b"), returnStmt()});
+  EXPECT_EQ(printStmt(mapBodies(branch, dropComments), 0),
+            "if (c) {\n  break;\n} else {\n  return;\n}\n");
+  CStmt noElse = ifStmt(id("c"), {comment("a")});
+  EXPECT_EQ(printStmt(mapBodies(noElse, dropComments), 0), "if (c) {\n}\n");
+  CStmt decl = declStmt(namedType("int"), "x");
+  EXPECT_EQ(mapBodies(decl, dropComments), decl);
+}

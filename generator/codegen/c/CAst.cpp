@@ -255,6 +255,33 @@ CStmt breakStmt() {
   return build(fields(StmtNode::Kind::Break));
 }
 
+// ---- traversal ----------------------------------------------------------------------
+
+CExpr replaceOperands(const CExpr& e, std::vector<CExpr> operands) {
+  if (operands == e->operands())
+    return e;
+  return make(e->kind(), e->text(), std::move(operands), e->type(),
+              e->hasOp() ? std::optional<COp>(e->op()) : std::nullopt);
+}
+
+CStmt replaceBodies(const CStmt& s, std::vector<CStmt> body, std::vector<CStmt> elseBody) {
+  bool hasBodies = s->kind() == StmtNode::Kind::Block || s->kind() == StmtNode::Kind::For ||
+                   s->kind() == StmtNode::Kind::If;
+  if (!hasBodies || (body == s->body() && elseBody == s->elseBody()))
+    return s;
+  auto f = fields(s->kind());
+  f.type = s->declType();
+  f.text = s->text();
+  f.comment = s->comment();
+  f.e0 = s->expr();
+  f.e1 = s->forStep();
+  f.s0 = s->forInit();
+  f.body = std::move(body);
+  f.elseBody = std::move(elseBody);
+  f.hasElse = s->hasElse() || !f.elseBody.empty();
+  return build(std::move(f));
+}
+
 // ---- queries ------------------------------------------------------------------------
 
 namespace {
@@ -279,42 +306,24 @@ void collectFromText(const std::string& text, std::set<std::string>& out) {
 }
 
 void collect(const CExpr& e, std::set<std::string>& out) {
-  if (!e)
-    return;
   if (e->kind() == ExprNode::Kind::Ident)
     out.insert(e->text());
   if (e->kind() == ExprNode::Kind::Literal)
     collectFromText(e->text(), out);
-  for (const CExpr& op : e->operands())
-    collect(op, out);
+  forEachChild(e, [&](const CExpr& op) { collect(op, out); });
 }
-
-void collect(const std::vector<CStmt>& body, std::set<std::string>& out);
 
 void collect(const CStmt& s, std::set<std::string>& out) {
-  if (!s)
-    return;
-  collect(s->expr(), out);
-  if (s->kind() == StmtNode::Kind::Decl)
-    collect(s->init(), out);
-  if (s->kind() == StmtNode::Kind::For) {
-    collect(s->forInit(), out);
-    collect(s->forStep(), out);
-  }
-  collect(s->body(), out);
-  collect(s->elseBody(), out);
-}
-
-void collect(const std::vector<CStmt>& body, std::set<std::string>& out) {
-  for (const CStmt& s : body)
-    collect(s, out);
+  forEachChild(
+      s, [&](const CExpr& e) { collect(e, out); }, [&](const CStmt& c) { collect(c, out); });
 }
 
 } // namespace
 
 std::set<std::string> identifiersUsed(const std::vector<CStmt>& body) {
   std::set<std::string> out;
-  collect(body, out);
+  for (const CStmt& s : body)
+    collect(s, out);
   return out;
 }
 

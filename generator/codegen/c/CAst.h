@@ -233,6 +233,128 @@ CStmt comment(std::string text);
 CStmt pragma(std::string text);
 CStmt breakStmt();
 
+// ---- traversal ----------------------------------------------------------------------
+//
+// The direct children of a node, in a fixed order. An expression's children
+// are its operands. A statement's:
+//
+//   Decl     init (when present)
+//   Expr     expr
+//   Return   expr (when present)
+//   If       condition; the then statements; the else statements
+//   For      init statement, condition, step; the body statements
+//   Block    the body statements
+//   Comment, Pragma, Break: none
+//
+// (rise/ast/Traverse.h does the same for the RISE AST.)
+
+/// Calls `f(operand)` for every operand of `e`, in order.
+template <class F> void forEachChild(const CExpr& e, F&& f) {
+  for (const CExpr& op : e->operands())
+    f(op);
+}
+
+/// True if `pred(operand)` holds for some operand of `e`; stops at the first.
+template <class P> bool anyChild(const CExpr& e, P&& pred) {
+  for (const CExpr& op : e->operands())
+    if (pred(op))
+      return true;
+  return false;
+}
+
+/// `e` with its operands replaced; `e` itself when every new operand is the
+/// old one (same pointer). Kind, text, operator and type are kept.
+CExpr replaceOperands(const CExpr& e, std::vector<CExpr> operands);
+
+/// `e` with every operand `o` replaced by `f(o)` (called in order); `e`
+/// itself, not a copy, when every `f(o)` is `o`.
+template <class F> CExpr mapChildren(const CExpr& e, F&& f) {
+  std::vector<CExpr> ops;
+  ops.reserve(e->operands().size());
+  for (const CExpr& op : e->operands())
+    ops.push_back(f(op));
+  return replaceOperands(e, std::move(ops));
+}
+
+/// Calls `onExpr(e)` for every expression child of `s` and `onStmt(c)` for
+/// every statement child, in the order above (children that are null, such
+/// as a declaration without initialiser, are left out).
+template <class FE, class FS> void forEachChild(const CStmt& s, FE&& onExpr, FS&& onStmt) {
+  auto expr = [&](const CExpr& e) {
+    if (e)
+      onExpr(e);
+  };
+  switch (s->kind()) {
+  case StmtNode::Kind::Decl:
+  case StmtNode::Kind::Expr:
+  case StmtNode::Kind::Return:
+    expr(s->expr());
+    return;
+  case StmtNode::Kind::If:
+    expr(s->expr());
+    break;
+  case StmtNode::Kind::For:
+    if (s->forInit())
+      onStmt(s->forInit());
+    expr(s->expr());
+    expr(s->forStep());
+    break;
+  case StmtNode::Kind::Block:
+    break;
+  case StmtNode::Kind::Comment:
+  case StmtNode::Kind::Pragma:
+  case StmtNode::Kind::Break:
+    return;
+  }
+  for (const CStmt& c : s->body())
+    onStmt(c);
+  for (const CStmt& c : s->elseBody())
+    onStmt(c);
+}
+
+/// True if `onExpr` holds for some expression child of `s` or `onStmt` for
+/// some statement child, in the order above; stops at the first.
+template <class PE, class PS> bool anyChild(const CStmt& s, PE&& onExpr, PS&& onStmt) {
+  bool found = false; // once set, no predicate is called again
+  forEachChild(
+      s, [&](const CExpr& e) { found = found || onExpr(e); },
+      [&](const CStmt& c) { found = found || onStmt(c); });
+  return found;
+}
+
+/// forEachChild and anyChild over the statement children only.
+template <class FS> void forEachChildStatement(const CStmt& s, FS&& onStmt) {
+  forEachChild(
+      s, [](const CExpr&) {}, onStmt);
+}
+template <class PS> bool anyChildStatement(const CStmt& s, PS&& onStmt) {
+  return anyChild(
+      s, [](const CExpr&) { return false; }, onStmt);
+}
+
+/// `s` with the statements of its body (Block, For, If) and else branch
+/// (If) replaced; `s` itself when both are the old ones (same pointers).
+/// Every other field is kept; other kinds are returned as they are.
+CStmt replaceBodies(const CStmt& s, std::vector<CStmt> body, std::vector<CStmt> elseBody);
+
+/// `s` with its body and its else branch replaced by `f(body)` and
+/// `f(elseBody)` (Block, For, If; a list that maps statements to lists, so
+/// that it may drop or add statements); `s` itself, not a copy, when both
+/// return the statements they were given.
+template <class F> CStmt mapBodies(const CStmt& s, F&& f) {
+  switch (s->kind()) {
+  case StmtNode::Kind::Block:
+  case StmtNode::Kind::For:
+  case StmtNode::Kind::If: {
+    std::vector<CStmt> body = f(s->body());
+    std::vector<CStmt> elseBody = s->hasElse() ? f(s->elseBody()) : std::vector<CStmt>{};
+    return replaceBodies(s, std::move(body), std::move(elseBody));
+  }
+  default:
+    return s;
+  }
+}
+
 // ---- queries ------------------------------------------------------------------------
 
 /// The names of the variables that `body` reads or writes (identifiers in

@@ -10,8 +10,6 @@ namespace {
 /// Records every identifier read by `e`. The target of an assignment is not
 /// a read, but the indices that select the written element are.
 void collectReads(const CExpr& e, std::set<std::string>& reads) {
-  if (!e)
-    return;
   if (isAssignment(e)) {
     const CExpr& lhs = e->operands()[0];
     for (const ExprNode* cur = lhs.get(); isLvalueStep(cur); cur = cur->operands()[0].get())
@@ -26,27 +24,13 @@ void collectReads(const CExpr& e, std::set<std::string>& reads) {
   }
   if (e->kind() == ExprNode::Kind::Ident)
     reads.insert(e->text());
-  for (const CExpr& op : e->operands())
-    collectReads(op, reads);
+  forEachChild(e, [&](const CExpr& op) { collectReads(op, reads); });
 }
-
-void collectReads(const std::vector<CStmt>& body, std::set<std::string>& reads);
 
 void collectReads(const CStmt& s, std::set<std::string>& reads) {
-  collectReads(s->expr(), reads);
-  if (s->kind() == StmtNode::Kind::Decl)
-    collectReads(s->init(), reads);
-  if (s->kind() == StmtNode::Kind::For) {
-    collectReads(s->forInit(), reads);
-    collectReads(s->forStep(), reads);
-  }
-  collectReads(s->body(), reads);
-  collectReads(s->elseBody(), reads);
-}
-
-void collectReads(const std::vector<CStmt>& body, std::set<std::string>& reads) {
-  for (const CStmt& s : body)
-    collectReads(s, reads);
+  forEachChild(
+      s, [&](const CExpr& e) { collectReads(e, reads); },
+      [&](const CStmt& c) { collectReads(c, reads); });
 }
 
 /// Whether evaluating `e` has no effect but its value: no assignment, no
@@ -59,24 +43,18 @@ bool withoutSideEffects(const CExpr& e) {
     return false;
   if (e->kind() == ExprNode::Kind::Unary && (e->op() == COp::PreInc || e->op() == COp::PreDec))
     return false;
-  for (const CExpr& op : e->operands())
-    if (!withoutSideEffects(op))
-      return false;
-  return true;
+  return !anyChild(e, [](const CExpr& op) { return !withoutSideEffects(op); });
 }
 
 /// Local variables that may be removed: not pointers, and declared without
 /// an initialiser or with one that has no side effects (e.g. `float tmp =
 /// image[..] + ...` of a stored scalar whose reader was a component that a
 /// view dropped).
-void collectCandidates(const std::vector<CStmt>& body, std::set<std::string>& out) {
-  for (const CStmt& s : body) {
-    if (s->kind() == StmtNode::Kind::Decl && s->declType()->kind() != TypeNode::Kind::Pointer &&
-        withoutSideEffects(s->init()))
-      out.insert(s->name());
-    collectCandidates(s->body(), out);
-    collectCandidates(s->elseBody(), out);
-  }
+void collectCandidates(const CStmt& s, std::set<std::string>& out) {
+  if (s->kind() == StmtNode::Kind::Decl && s->declType()->kind() != TypeNode::Kind::Pointer &&
+      withoutSideEffects(s->init()))
+    out.insert(s->name());
+  forEachChildStatement(s, [&](const CStmt& c) { collectCandidates(c, out); });
 }
 
 class Remover {
@@ -102,21 +80,12 @@ private:
           if (dead_.count(base->text()))
             return nullptr;
       return s;
-    case StmtNode::Kind::For: {
-      std::vector<CStmt> body = run(s->body());
-      if (body.empty())
-        return nullptr;
-      return forLoop(s->forInit(), s->expr(), s->forStep(), std::move(body), s->comment());
-    }
-    case StmtNode::Kind::Block: {
-      std::vector<CStmt> body = run(s->body());
-      return body.empty() ? nullptr : block(std::move(body), s->comment());
-    }
+    case StmtNode::Kind::For:
+    case StmtNode::Kind::Block:
     case StmtNode::Kind::If: {
-      std::vector<CStmt> then = run(s->body());
-      if (!s->hasElse())
-        return then.empty() ? nullptr : ifStmt(s->expr(), std::move(then));
-      return ifStmt(s->expr(), std::move(then), run(s->elseBody()));
+      // a loop, block or `if` without else left empty goes too
+      CStmt kept = mapBodies(s, [&](const std::vector<CStmt>& b) { return run(b); });
+      return kept->body().empty() && !kept->hasElse() ? nullptr : kept;
     }
     default:
       return s;
@@ -136,8 +105,10 @@ std::vector<CStmt> eliminateDeadStores(const std::vector<CStmt>& body,
   // Removing the stores to one variable can leave another unread.
   for (;;) {
     std::set<std::string> candidates = before, reads, dead;
-    collectCandidates(cur, candidates);
-    collectReads(cur, reads);
+    for (const CStmt& s : cur) {
+      collectCandidates(s, candidates);
+      collectReads(s, reads);
+    }
     for (const std::string& v : candidates)
       if (!reads.count(v))
         dead.insert(v);

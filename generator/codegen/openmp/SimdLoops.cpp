@@ -93,8 +93,7 @@ private:
   void collectStores(const CExpr& e) {
     if (c::isAssignment(e))
       store(e->operands()[0]);
-    for (const CExpr& op : e->operands())
-      collectStores(op);
+    c::forEachChild(e, [&](const CExpr& op) { collectStores(op); });
   }
 
   /// A store to `lhs`: a variable of the body, or an element indexed by the
@@ -144,8 +143,7 @@ private:
           ok_ = false;
           return;
         }
-    for (const CExpr& op : e->operands())
-      checkReads(op);
+    c::forEachChild(e, [&](const CExpr& op) { checkReads(op); });
   }
 
   bool storedAt(const std::string& array, const CExpr& element) const {
@@ -162,39 +160,22 @@ private:
   std::map<std::string, std::vector<CExpr>> stored_;
 };
 
-bool containsLoop(const std::vector<CStmt>& body) {
-  for (const CStmt& s : body)
-    if (s->kind() == StmtNode::Kind::For || containsLoop(s->body()) || containsLoop(s->elseBody()))
-      return true;
-  return false;
-}
-
-CStmt rebuild(const CStmt& s, std::vector<CStmt> body, std::vector<CStmt> elseBody) {
-  switch (s->kind()) {
-  case StmtNode::Kind::For:
-    return c::forLoop(s->forInit(), s->expr(), s->forStep(), std::move(body), s->comment());
-  case StmtNode::Kind::Block:
-    return c::block(std::move(body), s->comment());
-  case StmtNode::Kind::If:
-    if (s->hasElse())
-      return c::ifStmt(s->expr(), std::move(body), std::move(elseBody));
-    return c::ifStmt(s->expr(), std::move(body));
-  default:
-    return s;
-  }
+/// Whether `s` is or contains a loop.
+bool containsLoop(const CStmt& s) {
+  return s->kind() == StmtNode::Kind::For || c::anyChildStatement(s, containsLoop);
 }
 
 /// Inside a parallel loop: the innermost loops that pass get the pragma.
 std::vector<CStmt> markInner(const std::vector<CStmt>& body) {
   std::vector<CStmt> out;
   for (const CStmt& s : body) {
-    if (s->kind() == StmtNode::Kind::For && !containsLoop(s->body())) {
+    if (s->kind() == StmtNode::Kind::For && !c::anyChildStatement(s, containsLoop)) {
       if (isSimdSafe(s) && !isShortLoop(s))
         out.push_back(c::pragma(simdPragma()));
       out.push_back(s);
       continue;
     }
-    out.push_back(rebuild(s, markInner(s->body()), markInner(s->elseBody())));
+    out.push_back(c::mapBodies(s, markInner));
   }
   return out;
 }
@@ -237,10 +218,10 @@ std::vector<CStmt> markSimdLoops(const std::vector<CStmt>& body) {
     if (parallel) {
       out.push_back(s);
       const CStmt& loop = body[++i];
-      out.push_back(rebuild(loop, markInner(loop->body()), {}));
+      out.push_back(c::mapBodies(loop, markInner));
       continue;
     }
-    out.push_back(rebuild(s, markSimdLoops(s->body()), markSimdLoops(s->elseBody())));
+    out.push_back(c::mapBodies(s, markSimdLoops));
   }
   return out;
 }
