@@ -61,31 +61,27 @@ private:
   /// Pass 1: the declarations, the expressions and the stores of the body.
   void collectStatement(const CStmt& s) {
     switch (s->kind()) {
+    case StmtNode::Kind::For:
+    case StmtNode::Kind::Break:
+    case StmtNode::Kind::Return:
+    case StmtNode::Kind::Pragma:
+      ok_ = false;
+      return;
     case StmtNode::Kind::Decl:
       declared_.insert(s->name());
-      addExpr(s->init());
-      return;
+      break;
     case StmtNode::Kind::Expr:
-      addExpr(s->expr());
-      return;
     case StmtNode::Kind::Comment:
-      return;
     case StmtNode::Kind::Block:
     case StmtNode::Kind::If:
-      addExpr(s->expr());
-      for (const CStmt& b : s->body())
-        collectStatement(b);
-      for (const CStmt& b : s->elseBody())
-        collectStatement(b);
-      return;
-    default: // For, Break, Return, Pragma
-      ok_ = false;
+      break;
     }
+    c::forEachChild(
+        s, [&](const CExpr& e) { addExpr(e); },
+        [&](const CStmt& child) { collectStatement(child); });
   }
 
   void addExpr(const CExpr& e) {
-    if (!e)
-      return;
     exprs_.push_back(e);
     collectStores(e);
   }
