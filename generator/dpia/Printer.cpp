@@ -93,23 +93,22 @@ public:
   std::string pad(int indent) { return std::string(static_cast<std::size_t>(indent) * 2, ' '); }
 
   std::string prim(const Phrase& p, int indent) {
-    const std::string& n = p->primName();
-    if (n == "assign")
+    if (p->isPrim(primitive::assign()))
       return expr(p->args()[0], indent) + " = " + expr(p->args()[1], indent);
-    if (n == "skip")
+    if (p->isPrim(primitive::skip()))
       return "skip";
-    if (n == "seq") {
+    if (p->isPrim(primitive::seq())) {
       std::string s;
       for (std::size_t i = 0; i < p->args().size(); ++i)
         s += (i ? ";\n" + pad(indent) : "") + expr(p->args()[i], indent);
       return s;
     }
-    if (n == "new") {
+    if (p->isPrim(primitive::newVar())) {
       const Phrase& f = p->args()[0];
       return "new(" + typeArg(p->typeArgs()[0]) + ", fun(" + name(f->param()) + " =>\n" +
              pad(indent + 1) + expr(f->body(), indent + 1) + "))";
     }
-    if (n == "for") {
+    if (p->isPrim(primitive::forLoop())) {
       std::string kw = p->natArg(2)->isConst(1) ? "forUnroll" : "for";
       std::string i = bindLoopIndex(p->natArg(1));
       std::string s = kw + "(" + nat(p->natArg(0)) + ", fun(" + i + " =>  // " + p->tag() + "\n" +
@@ -117,7 +116,7 @@ public:
       unbindLoopIndex(p->natArg(1));
       return s;
     }
-    std::string s = n == "foreign" ? p->tag() : n;
+    std::string s = p->isPrim(primitive::foreign()) ? p->tag() : p->primName();
     s += "(";
     bool first = true;
     for (const rise::TypeArg& a : p->typeArgs()) {
