@@ -198,6 +198,19 @@ TEST(Infer, VectorsAndCasts) {
             "4.vec[f32, 4] -> 4.vec[f32, 4]");
 }
 
+TEST(Infer, MathFunctions) {
+  EXPECT_EQ(typeOf("def f = fun(x: f32 => sqrt(x))"), "f32 -> f32");
+  EXPECT_EQ(typeOf("def f = fun(y: f32, x: f32 => atan2(y, x))"), "f32 -> f32 -> f32");
+  EXPECT_EQ(typeOf("def f = fun(p: 3.(f64, f64) => p |> map(fun(q => atan2(fst(q), snd(q)))))"),
+            "3.(f64, f64) -> 3.f64");
+  EXPECT_EQ(typeOf("def f = fun(v: vec[f32, 4] => atan2(v, v))"), "vec[f32, 4] -> vec[f32, 4]");
+}
+
+TEST(InferErrors, MathFunctionOnIntegers) {
+  expectError("def f = fun(y: i32 => atan2(y, y))", "E0308", 1, 29,
+              "the 1st argument of `atan2` has type `i32`, but it must be a floating-point type");
+}
+
 TEST(Infer, IterateTreeReduction) {
   const char* src = R"(
 def sum = fun(xs: 8.f32 =>

@@ -397,6 +397,10 @@ TEST(InterpScalars, MathFunctionsInOperandPrecision) {
   EXPECT_EQ(run1("f64", "sin(xs)", "0"), "0.0");
   EXPECT_EQ(run1("f64", "cos(xs)", "0"), "1.0");
   EXPECT_EQ(run1("f64", "tanh(xs)", "0"), "0.0");
+  // atan2(y, x): the angle of the point (x, y), atan2f for f32
+  EXPECT_EQ(run1("(f64, f64)", "atan2(fst(xs), snd(xs))", "[1, 1]"), "0.7853981633974483");
+  EXPECT_EQ(run1("(f32, f32)", "atan2(fst(xs), snd(xs))", "[1, -1]"), "2.3561945");
+  EXPECT_EQ(run1("(f64, f64)", "atan2(fst(xs), snd(xs))", "[-0.0, -1]"), "-3.141592653589793");
 }
 
 TEST(InterpScalars, IntegerDivisionByZeroIsAnErrorAtTheOperator) {

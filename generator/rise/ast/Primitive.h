@@ -215,6 +215,7 @@ using Traits = PrimTraits;
   X(Sin, "sin", BuiltinMath, RISEC_SIG_FLOAT1, Traits{}.math("sinf", "sin", "sin")) \
   X(Cos, "cos", BuiltinMath, RISEC_SIG_FLOAT1, Traits{}.math("cosf", "cos", "cos")) \
   X(Tanh, "tanh", BuiltinMath, RISEC_SIG_FLOAT1, Traits{}.math("tanhf", "tanh", "tanh")) \
+  X(Atan2, "atan2", BuiltinMath, RISEC_SIG_FLOAT2, Traits{}.math("atan2f", "atan2", "atan2")) \
   X(Select, "select", BuiltinMath, "{t: Data} -> bool -> t -> t -> t", Traits{})
 // clang-format on
 
@@ -232,7 +233,7 @@ enum class PrimFamily {
   OpenCL,         ///< mapGlobal, oclReduceSeq, toLocal, ...
   Stretch,        ///< circularBuffer, rotateValues
   ScalarOperator, ///< add, lt, and, ... (the infix operators)
-  BuiltinMath,    ///< sqrt, exp, min, select, ...
+  BuiltinMath,    ///< sqrt, exp, atan2, min, select, ...
 };
 
 /// One row of RISEC_PRIMITIVES.

@@ -483,6 +483,7 @@ Value runDataPrimitive(const PrimCall& call) {
   case Prim::Sin:
   case Prim::Cos:
   case Prim::Tanh:
+  case Prim::Atan2:
   case Prim::Select:
     break;
   }

@@ -45,6 +45,9 @@ ScalarValue floatArith(Prim op, const ScalarValue& a, const ScalarValue& b) {
   case Prim::Pow:
     return f32 ? ScalarValue::makeFloat(k, powf(static_cast<float>(a.f), static_cast<float>(b.f)))
                : ScalarValue::makeFloat(k, pow(a.f, b.f));
+  case Prim::Atan2: // atan2(y, x): the angle of the point (x, y)
+    return f32 ? ScalarValue::makeFloat(k, atan2f(static_cast<float>(a.f), static_cast<float>(b.f)))
+               : ScalarValue::makeFloat(k, atan2(a.f, b.f));
   default:
     badOperands(op, a);
   }
@@ -233,6 +236,7 @@ ScalarValue scalarBinary(Prim op, const ScalarValue& a, const ScalarValue& b,
   case Prim::Div:
   case Prim::Mod:
   case Prim::Pow:
+  case Prim::Atan2:
     return isFloat(a.kind) ? floatArith(op, a, b) : intArith(op, a, b, loc);
   case Prim::Min:
   case Prim::Max:
