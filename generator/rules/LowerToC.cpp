@@ -64,8 +64,37 @@ Expr copy(const Expr& e) {
   return makeApp(mapF, e, loc, t);
 }
 
+/// Whether `t` holds an array anywhere inside a pair.
+bool pairHoldsArray(const Type& t) {
+  if (t->kind() != TypeKind::Pair)
+    return false;
+  auto holds = [](const Type& c) { return c->kind() == TypeKind::Array || pairHoldsArray(c); };
+  return holds(t->first()) || holds(t->second());
+}
+
+Expr toMem(const Expr& e);
+
+/// `zip(a)(b)` stored as `zip(toMem(a))(toMem(b))` when its pairs hold
+/// arrays: the C back end lays out arrays of pairs of scalars and vectors,
+/// not of pairs holding arrays, and storing each side is the same store.
+std::optional<Expr> storeZipBySides(const Expr& e) {
+  const Type& t = e->type();
+  if (e->kind() != ExprKind::App || t->kind() != TypeKind::Array || !pairHoldsArray(t->elem()))
+    return std::nullopt;
+  Spine s = spineOf(e);
+  if (!isPrim(s.head, Prim::Zip) || s.args.size() != 2)
+    return std::nullopt;
+  const Expr &a = e->fn()->arg(), &b = e->arg();
+  const SourceLocation& loc = e->loc();
+  Expr zip = primWithDepArgs(
+      Prim::Zip, {{t->size(), true}, {t->elem()->first(), true}, {t->elem()->second(), true}}, loc);
+  return makeApp(makeApp(zip, toMem(a), loc, funType(b->type(), t)), toMem(b), loc, t);
+}
+
 /// `toMem(e)`.
 Expr toMem(const Expr& e) {
+  if (auto sides = storeZipBySides(e))
+    return *sides;
   return makeApp(primWithDepArgs(Prim::ToMem, {{e->type(), true}}, e->loc()), e, e->loc(),
                  e->type());
 }
