@@ -348,7 +348,8 @@ private:
     return isas;
   }
 
-  /// A `params:` mapping of names to positive integers (E0827). Where each
+  /// A `params:` mapping of names to non-negative integers (E0827; 0 is how
+  /// a strategy lets a binding switch a step off, e.g. `kc: 0`). Where each
   /// name was written is kept for the check against the strategy.
   std::map<std::string, std::int64_t> readParams(const YAML::Node& n) {
     if (!n.IsMap() || n.size() == 0)
@@ -360,10 +361,10 @@ private:
       std::string value = scalar(it->second, "a parameter value");
       bool digits = !value.empty() && value.size() < 10 &&
                     value.find_first_not_of("0123456789") == std::string::npos;
-      if (!digits || std::stoll(value) < 1)
+      if (!digits)
         throw CompileError("E0827", at(it->second),
-                           "the strategy parameter `" + name + "` needs a positive integer, not `" +
-                               value + "`");
+                           "the strategy parameter `" + name +
+                               "` needs a non-negative integer, not `" + value + "`");
       values[name] = std::stoll(value);
       paramLocs_[name] = at(it->first);
     }

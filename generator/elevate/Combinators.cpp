@@ -68,6 +68,28 @@ private:
   StrategyPtr s_;
 };
 
+class RepeatNTimes final : public Strategy {
+public:
+  RepeatNTimes(std::int64_t n, StrategyPtr s, SourceLocation loc)
+      : Strategy("repeatNTimes(" + std::to_string(n) + ", " + s->display() + ")", std::move(loc)),
+        n_(n), s_(std::move(s)) {}
+  std::optional<State> apply(const State& s, const Path& at, Session& session) const override {
+    State cur = s;
+    for (std::int64_t i = 0; i < n_; ++i) {
+      auto r = s_->apply(cur, at, session);
+      if (!r)
+        return std::nullopt;
+      session.tick(*this);
+      cur = std::move(*r);
+    }
+    return cur;
+  }
+
+private:
+  std::int64_t n_;
+  StrategyPtr s_;
+};
+
 } // namespace
 
 StrategyPtr idStrategy(SourceLocation loc) {
@@ -87,6 +109,10 @@ StrategyPtr tryStrategy(StrategyPtr s, SourceLocation loc) {
 }
 StrategyPtr repeat(StrategyPtr s, SourceLocation loc) {
   return std::make_shared<Repeat>(std::move(s), std::move(loc));
+}
+
+StrategyPtr repeatNTimes(std::int64_t n, StrategyPtr s, SourceLocation loc) {
+  return std::make_shared<RepeatNTimes>(n, std::move(s), std::move(loc));
 }
 
 } // namespace risec::elevate

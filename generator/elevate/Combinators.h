@@ -17,6 +17,8 @@ StrategyPtr seq(StrategyPtr a, StrategyPtr b, SourceLocation loc);        ///< a
 StrategyPtr leftChoice(StrategyPtr a, StrategyPtr b, SourceLocation loc); ///< a <+ b
 StrategyPtr tryStrategy(StrategyPtr s, SourceLocation loc);               ///< s <+ id
 StrategyPtr repeat(StrategyPtr s, SourceLocation loc);                    ///< try(s ; repeat(s))
+/// s ; s ; ... (n times; id when n is 0): Shine's repeatNTimes. Fails where an s fails.
+StrategyPtr repeatNTimes(std::int64_t n, StrategyPtr s, SourceLocation loc);
 
 // ---- traversals (Traversals.cpp) ---------------------------------------------
 enum class Traversal {

@@ -17,6 +17,9 @@ using rules::ParamKind;
 
 namespace {
 
+/// The most repetitions `repeatNTimes` takes (the step limit of a session).
+constexpr std::int64_t kMaxRepetitions = 20000;
+
 std::string plural(std::size_t n, const std::string& word) {
   return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
 }
@@ -155,7 +158,12 @@ private:
           throw CompileError("E0712", a.loc,
                              "`" + callee + "` takes an OpenCL dimension 0, 1 or 2, but got " +
                                  std::to_string(*v));
-        if (!dims.count(callee) && *v < 1)
+        if (callee == "repeatNTimes" && (*v < 0 || *v > kMaxRepetitions))
+          throw CompileError("E0712", a.loc,
+                             "`repeatNTimes` repeats a strategy 0 to " +
+                                 std::to_string(kMaxRepetitions) + " times, but got " +
+                                 std::to_string(*v));
+        if (!dims.count(callee) && callee != "repeatNTimes" && *v < 1)
           throw CompileError("E0712", a.loc,
                              "`" + callee + "` needs a size of at least 1, but got " +
                                  std::to_string(*v));

@@ -48,13 +48,13 @@ StrategyInterface strategyInterface(const StrategyFileAst& ast) {
                              "` is already the name of a def, rule, strategy or machine fact; "
                              "choose another parameter name");
     for (std::int64_t c : p.candidates)
-      if (c < 1)
+      if (c < 0)
         throw CompileError("E0712", p.loc,
-                           "the candidates of `" + p.name + "` must be at least 1, but " +
+                           "the candidates of `" + p.name + "` must be at least 0, but " +
                                std::to_string(c) + " is listed");
-    if (p.defaultValue < 1)
+    if (p.defaultValue < 0)
       throw CompileError("E0712", p.loc,
-                         "the default of `" + p.name + "` must be at least 1, but it is " +
+                         "the default of `" + p.name + "` must be at least 0, but it is " +
                              std::to_string(p.defaultValue));
     if (!p.candidates.empty() &&
         std::find(p.candidates.begin(), p.candidates.end(), p.defaultValue) == p.candidates.end())

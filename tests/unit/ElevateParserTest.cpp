@@ -30,6 +30,8 @@ TEST(ElevateParser, Diagnostics) {
   expectError("mapToSeq ;\n  ;", "E0702", 2, 3, "expected a strategy, found `;`");
   expectError("mapToSeq $", "E0701", 1, 10, "unexpected character `$` in a strategy file");
   expectError("splitJoin(0)", "E0712", 1, 11, "`splitJoin` needs a size of at least 1, but got 0");
+  expectError("repeatNTimes(20001, id)", "E0712", 1, 14,
+              "`repeatNTimes` repeats a strategy 0 to 20000 times, but got 20001");
   expectError("mapToGlobal(3)", "E0712", 1, 13,
               "`mapToGlobal` takes an OpenCL dimension 0, 1 or 2, but got 3");
   expectError("def a = id\ndef a = id\na", "E0706", 2, 1,
@@ -67,6 +69,13 @@ TEST(ElevateSemantics, CombinatorsAndTraversals) {
   EXPECT_NE(printed(rewrite(t, "(mapToSeq @ fmap) @ outermost(isMap) <+ id")).find("map(fabs)"),
             std::string::npos);
   EXPECT_THROW(rewrite(t, "repeat(createTransposePair @ topDown) @ everywhere"), std::exception);
+  // repeatNTimes(n, s): s exactly n times in sequence; 0 times is id
+  EXPECT_EQ(printed(rewrite(t, "repeatNTimes(0, mapToSeq @ topDown)")), printed(t.def));
+  EXPECT_EQ(printed(rewrite(t, "repeatNTimes(1, mapToSeq @ topDown)")),
+            "depFun(n: Nat => fun(ys: n.f32 => ys |> map(neg) |> mapSeq(fabs)))");
+  EXPECT_EQ(printed(rewrite(t, "repeatNTimes(2, mapToSeq @ topDown)")).find("map("),
+            std::string::npos);
+  EXPECT_THROW(rewrite(t, "repeatNTimes(3, mapToSeq @ topDown)"), CompileError);
 }
 
 TEST(ElevateSemantics, NormalForms) {

@@ -343,9 +343,10 @@ TEST_F(Spec, BadStrategyParametersAreLocatedErrors) {
   expectError(head + "    strategy: p.elevate\n    params: {s: 2, vw: 4}\n", "E0827", 6, 20,
               "has no parameter `vw`; its parameters are s, w");
   expectError(head + "    strategy: p.elevate\n    params: {s: two}\n", "E0827", 6, 17,
-              "needs a positive integer, not `two`");
-  expectError(head + "    strategy: p.elevate\n    params: {s: 0}\n", "E0827", 6, 17,
-              "positive integer");
+              "needs a non-negative integer, not `two`");
+  // 0 is a value (a strategy may switch a step off with it); -1 is not
+  expectError(head + "    strategy: p.elevate\n    params: {s: -1}\n", "E0827", 6, 17,
+              "non-negative integer, not `-1`");
   expectError(head + "    strategy: p.elevate\n    params: [4]\n", "E0827", 6, 13,
               "maps strategy parameters to values");
   expectError(head + "    params: {s: 2}\n", "E0827", 5, 14, "this variant has no `strategy:`");

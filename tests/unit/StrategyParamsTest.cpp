@@ -108,9 +108,11 @@ TEST(StrategyParams, DeclarationErrorsAreLocated) {
   EXPECT_EQ(errorOf("param splitJoin = 4\nid\n"), "E0706");
   EXPECT_EQ(errorOf("param vector_lanes = 4\nid\n"), "E0706");
   EXPECT_EQ(errorOf("def f = id\nparam f = 4\nf\n"), "E0706");
-  EXPECT_EQ(errorOf("param a = 0\nid\n"), "E0712");
+  // 0 is a value: a strategy may switch a step off with it (`try(blockK(kc))`)
+  EXPECT_EQ(errorOf("param a = 0\nid\n"), "");
+  EXPECT_EQ(errorOf("param a = 2 in [0, 2]\nid\n"), "");
+  EXPECT_EQ(errorOf("param a = -1\nid\n"), "E0702");
   EXPECT_EQ(errorOf("param a = 3 in [2, 4]\nid\n"), "E0712");
-  EXPECT_EQ(errorOf("param a = 2 in [0, 2]\nid\n"), "E0712");
   EXPECT_EQ(errorOf("param a\nid\n"), "E0702");
   EXPECT_EQ(errorOf("param a = b\nid\n"), "E0702");
   EXPECT_EQ(errorOf("require a <\nid\n"), "E0702");
