@@ -65,6 +65,7 @@ void registerLoweringRules(RuleRegistry& r);
 void registerVectoriseRules(RuleRegistry& r);
 void registerTilingRules(RuleRegistry& r);
 void registerLiftReduceRules(RuleRegistry& r);
+void registerChunkReduceRules(RuleRegistry& r);
 void registerPackingRules(RuleRegistry& r);
 void registerVectorReduceRules(RuleRegistry& r);
 

@@ -29,6 +29,7 @@ const RuleRegistry& RuleRegistry::instance() {
     registerVectoriseRules(r);
     registerTilingRules(r);
     registerLiftReduceRules(r);
+    registerChunkReduceRules(r);
     registerPackingRules(r);
     registerVectorReduceRules(r);
     return r;

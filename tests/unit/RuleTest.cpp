@@ -49,6 +49,13 @@ const RuleCase kCases[] = {
    "xs |> padClamp(0, 4*((n+3)/4) - n) |> map(fun(r => xs |> map(padClamp(0, 3*((m+2)/3) - m)) |> transpose |> map(fun(c => reduce(add)(0.0f)(r) * reduce(add)(0.0f)(c)))))"
    " |> transpose |> take(m) |> transpose |> take(n)",
    "xs |> map(map(neg))"},
+  {"splitReduceSeq", "splitReduceSeq(3) @ outermost(isReduceSeq)", "ys |> reduceSeq(fun(a, v => a * 0.5f + v))(1.0f)",
+   "ys |> drop(3*(m/3)) |> reduceSeq(fun(a, v => a * 0.5f + v))(ys |> take(3*(m/3)) |> split(3)"
+   " |> reduceSeq(fun(acc, ch => ch |> reduceSeq(fun(a, v => a * 0.5f + v))(acc)))(1.0f))",
+   "ys |> reduce(add)(0.0f)"},
+  {"fissionReduceInit", "fissionReduceInit @ outermost(isMap)", "xs |> map(fun(r => reduceSeq(fun(a, v => a * 0.5f + v))(reduce(add)(0.0f)(r))(r)))",
+   "zip(toMem(xs |> map(fun(r => reduce(add)(0.0f)(r)))))(xs) |> map(fun(p => reduceSeq(fun(a, v => a * 0.5f + v))(fst(p))(snd(p))))",
+   "xs |> map(fun(r => reduceSeq(fun(a, v => a + v))(0.0f)(r)))"},
   {"reorder", "reorder([2, 1]) @ outermost(mapNest(2))", "xs |> map(map(neg))", "xs |> transpose |> map(map(neg)) |> transpose", "ys |> map(neg)"},
   {"loopInterchange", "loopInterchange @ topDown", "xs |> map(map(neg))", "xs |> transpose |> map(map(neg)) |> transpose", "ys |> map(neg)"},
   {"createTransposePair", "createTransposePair @ argument @ outermost(isMap)", "xs |> map(map(neg))", "xs |> transpose |> transpose |> map(map(neg))", "ys |> map(neg)"},
