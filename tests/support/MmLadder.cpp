@@ -37,7 +37,10 @@ std::string mmLadderSymbol(const std::string& step) {
 }
 
 std::string mmLadderTarget(const std::string& step) {
-  return step == "parallel" ? "openmp" : "c";
+  const std::string suffix = "parallel";
+  bool parallel = step.size() >= suffix.size() &&
+                  step.compare(step.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return parallel ? "openmp" : "c";
 }
 
 MmLadderKernel compileMmLadderStep(const std::string& step) {

@@ -228,12 +228,17 @@ TEST_P(CodegenCLadderRun, IsNumericallyCorrect) {
     fs::remove_all(dir);
 }
 
-// Beyond the ladder: the register tiles (specs/mm.register-tiles.elevate,
-// its default AVX-512 binding: groups of 64 rows, 8 x 32 tiles) take any
-// size, padding the last group and panel (padTile): sizes that no tile
-// divides, a single element, no rows, and an empty reduction.
-TEST(CodegenCRegisterTiles, AnySizeMatchesTheTripleLoop) {
-  const std::string step = "register-tiles", symbol = mmLadderSymbol(step);
+// Beyond the ladder: the register tiles (specs/mm.register-tiles.elevate and
+// its OpenMP form, their default AVX-512 binding: groups of 64 rows, 8 x 32
+// tiles, the loop over k blocked by 256) take any size, padding the last
+// group and panel (padTile): sizes that no tile divides, a single element, no
+// rows, and an empty reduction; whole chunks of k with a tail (300), whole
+// chunks only (512), and the tail only (k < 256). Compiled for baseline
+// x86-64 (the 16-lane vectors split by gcc), so they run on any machine.
+class CodegenCRegisterTiles : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(CodegenCRegisterTiles, AnySizeMatchesTheTripleLoop) {
+  const std::string step = GetParam(), symbol = mmLadderSymbol(step);
   MmLadderKernel kernel = compileMmLadderStep(step);
   const rise::TypedDef& def = kernel.rewritten;
   std::vector<std::string> sizeNames = rise::interp::sizeParameters(def);
@@ -241,13 +246,21 @@ TEST(CodegenCRegisterTiles, AnySizeMatchesTheTripleLoop) {
       fs::temp_directory_path() / ("risec-ladder-" + std::to_string(::getpid()) + "-" + symbol);
   std::string log;
   ASSERT_EQ(buildKernel(dir, symbol, kernel.compiled.files, driverSource(symbol, def, 3), "gcc",
-                        "-std=c11 -Wall -Wextra -Werror -O2", log),
+                        std::string("-std=c11 -Wall -Wextra -Werror -O2") +
+                            (mmLadderTarget(step) == "openmp" ? " -fopenmp" : ""),
+                        log),
             0)
       << log;
   std::string exe = (dir / "gcc").string();
-  for (const Size& s : std::vector<Size>{
-           {257, 131, 97}, {1, 1, 1}, {37, 19, 5}, {65, 33, 0}, {0, 7, 3}, {64, 32, 64}}) {
-    SCOPED_TRACE("register tiles at m x n x k = " + s.text());
+  for (const Size& s : std::vector<Size>{{257, 131, 97},
+                                         {1, 1, 1},
+                                         {37, 19, 5},
+                                         {65, 33, 0},
+                                         {0, 7, 3},
+                                         {64, 32, 64},
+                                         {70, 40, 300},
+                                         {33, 40, 512}}) {
+    SCOPED_TRACE(step + " at m x n x k = " + s.text());
     const Problem& p = problem(s);
     std::vector<double> c;
     runToCompletion(dir, exe, inputRecord(def, sizeNames, sizeEnv(s), p.inputs), c);
@@ -262,6 +275,12 @@ TEST(CodegenCRegisterTiles, AnySizeMatchesTheTripleLoop) {
   if (!HasFailure())
     fs::remove_all(dir);
 }
+
+INSTANTIATE_TEST_SUITE_P(Strategies, CodegenCRegisterTiles,
+                         ::testing::Values("register-tiles", "register-tiles-parallel"),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           return mmLadderSymbol(info.param);
+                         });
 
 std::string stepName(const ::testing::TestParamInfo<std::string>& info) {
   return mmLadderSymbol(info.param);

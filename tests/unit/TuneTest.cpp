@@ -241,6 +241,8 @@ TEST(TuneCommand, TunesASmallMmAndWritesTheWinnerBack) {
   strategy = replacedOnce(strategy, "param nr = 32 in [8, 16, 32, 64]", "param nr = 16 in [8, 16]");
   strategy = replacedOnce(strategy, "param mr = 8 in [2, 4, 6, 8, 16]", "param mr = 2 in [2, 4]");
   strategy = replacedOnce(strategy, "param vw = 16 in [4, 8, 16]", "param vw = 4 in [4, 8]");
+  strategy =
+      replacedOnce(strategy, "param kc = 256 in [64, 128, 256, 384, 512]", "param kc = 64 in [64]");
   writeText(dir / "tiles.elevate", strategy);
   const std::string spec = "# kept\nkernel: mm\nsource: mm.rise\nvariants:\n"
                            "  - target: c\n    strategy: tiles.elevate\n    symbol: mm_tiles_c\n"
@@ -264,13 +266,15 @@ TEST(TuneCommand, TunesASmallMmAndWritesTheWinnerBack) {
   const driver::VariantSpec& v = loaded.variants.at(0);
   ASSERT_TRUE(v.isaParams.count("x86-64")) << readText(dir / "mm.yaml");
   const std::map<std::string, std::int64_t>& won = v.isaParams.at("x86-64");
-  ASSERT_EQ(won.size(), 4u);
+  ASSERT_EQ(won.size(), 6u);
   std::string text = readText(dir / "mm.yaml");
   std::string entry = "{isa: x86-64, params: " +
                       tune::flowMapping({{"mb", won.at("mb")},
                                          {"nr", won.at("nr")},
                                          {"mr", won.at("mr")},
-                                         {"vw", won.at("vw")}}) +
+                                         {"vw", won.at("vw")},
+                                         {"kblock", won.at("kblock")},
+                                         {"kc", won.at("kc")}}) +
                       "}";
   EXPECT_EQ(text, replacedOnce(spec, "x86-64   # baseline", entry + "   # baseline"));
   tune::TuneProblem p;
