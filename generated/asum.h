@@ -6,9 +6,9 @@
  * Spec:   asum.yaml
  * Source: asum.rise (entry `asum`)
  * Variants:
- *   asum_c (c)
+ *   asum_c (c; dispatches at run time to x86-64, x86-64-v3, x86-64-v4)
  *   asum_opencl (opencl)
- *   asum_openmp (openmp)
+ *   asum_openmp (openmp; dispatches at run time to x86-64, x86-64-v3, x86-64-v4)
  */
 #ifndef RISEC_KERNEL_ASUM_H
 #define RISEC_KERNEL_ASUM_H

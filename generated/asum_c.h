@@ -21,4 +21,8 @@
 
 int asum_c(float* restrict output, int n, const float* restrict xs);
 
+/* The ISA level that asum_c calls ("x86-64", "x86-64-v2", ...), chosen at the first call
+ * (docs/usage.md, "ISA variants"). */
+const char* asum_c_selected_isa(void);
+
 #endif /* RISEC_ASUM_C_H */

@@ -21,4 +21,8 @@
 
 int asum_openmp(float* restrict output, int n, const float* restrict xs);
 
+/* The ISA level that asum_openmp calls ("x86-64", "x86-64-v2", ...), chosen at the first call
+ * (docs/usage.md, "ISA variants"). */
+const char* asum_openmp_selected_isa(void);
+
 #endif /* RISEC_ASUM_OPENMP_H */

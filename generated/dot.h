@@ -6,9 +6,9 @@
  * Spec:   dot.yaml
  * Source: dot.rise (entry `dot`)
  * Variants:
- *   dot_c (c)
+ *   dot_c (c; dispatches at run time to x86-64, x86-64-v3, x86-64-v4)
  *   dot_opencl (opencl)
- *   dot_openmp (openmp)
+ *   dot_openmp (openmp; dispatches at run time to x86-64, x86-64-v3, x86-64-v4)
  */
 #ifndef RISEC_KERNEL_DOT_H
 #define RISEC_KERNEL_DOT_H

@@ -22,4 +22,8 @@
 
 int dot_c(float* restrict output, int n, const float* restrict a, const float* restrict b);
 
+/* The ISA level that dot_c calls ("x86-64", "x86-64-v2", ...), chosen at the first call
+ * (docs/usage.md, "ISA variants"). */
+const char* dot_c_selected_isa(void);
+
 #endif /* RISEC_DOT_C_H */

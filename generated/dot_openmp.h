@@ -22,4 +22,8 @@
 
 int dot_openmp(float* restrict output, int n, const float* restrict a, const float* restrict b);
 
+/* The ISA level that dot_openmp calls ("x86-64", "x86-64-v2", ...), chosen at the first call
+ * (docs/usage.md, "ISA variants"). */
+const char* dot_openmp_selected_isa(void);
+
 #endif /* RISEC_DOT_OPENMP_H */

@@ -6,9 +6,9 @@
  * Spec:   gemv.yaml
  * Source: gemv.rise (entry `gemv`)
  * Variants:
- *   gemv_c (c)
+ *   gemv_c (c; dispatches at run time to x86-64, x86-64-v3, x86-64-v4)
  *   gemv_opencl (opencl)
- *   gemv_openmp (openmp)
+ *   gemv_openmp (openmp; dispatches at run time to x86-64, x86-64-v3, x86-64-v4)
  */
 #ifndef RISEC_KERNEL_GEMV_H
 #define RISEC_KERNEL_GEMV_H

@@ -27,4 +27,8 @@
 int gemv_c(float* restrict output, int n, int m, float alpha, const float* restrict A,
            const float* restrict x, float beta, const float* restrict y);
 
+/* The ISA level that gemv_c calls ("x86-64", "x86-64-v2", ...), chosen at the first call
+ * (docs/usage.md, "ISA variants"). */
+const char* gemv_c_selected_isa(void);
+
 #endif /* RISEC_GEMV_C_H */

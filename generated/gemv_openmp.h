@@ -27,4 +27,8 @@
 int gemv_openmp(float* restrict output, int n, int m, float alpha, const float* restrict A,
                 const float* restrict x, float beta, const float* restrict y);
 
+/* The ISA level that gemv_openmp calls ("x86-64", "x86-64-v2", ...), chosen at the first call
+ * (docs/usage.md, "ISA variants"). */
+const char* gemv_openmp_selected_isa(void);
+
 #endif /* RISEC_GEMV_OPENMP_H */
