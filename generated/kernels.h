@@ -24,7 +24,6 @@
 #include "kmeans.h"
 #include "mm.h"
 #include "mm_local.h"
-#include "mm_tiled.h"
 #include "mv.h"
 #include "nbody.h"
 #include "scal.h"
