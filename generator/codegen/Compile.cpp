@@ -10,8 +10,8 @@
 #include "dpia/FromRise.h"
 #include "dpia/Printer.h"
 #include "dpia/Translate.h"
+#include "lower/LowerToC.h"
 #include "rise/print/Printer.h"
-#include "rules/LowerToC.h"
 #include "support/Diagnostic.h"
 #include "support/PassTimer.h"
 
@@ -47,14 +47,14 @@ std::vector<OutputFile> outputFiles(const CompileResult& r) {
 CompileResult compileToC(const rise::Program& program, const rise::TypedDef& def,
                          const c::COptions& opts) {
   bool openmp = opts.target == Target::OpenMP, opencl = opts.target == Target::OpenCL;
-  rules::LowerTarget lowering = openmp   ? rules::LowerTarget::OpenMP
-                                : opencl ? rules::LowerTarget::OpenCL
-                                         : rules::LowerTarget::C;
+  lower::LowerTarget lowering = openmp   ? lower::LowerTarget::OpenMP
+                                : opencl ? lower::LowerTarget::OpenCL
+                                         : lower::LowerTarget::C;
   CompileResult r;
   // 0. what the target cannot compile: layouts, OpenCL's vectors (codegen/CheckProgram.h)
   checkTypedProgram(def, opts.target);
-  // 1. lowerToC: every choice made, low-level RISE (rules/LowerToC.h)
-  r.lowered = timed("lowerToC", [&] { return rules::lowerToC(program, def, lowering); });
+  // 1. lowerToC: every choice made, low-level RISE (lower/LowerToC.h)
+  r.lowered = timed("lowerToC", [&] { return lower::lowerToC(program, def, lowering); });
   // 2. the parallel mapping is legal for OpenMP / OpenCL (codegen/CheckProgram.h)
   checkParallelMapping(r.lowered, opts.target);
   // 3. RISE -> functional DPIA, read/write checked (dpia/FromRise.h)

@@ -13,7 +13,7 @@
 // A `map` of layout functions (split, join, transpose, asVector, asScalar,
 // unzip, maps of those) over a written array is written too: accT writes it
 // through a map acceptor (dpia/primitives/Maps.cpp), as Shine's DPIA does.
-// The same analysis runs in "repair" mode for lowerToC (rules/LowerToC.h):
+// The same analysis runs in "repair" mode for lowerToC (lower/LowerToC.h):
 // instead of failing it records where a `toMem` or a copy is needed.
 #pragma once
 

@@ -1,6 +1,7 @@
 #include "elevate/Registry.h"
 
 #include "elevate/Combinators.h"
+#include "lower/LowerRule.h"
 
 namespace risec::elevate {
 
@@ -92,6 +93,15 @@ const StrategyRegistry& StrategyRegistry::instance() {
                     }};
     for (const char* nf : {"BENF", "DFNF", "RNF", "CNF"})
       b[nf] = {"normal form", {}, [nf](auto&, auto& loc) { return normalForm(nf, loc); }};
+    return r;
+  }();
+  return registry;
+}
+
+const rules::RuleRegistry& ruleRegistry() {
+  static const rules::RuleRegistry registry = [] {
+    rules::RuleRegistry r = rules::RuleRegistry::instance();
+    lower::registerLowerRules(r);
     return r;
   }();
   return registry;

@@ -1,6 +1,7 @@
 // The names a strategy file can use besides its own defs: combinators,
 // traversals, locations, predicates and normal forms (this registry), and
-// the rewrite rules (rules::RuleRegistry).
+// the rules (ruleRegistry: the rewrite rules of generator/rules and the
+// lowering stage's `lowerToC`).
 #pragma once
 
 #include "elevate/Strategy.h"
@@ -35,5 +36,9 @@ public:
 private:
   std::map<std::string, Builtin> builtins_;
 };
+
+/// Every rule a strategy can name: rules::RuleRegistry::instance() (the
+/// rewrite rules) and the lowering stage's rule `lowerToC` (lower/LowerRule.h).
+const rules::RuleRegistry& ruleRegistry();
 
 } // namespace risec::elevate

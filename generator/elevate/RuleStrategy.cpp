@@ -3,6 +3,7 @@
 // the failing rule for diagnostics.
 #include "elevate/Combinators.h"
 #include "elevate/Path.h"
+#include "elevate/Registry.h"
 #include "elevate/Session.h"
 #include "support/Diagnostic.h"
 
@@ -48,7 +49,7 @@ StrategyPtr ruleStrategy(std::string display, rules::RuleFn fn, SourceLocation l
 
 StrategyPtr namedRule(const std::string& name, const std::vector<rules::RuleArg>& args,
                       SourceLocation loc) {
-  const rules::RuleInfo* info = rules::RuleRegistry::instance().find(name);
+  const rules::RuleInfo* info = ruleRegistry().find(name);
   if (!info)
     throw InternalError("namedRule: no rule " + name);
   std::string display = name;

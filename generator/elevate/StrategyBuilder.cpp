@@ -41,7 +41,7 @@ public:
       globalNames.insert(name);
     for (const SDef& d : f.defs) {
       if (defs_.count(d.name) || StrategyRegistry::instance().find(d.name) ||
-          rules::RuleRegistry::instance().find(d.name))
+          ruleRegistry().find(d.name))
         throw CompileError("E0706", d.loc,
                            "`" + d.name + "` is already defined; choose another name");
       std::set<std::string> seen;
@@ -70,7 +70,7 @@ private:
 
   void resolveKnown(const SNodePtr& n) {
     if (defs_.count(n->name) || StrategyRegistry::instance().find(n->name) ||
-        rules::RuleRegistry::instance().find(n->name) || rise::addrSpaceFromName(n->name))
+        ruleRegistry().find(n->name) || rise::addrSpaceFromName(n->name))
       return;
     std::string best;
     std::size_t bestDist = 3;
@@ -228,7 +228,7 @@ private:
       checkValues(n->name, args);
       return b->make(args, n->loc);
     }
-    const rules::RuleInfo* r = rules::RuleRegistry::instance().find(n->name);
+    const rules::RuleInfo* r = ruleRegistry().find(n->name);
     if (!r)
       throw CompileError("E0703", n->loc, "`" + n->name + "` is not a strategy");
     if (subject)
@@ -259,7 +259,7 @@ std::vector<std::string> strategyNames() {
   std::vector<std::string> out;
   for (const auto& [name, b] : StrategyRegistry::instance().all())
     out.push_back(name);
-  for (const auto& [name, r] : rules::RuleRegistry::instance().all())
+  for (const auto& [name, r] : ruleRegistry().all())
     out.push_back(name);
   return out;
 }

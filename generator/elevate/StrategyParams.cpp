@@ -41,8 +41,7 @@ StrategyInterface strategyInterface(const StrategyFileAst& ast) {
       throw CompileError("E0706", p.loc, "the parameter `" + p.name + "` is declared twice");
     const auto& facts = machineFactNames();
     if (defs.count(p.name) || StrategyRegistry::instance().find(p.name) ||
-        rules::RuleRegistry::instance().find(p.name) ||
-        std::find(facts.begin(), facts.end(), p.name) != facts.end())
+        ruleRegistry().find(p.name) || std::find(facts.begin(), facts.end(), p.name) != facts.end())
       throw CompileError("E0706", p.loc,
                          "`" + p.name +
                              "` is already the name of a def, rule, strategy or machine fact; "

@@ -1,8 +1,8 @@
 // Lowering rules: choose the implementation of a map or reduce (sequential,
-// unrolled, OpenMP, OpenCL), insert copies to memory, and the whole-program
-// default lowering lowerToC (LowerToC.h).
+// unrolled, OpenMP, OpenCL) and insert copies to memory. The whole-program
+// default lowering, the rule `lowerToC`, is the lowering stage's
+// (lower/LowerRule.h).
 #include "rise/ast/Traverse.h"
-#include "rules/LowerToC.h"
 #include "rules/Rule.h"
 
 #include <set>
@@ -58,27 +58,6 @@ std::optional<Expr> storeInMemory(const Expr& e, RuleContext&) {
   return app(prim(Prim::ToMem), e);
 }
 
-/// Removes the lambda annotations below the entry's leading parameters.
-Expr dropInnerAnnotations(const Expr& e, bool top = true) {
-  if (e->kind() == ExprKind::Lambda)
-    return makeLambda(e->name(), top ? e->paramType() : nullptr,
-                      dropInnerAnnotations(e->body(), top), e->loc(), e->type());
-  // the leading parameters continue through depFun, not through applications
-  bool inner = top && e->kind() == ExprKind::DepLambda;
-  return mapChildren(e, [inner](const Expr& c) { return dropInnerAnnotations(c, inner); });
-}
-
-std::optional<Expr> lowerToCRule(const Expr&, RuleContext& ctx) {
-  if (!ctx.atRoot)
-    return std::nullopt;
-  // lowerToC type-checks its result from its printed form; annotations on
-  // every parameter let inference solve the sizes (see annotateParams).
-  TypedDef annotated = ctx.typedDef;
-  annotated.expr = annotateParams(annotated.expr);
-  TypedDef lowered = lowerToC(ctx.program, annotated);
-  return dropInnerAnnotations(stripImplicit(lowered.expr));
-}
-
 } // namespace
 
 void registerLoweringRules(RuleRegistry& r) {
@@ -131,9 +110,6 @@ void registerLoweringRules(RuleRegistry& r) {
                    toMemAfterMapSeq));
   r.add(simpleRule("storeInMemory", "lowering", "e   (e: an array computed by e)", "toMem(e)",
                    storeInMemory));
-  r.add(simpleRule("lowerToC", "lowering", "the whole program",
-                   "map -> mapSeq, reduce -> reduceSeq, copies DPIA needs (LowerToC.h)",
-                   lowerToCRule));
 }
 
 } // namespace risec::rules

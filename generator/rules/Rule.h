@@ -47,7 +47,8 @@ struct RuleInfo {
 
 class RuleRegistry {
 public:
-  /// The registry with every rule family registered.
+  /// The registry with every rule family of generator/rules registered (the
+  /// strategy language adds the lowering stage's `lowerToC`: elevate::ruleRegistry).
   static const RuleRegistry& instance();
 
   void add(RuleInfo info);

@@ -5,10 +5,10 @@
 #include "dpia/Primitive.h"
 #include "dpia/Printer.h"
 #include "dpia/Translate.h"
+#include "lower/LowerToC.h"
 #include "rise/infer/Infer.h"
 #include "rise/parse/Parser.h"
 #include "rise/print/Printer.h"
-#include "rules/LowerToC.h"
 #include "support/Diagnostic.h"
 
 #include <gtest/gtest.h>
@@ -40,14 +40,14 @@ dpia::Program functional(const std::string& text) {
 
 TypedDef lowered(const std::string& text) {
   Parsed p = parse(text);
-  return rules::lowerToC(p.program, p.def);
+  return lower::lowerToC(p.program, p.def);
 }
 
 /// The imperative command of `text`, lowered for `target`.
 Phrase imperativeCommand(const std::string& text,
-                         rules::LowerTarget target = rules::LowerTarget::C) {
+                         lower::LowerTarget target = lower::LowerTarget::C) {
   Parsed parsed = parse(text);
-  dpia::Program p = fromRise(rules::lowerToC(parsed.program, parsed.def, target));
+  dpia::Program p = fromRise(lower::lowerToC(parsed.program, parsed.def, target));
   translateToImperative(p);
   return p.command;
 }
@@ -312,7 +312,7 @@ const char* kLocalTile = R"(def f = depFun(n: Nat => fun(xs: (8*n).f32 =>
 
 TEST(DpiaOrigin, OpenCLMapsRecordTheirPrimitiveAndDimension) {
   std::vector<Phrase> loops;
-  collectPrims(imperativeCommand(kLocalTile, rules::LowerTarget::OpenCL), "parFor", loops);
+  collectPrims(imperativeCommand(kLocalTile, lower::LowerTarget::OpenCL), "parFor", loops);
   ASSERT_EQ(loops.size(), 3u);
   EXPECT_EQ(loops[0]->tag(), "mapWorkGroup(0)");
   EXPECT_EQ(loops[0]->origin().prim, rise::Prim::MapWorkGroup);
@@ -325,7 +325,7 @@ TEST(DpiaOrigin, OpenCLMapsRecordTheirPrimitiveAndDimension) {
   collectPrims(imperativeCommand("def g = depFun((n: Nat, m: Nat) => fun(M: n.m.f32 =>\n"
                                  "  M |> mapGlobal(1)(fun(r => r |> mapGlobal(0)(fun(x => x + "
                                  "1.0f))))))\n",
-                                 rules::LowerTarget::OpenCL),
+                                 lower::LowerTarget::OpenCL),
                "parFor", rows);
   ASSERT_EQ(rows.size(), 2u);
   EXPECT_EQ(rows[0]->origin().prim, rise::Prim::MapGlobal);
@@ -335,7 +335,7 @@ TEST(DpiaOrigin, OpenCLMapsRecordTheirPrimitiveAndDimension) {
 
 TEST(DpiaOrigin, TemporariesRecordThePrimitiveThatMadeThem) {
   std::vector<Phrase> local;
-  collectPrims(imperativeCommand(kLocalTile, rules::LowerTarget::OpenCL), "new", local);
+  collectPrims(imperativeCommand(kLocalTile, lower::LowerTarget::OpenCL), "new", local);
   ASSERT_EQ(local.size(), 1u);
   EXPECT_EQ(local[0]->origin().prim, rise::Prim::ToLocal);
   EXPECT_EQ(newAddrSpace(local[0]).tag, rise::AddrSpace::Tag::Local);

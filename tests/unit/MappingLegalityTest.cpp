@@ -12,9 +12,9 @@
 #include "codegen/opencl/MappingLegality.h"
 #include "codegen/MapNesting.h"
 #include "codegen/openmp/Legality.h"
+#include "lower/LowerToC.h"
 #include "rise/infer/Infer.h"
 #include "rise/parse/Parser.h"
-#include "rules/LowerToC.h"
 #include "support/Diagnostic.h"
 
 #include <gtest/gtest.h>
@@ -31,16 +31,16 @@ namespace fs = std::filesystem;
 
 enum class Stage { Written, Lowered };
 
-rise::TypedDef typed(const std::string& text, Stage stage, rules::LowerTarget target) {
+rise::TypedDef typed(const std::string& text, Stage stage, lower::LowerTarget target) {
   rise::Program program = rise::parseProgram(rise::makeSourceFile("f.rise", text));
   rise::TypedDef def = rise::inferDef(program, program.defs.back().name);
-  return stage == Stage::Lowered ? rules::lowerToC(program, def, target) : def;
+  return stage == Stage::Lowered ? lower::lowerToC(program, def, target) : def;
 }
 
 /// The error of the OpenCL checker on `text`, or nothing.
 std::optional<CompileError> openclError(const std::string& text, Stage stage = Stage::Lowered) {
   try {
-    codegen::opencl::checkMappingLegality(typed(text, stage, rules::LowerTarget::OpenCL));
+    codegen::opencl::checkMappingLegality(typed(text, stage, lower::LowerTarget::OpenCL));
   } catch (const CompileError& e) {
     return e;
   }
@@ -49,7 +49,7 @@ std::optional<CompileError> openclError(const std::string& text, Stage stage = S
 
 std::optional<CompileError> openmpError(const std::string& text) {
   try {
-    codegen::openmp::checkLegality(typed(text, Stage::Lowered, rules::LowerTarget::OpenMP));
+    codegen::openmp::checkLegality(typed(text, Stage::Lowered, lower::LowerTarget::OpenMP));
   } catch (const CompileError& e) {
     return e;
   }
@@ -92,7 +92,7 @@ TEST(MapNesting, Listing3HasTheChainsOfFigure3) {
             "  x |> split(4) |> map(fun(t =>\n"
             "    t |> split(2) |> map(fun(u => u |> map(fun(v => v * y)))) |> join\n"
             "      |> map(fun(w => w + z)))) |> join))))\n",
-            Stage::Written, rules::LowerTarget::C);
+            Stage::Written, lower::LowerTarget::C);
   codegen::MapNesting n = codegen::MapNesting::build(def.expr, codegen::MemorySpace::Private);
   auto chains = n.chains();
   ASSERT_EQ(chains.size(), 2u);
@@ -115,7 +115,7 @@ TEST(MapNesting, FindsTheWritersAndReadersOfTemporaries) {
       typed("def f = depFun(n: Nat => fun(x: n.4.f32 =>\n"
             "  x |> mapWorkGroup(0)(fun(r => r |> mapLocal(0)(fun(v => v * 2.0f)) |> toLocal\n"
             "    |> mapLocal(0)(fun(v => v + 1.0f))))))\n",
-            Stage::Written, rules::LowerTarget::OpenCL);
+            Stage::Written, lower::LowerTarget::OpenCL);
   codegen::MapNesting n = codegen::MapNesting::build(def.expr, codegen::MemorySpace::Private);
   auto stores = n.stores();
   ASSERT_EQ(stores.size(), 1u);

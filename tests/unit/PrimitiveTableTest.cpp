@@ -114,7 +114,7 @@ TEST(PrimitiveTable, EveryScalarPrimitiveHasACSpelling) {
   }
 }
 
-// Every primitive reaches DPIA, but those that lowerToC (rules/LowerToC.cpp)
+// Every primitive reaches DPIA, but those that lowerToC (lower/LowerToC.cpp)
 // always replaces: `reduce` (by reduceSeq or reducePar) and `iterateStream`
 // (by mapSeq). A new high-level primitive needs a DPIA definition or a
 // lowering, and then a place in `lowered`.

@@ -28,12 +28,12 @@
 #include "elevate/Combinators.h"
 #include "elevate/Path.h"
 #include "elevate/Session.h"
+#include "lower/LowerToC.h"
 #include "rise/infer/Infer.h"
 #include "rise/interp/Interpreter.h"
 #include "rise/interp/ValueIO.h"
 #include "rise/parse/Parser.h"
 #include "rise/print/Printer.h"
-#include "rules/LowerToC.h"
 #include "rules/Rule.h"
 #include "support/Diagnostic.h"
 
@@ -215,13 +215,12 @@ bool appliesAt(const Rewrite& r, const State& s, elevate::Session& session) {
   return r.rule->make(r.args)(elevate::nodeAt(s.expr, r.path), ctx).has_value();
 }
 
-/// The rules a random step chooses from: the whole registry except lowerToC,
-/// which ends every sequence.
+/// The rules a random step chooses from: the rewrite rules of generator/rules
+/// (lowerToC, the lowering stage's rule, ends every sequence).
 std::vector<const rules::RuleInfo*> candidateRules() {
   std::vector<const rules::RuleInfo*> v;
   for (const auto& [name, info] : rules::RuleRegistry::instance().all())
-    if (name != "lowerToC")
-      v.push_back(&info);
+    v.push_back(&info);
   return v;
 }
 
@@ -649,7 +648,7 @@ std::string Fuzzer::rewriteAndCheck(Run& run, const rise::Program& program,
     ++stats_.withoutRewrite;
   rise::TypedDef lowered;
   try {
-    lowered = rules::lowerToC(program, s.typed);
+    lowered = lower::lowerToC(program, s.typed);
     run.lowered = printed(lowered);
   } catch (const std::exception& e) {
     return run.report(std::string("lowerToC failed: ") + e.what());
@@ -737,8 +736,6 @@ void printStats(const Stats& s, std::uint64_t seed, double seconds) {
               << s.cBuildSeconds << " s, runs " << s.cRunSeconds << " s\n";
   std::cout << "[rewrite fuzz] applications per rule:\n";
   for (const auto& [name, info] : rules::RuleRegistry::instance().all()) {
-    if (name == "lowerToC")
-      continue;
     auto it = s.applications.find(name);
     long n = it == s.applications.end() ? 0 : it->second;
     std::cout << "  " << std::left << std::setw(24) << name << std::right << std::setw(7) << n

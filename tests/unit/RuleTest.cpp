@@ -4,6 +4,7 @@
 // to the same result as the original on 50 random inputs.
 #include "rules/Rule.h"
 #include "ElevateTestUtil.h"
+#include "elevate/Registry.h"
 #include "rise/types/Scalar.h"
 #include "rules/RiseUtil.h"
 
@@ -167,7 +168,7 @@ INSTANTIATE_TEST_SUITE_P(Rules, RuleTest, ::testing::ValuesIn(kCases),
                          [](const auto& info) { return std::string(info.param.name); });
 
 TEST(RuleRegistryTest, EveryRuleHasATestCase) {
-  for (const auto& [name, info] : rules::RuleRegistry::instance().all()) {
+  for (const auto& [name, info] : elevate::ruleRegistry().all()) {
     bool found = false;
     for (const RuleCase& c : kCases)
       found |= name == c.name;

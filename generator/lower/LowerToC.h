@@ -1,7 +1,7 @@
-// lowerToC: the default lowering for the C target (docs/dpia.md,
-// "1. lowerToC"; docs/strategies.md, "Rules"). Until the strategy language
-// exists it is this fixed pass; it has the meaning the strategy `lowerToC`
-// will have:
+// lowerToC: the lowering stage, between the rewrite rules (generator/rules)
+// and DPIA (docs/dpia.md, "1. lowerToC"; docs/architecture.md). It is the
+// fixed pass that compileToC runs after the strategy, and the rule `lowerToC`
+// of the strategy language (lower/LowerRule.h; docs/strategies.md, "Rules"):
 //   1. every remaining choice of implementation is made sequentially:
 //      map, mapPar, mapGlobal/mapWorkGroup/mapLocal -> mapSeq;
 //      reduce, reducePar, oclReduceSeq -> reduceSeq;
@@ -24,7 +24,7 @@
 #include "rise/ast/Expr.h"
 #include "rise/infer/Infer.h"
 
-namespace risec::rules {
+namespace risec::lower {
 
 /// The back end the lowering is for.
 enum class LowerTarget {
@@ -37,4 +37,4 @@ enum class LowerTarget {
 rise::TypedDef lowerToC(const rise::Program& program, const rise::TypedDef& def,
                         LowerTarget target = LowerTarget::C);
 
-} // namespace risec::rules
+} // namespace risec::lower

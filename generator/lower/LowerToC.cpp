@@ -1,4 +1,4 @@
-#include "rules/LowerToC.h"
+#include "lower/LowerToC.h"
 
 #include <algorithm>
 
@@ -12,9 +12,10 @@
 
 #include <set>
 
-namespace risec::rules {
+namespace risec::lower {
 
 using namespace risec::rise;
+using namespace risec::rules;
 
 namespace {
 
@@ -488,8 +489,7 @@ TypedDef lowerToC(const Program& program, const TypedDef& def, LowerTarget targe
   if (target != LowerTarget::OpenCL)
     out.expr = SeparateAccumulatorUpdates().run(out.expr);
   for (int round = 0; round < 8; ++round) {
-    dpia::Repairs repairs =
-        dpia::findRepairs(out, seq.fromMap, target == rules::LowerTarget::OpenCL);
+    dpia::Repairs repairs = dpia::findRepairs(out, seq.fromMap, target == LowerTarget::OpenCL);
     if (repairs.empty())
       break;
     out.expr = InsertCopies(repairs).run(out.expr);
@@ -498,4 +498,4 @@ TypedDef lowerToC(const Program& program, const TypedDef& def, LowerTarget targe
   return out;
 }
 
-} // namespace risec::rules
+} // namespace risec::lower
