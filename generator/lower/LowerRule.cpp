@@ -22,8 +22,8 @@ Expr dropInnerAnnotations(const Expr& e, bool top = true) {
 std::optional<Expr> lowerToCRule(const Expr&, rules::RuleContext& ctx) {
   if (!ctx.atRoot)
     return std::nullopt;
-  // lowerToC type-checks its result from its printed form; annotations on
-  // every parameter let inference solve the sizes (see annotateParams).
+  // lowerToC infers its result again; annotations on every parameter let
+  // inference solve the sizes (see annotateParams).
   TypedDef annotated = ctx.typedDef;
   annotated.expr = rules::annotateParams(annotated.expr);
   TypedDef lowered = lowerToC(ctx.program, annotated);

@@ -5,7 +5,6 @@
 #include "dpia/FromRise.h"
 #include "rise/ast/Traverse.h"
 #include "rise/infer/Signatures.h"
-#include "rise/parse/Parser.h"
 #include "rise/print/Printer.h"
 #include "rules/RiseUtil.h"
 #include "support/Diagnostic.h"
@@ -423,25 +422,18 @@ private:
   const dpia::Repairs& repairs_;
 };
 
-/// Step 3: print, re-parse and re-infer; returns nothing, throws InternalError.
+/// Step 3: infer the lowered def again, from its AST (rules::retype); returns
+/// nothing, throws InternalError.
 void typeCheckAgain(const Program& program, const TypedDef& lowered) {
-  Program p;
-  for (std::size_t i = 0; i < program.foreigns.size(); ++i) {
-    p.foreigns.push_back(program.foreigns[i]);
-    p.order.push_back(~static_cast<int>(i));
-  }
-  p.defs.push_back({lowered.name, nullptr, lowered.expr, {}});
-  p.order.push_back(0);
-  std::string text = printProgram(p);
   try {
-    Program reparsed = parseProgram(makeSourceFile("<lowerToC result>", text));
-    TypedDef again = inferDef(reparsed, lowered.name);
+    TypedDef again = retype(program, lowered.name, lowered.expr);
     if (!typeEqual(again.type, lowered.type))
       throw InternalError("lowerToC changed the type of `" + lowered.name + "` from " +
                           typeToString(lowered.type) + " to " + typeToString(again.type));
   } catch (const CompileError& e) {
     throw InternalError("lowerToC produced a program that does not type-check (" + e.code() + ": " +
-                        e.message() + "):\n" + text);
+                        e.message() + "):\n" +
+                        printProgram(singleDefProgram(program, lowered.name, lowered.expr)));
   }
 }
 

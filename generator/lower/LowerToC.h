@@ -17,8 +17,8 @@
 //   choices toGlobal/toLocal/toPrivate/oclToMem are kept (docs/dpia.md,
 //   "OpenCL"); the copies lowerToC inserts are `toMem` (private memory);
 //   every other choice is made as for C.
-//   3. the result is type-checked again (printed, re-parsed and re-inferred);
-//      a failure is a bug in the pass (InternalError).
+//   3. the result is type-checked again (re-inferred from its AST,
+//      rules::retype); a failure is a bug in the pass (InternalError).
 #pragma once
 
 #include "rise/ast/Expr.h"

@@ -130,7 +130,7 @@ std::string NameSupply::fresh(const std::string& base) {
   for (;;) {
     std::string name = base + std::to_string(++counter_);
     // `i8`, `u16`, `f32`... are scalar type names: a binder spelt like one
-    // would not survive printing and re-parsing (lowerToC re-parses).
+    // would not survive printing and re-parsing (`risec rewrite`, --dump=lower).
     if (rise::scalarFromName(name))
       continue;
     if (used_.insert(name).second)

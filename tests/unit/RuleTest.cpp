@@ -179,7 +179,7 @@ TEST(RuleRegistryTest, EveryRuleHasATestCase) {
 }
 
 TEST(NameSupplyTest, FreshNamesAreNeverScalarTypeNames) {
-  // Binders are printed and re-parsed (lowerToC): `i8` or `f32` as a binder
+  // Binders are printed and re-parsed (`risec rewrite`): `i8` or `f32` as a binder
   // name would read back as a type.
   rules::NameSupply names;
   for (int k = 0; k < 70; ++k) {
