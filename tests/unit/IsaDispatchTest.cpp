@@ -37,7 +37,11 @@ source: dot.rise
 variants:
   - target: c
     strategy: dot.c.elevate
-    isas: [x86-64, x86-64-v2, x86-64-v3, x86-64-v4]
+    isas:
+      - {isa: x86-64, params: {vw: 4}}
+      - {isa: x86-64-v2, params: {vw: 4}}
+      - {isa: x86-64-v3, params: {vw: 8}}
+      - x86-64-v4
 check:
   - {n: 4099}
 )";
