@@ -67,6 +67,7 @@ void registerVectoriseRules(RuleRegistry& r);
 void registerTilingRules(RuleRegistry& r);
 void registerLiftReduceRules(RuleRegistry& r);
 void registerChunkReduceRules(RuleRegistry& r);
+void registerPeelTailRules(RuleRegistry& r);
 void registerPackingRules(RuleRegistry& r);
 void registerVectorReduceRules(RuleRegistry& r);
 

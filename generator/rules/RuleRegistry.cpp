@@ -30,6 +30,7 @@ const RuleRegistry& RuleRegistry::instance() {
     registerTilingRules(r);
     registerLiftReduceRules(r);
     registerChunkReduceRules(r);
+    registerPeelTailRules(r);
     registerPackingRules(r);
     registerVectorReduceRules(r);
     return r;
