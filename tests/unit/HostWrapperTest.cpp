@@ -386,6 +386,14 @@ TEST(DefaultLaunch, Rule) {
   codegen::host::GridLoops rows; // mapGlobal(1) over 100 rows: local capped at 8
   rows.add({Kind::Global, 1, rise::natConst(100), 0});
   EXPECT_EQ(launchOf(rows), "global=[1, 104],local=[1, 8]");
+  // Two grid loops of dimension 0 in sequence (a vector loop over n/4 and
+  // its tail of n % 4, peelTail): the launch covers the larger, so that the
+  // tail runs when n/4 is 0 (before: global n/4, capped to 0, no launch).
+  codegen::host::GridLoops peeled;
+  peeled.add({Kind::Global, 0, rise::natConst(0), 0});
+  peeled.add({Kind::Global, 0, rise::natConst(3), 0});
+  EXPECT_EQ(launchOf(peeled), "global=[3],local=[3]");
+  EXPECT_EQ((*codegen::host::neededGlobal(peeled, 0, rise::Nat()))->value(), 3);
 }
 
 TEST(DefaultLaunch, OfTheKernels) {

@@ -81,6 +81,17 @@ const GridLoopInfo* GridLoops::outermost(GridLoopInfo::Kind kind, int dim) const
   return best;
 }
 
+std::optional<Nat> GridLoops::outermostCount(GridLoopInfo::Kind kind, int dim) const {
+  const GridLoopInfo* first = outermost(kind, dim);
+  if (!first)
+    return std::nullopt;
+  Nat count = first->count;
+  for (const GridLoopInfo& l : loops_)
+    if (&l != first && l.kind == kind && l.dim == dim && l.depth == first->depth)
+      count = rise::natMax(count, l.count);
+  return count;
+}
+
 int GridLoops::dims() const {
   int d = 0;
   for (const GridLoopInfo& l : loops_)
@@ -95,12 +106,12 @@ Launch defaultLaunch(const GridLoops& loops) {
   if (dims == 0)
     return {{rise::natConst(1)}, {rise::natConst(1)}};
   for (int d = 0; d < dims; ++d) {
-    const GridLoopInfo* wg = loops.outermost(Kind::WorkGroup, d);
-    const GridLoopInfo* lc = loops.outermost(Kind::Local, d);
-    const GridLoopInfo* gl = loops.outermost(Kind::Global, d);
-    Nat local = lc ? localFromTripCount(lc->count, d) : rise::natConst(1);
+    std::optional<Nat> wg = loops.outermostCount(Kind::WorkGroup, d);
+    std::optional<Nat> lc = loops.outermostCount(Kind::Local, d);
+    std::optional<Nat> gl = loops.outermostCount(Kind::Global, d);
+    Nat local = lc ? localFromTripCount(*lc, d) : rise::natConst(1);
     if (!wg && gl)
-      local = localFromTripCount(gl->count, d);
+      local = localFromTripCount(*gl, d);
     launch.local.push_back(local);
     launch.global.push_back(*neededGlobal(loops, d, local));
   }
@@ -109,12 +120,12 @@ Launch defaultLaunch(const GridLoops& loops) {
 
 std::optional<Nat> neededGlobal(const GridLoops& loops, int d, const Nat& local) {
   using Kind = GridLoopInfo::Kind;
-  const GridLoopInfo* wg = loops.outermost(Kind::WorkGroup, d);
-  const GridLoopInfo* gl = loops.outermost(Kind::Global, d);
+  std::optional<Nat> wg = loops.outermostCount(Kind::WorkGroup, d);
+  std::optional<Nat> gl = loops.outermostCount(Kind::Global, d);
   if (wg)
-    return local ? std::optional<Nat>(wg->count * local) : std::nullopt;
+    return local ? std::optional<Nat>(*wg * local) : std::nullopt;
   if (gl)
-    return local ? roundUp(gl->count, local) : gl->count;
+    return local ? roundUp(*gl, local) : *gl;
   if (loops.outermost(Kind::Local, d))
     return local ? std::optional<Nat>(local) : std::nullopt;
   return rise::natConst(1); // an unused dimension

@@ -52,6 +52,10 @@ public:
   void add(const GridLoopInfo& loop);
   /// The outermost loop of `kind` in dimension `dim`, or null.
   const GridLoopInfo* outermost(GridLoopInfo::Kind kind, int dim) const;
+  /// The work of the outermost loops of `kind` in dimension `dim`: the
+  /// largest trip count among the loops at the outermost depth (a kernel may
+  /// run several in sequence, e.g. a vector loop and its tail), or none.
+  std::optional<rise::Nat> outermostCount(GridLoopInfo::Kind kind, int dim) const;
   /// 1 + the highest dimension used; 0 without grid loops.
   int dims() const;
 
