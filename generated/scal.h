@@ -9,6 +9,9 @@
  *   scal_c (c)
  *   scal_opencl (opencl)
  *   scal_openmp (openmp)
+ *   scal_vec4_c (c)
+ *   scal_vec4_opencl (opencl)
+ *   scal_vec4_openmp (openmp)
  */
 #ifndef RISEC_KERNEL_SCAL_H
 #define RISEC_KERNEL_SCAL_H
@@ -16,5 +19,8 @@
 #include "scal_c.h"
 #include "scal_opencl.h"
 #include "scal_openmp.h"
+#include "scal_vec4_c.h"
+#include "scal_vec4_opencl.h"
+#include "scal_vec4_openmp.h"
 
 #endif /* RISEC_KERNEL_SCAL_H */
