@@ -362,6 +362,12 @@ const std::vector<KnownBug> kKnownBugs = {
       "`toMem` inside a function that a view applies on access"},
      "C back end limitation (E0699, codegen/c): a `toMem` that lowerToC or storeInMemory puts "
      "inside a function applied by a view (e.g. a map kept as a view) is rejected"},
+    {{"rejects the generated C", "may be used uninitialized [-Werror=maybe-uninitialized]"},
+     "gcc -Wmaybe-uninitialized false positive (seed 1592598922): a small temporary written "
+     "only under the guard of a `take` in acceptor position (discardTailAcc: `if (j < 1 && i < "
+     "1) tmp[i + j] = ...` inside constant loops of 5 and 4) and read in full afterwards; every "
+     "element read is written, but gcc -O1 cannot prove it. The fix is to bound such loops by "
+     "the guard (for i < min(5, 1)) instead of guarding their body"},
     {{"the C back end cannot compile the lowered program", "(vec[", "has no memory layout"},
      "C back end limitation (E0699): a temporary array of pairs holding vectors of a width "
      "other than 2, 4, 8 or 16 (a `zip` of `asVector(3)` results stored by toMem) has no "
