@@ -12,22 +12,12 @@
 // bench/isa/blas builds this file with -march=native (the loops are the
 // machine's reference) and links the kernels from libkernels.a as it is.
 #include "kernels.h"
+#include "timing.h"
 
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
-
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static int byTime(const void* a, const void* b) {
-  double x = *(const double*)a, y = *(const double*)b;
-  return (x > y) - (x < y);
-}
 
 enum Op { SCAL, AXPY, DOT, ASUM, GEMV, COPY_SCALE, TRIAD, READ2, READ1, READ_MATRIX };
 

@@ -9,6 +9,7 @@
 //   mm_levels risec SIZE THREADS     -> "<selected isa> <median> <best> <max abs err>"
 //   mm_levels openblas SIZE LIBPATH  -> "<median> <best> <max abs err>"
 #include "kernels.h"
+#include "timing.h"
 
 #include <dlfcn.h>
 #include <math.h>
@@ -20,17 +21,6 @@
 
 typedef void (*sgemm_fn)(int, int, int, int, int, int, float, const float*, int, const float*, int,
                          float, float*, int);
-
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static int byTime(const void* a, const void* b) {
-  double x = *(const double*)a, y = *(const double*)b;
-  return (x > y) - (x < y);
-}
 
 // "<median> <best>" in GFLOP/s of the `calls` times in t (sorted here).
 static void printRates(int m, int n, int k, double* t, int calls) {
