@@ -27,10 +27,14 @@ const StrategyRegistry& StrategyRegistry::instance() {
     b["repeat"] = {"combinator", {ParamKind::Strategy}, [](auto& a, auto& loc) {
                      return repeat(strategyArg(a, 0), loc);
                    }};
-    b["repeatNTimes"] = {
-        "combinator", {ParamKind::Int, ParamKind::Strategy}, [](auto& a, auto& loc) {
-          return repeatNTimes(std::get<std::int64_t>(a.at(0).value), strategyArg(a, 1), loc);
-        }};
+    b["repeatNTimes"] = {"combinator",
+                         {ParamKind::Int, ParamKind::Strategy},
+                         [](auto& a, auto& loc) {
+                           return repeatNTimes(std::get<std::int64_t>(a.at(0).value),
+                                               strategyArg(a, 1), loc);
+                         },
+                         false,
+                         true};
     const std::pair<const char*, Traversal> traversals[] = {{"topDown", Traversal::TopDown},
                                                             {"bottomUp", Traversal::BottomUp},
                                                             {"allTopdown", Traversal::AllTopdown},

@@ -25,6 +25,9 @@ struct Builtin {
   std::function<StrategyPtr(const std::vector<Arg>&, const SourceLocation&)> make;
   /// True when the last parameter is the strategy that `s @ NAME(...)` supplies.
   bool traversal = false;
+  /// True when its integer arguments are repetition counts (0 and up), not
+  /// sizes (1 and up).
+  bool counts = false;
 };
 
 class StrategyRegistry {

@@ -17,7 +17,8 @@ using rules::ParamKind;
 
 namespace {
 
-/// The most repetitions `repeatNTimes` takes (the step limit of a session).
+/// The most repetitions a count argument takes (`repeatNTimes`; the step
+/// limit of a session).
 constexpr std::int64_t kMaxRepetitions = 20000;
 
 std::string plural(std::size_t n, const std::string& word) {
@@ -150,7 +151,8 @@ private:
                              kindOfArg(a));
   }
 
-  void checkValues(const std::string& callee, const std::vector<Arg>& args) {
+  /// `counts`: the integer arguments are repetition counts, not sizes.
+  void checkValues(const std::string& callee, const std::vector<Arg>& args, bool counts = false) {
     static const std::set<std::string> dims = {"mapToGlobal", "mapToWorkGroup", "mapToLocal"};
     for (const Arg& a : args) {
       if (auto v = std::get_if<std::int64_t>(&a.value)) {
@@ -158,12 +160,12 @@ private:
           throw CompileError("E0712", a.loc,
                              "`" + callee + "` takes an OpenCL dimension 0, 1 or 2, but got " +
                                  std::to_string(*v));
-        if (callee == "repeatNTimes" && (*v < 0 || *v > kMaxRepetitions))
+        if (counts && (*v < 0 || *v > kMaxRepetitions))
           throw CompileError("E0712", a.loc,
-                             "`repeatNTimes` repeats a strategy 0 to " +
+                             "`" + callee + "` repeats a strategy 0 to " +
                                  std::to_string(kMaxRepetitions) + " times, but got " +
                                  std::to_string(*v));
-        if (!dims.count(callee) && callee != "repeatNTimes" && *v < 1)
+        if (!dims.count(callee) && !counts && *v < 1)
           throw CompileError("E0712", a.loc,
                              "`" + callee + "` needs a size of at least 1, but got " +
                                  std::to_string(*v));
@@ -225,7 +227,7 @@ private:
       checkArity(n, b->params.size(), args.size(), subject != nullptr);
       for (std::size_t i = 0; i < args.size(); ++i)
         checkKind(n->name, i, b->params[i], args[i]);
-      checkValues(n->name, args);
+      checkValues(n->name, args, b->counts);
       return b->make(args, n->loc);
     }
     const rules::RuleInfo* r = ruleRegistry().find(n->name);

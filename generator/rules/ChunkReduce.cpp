@@ -30,7 +30,7 @@ RuleFn splitReduceSeq(std::int64_t c) {
       return std::nullopt;
     const Expr &f = s.args[0], &init = s.args[1], &xs = s.args[2];
     Nat n = t->size();
-    Nat whole = natConst(c) * (n / natConst(c));
+    Nat whole = wholeMultiple(n, c);
     std::string acc = ctx.names.fresh("acc"), ch = ctx.names.fresh("chunk");
     Expr chunkStep = lam(acc, lam(ch, app(prim(Prim::ReduceSeq), f, var(acc), var(ch))));
     Expr chunks = app(depNat(prim(Prim::Split), c), app(depArg(prim(Prim::Take), whole), xs));

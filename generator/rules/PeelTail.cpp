@@ -26,7 +26,7 @@ RuleFn peelTail(std::int64_t w) {
     if (!t || t->kind() != TypeKind::Array)
       return std::nullopt;
     Nat n = t->size();
-    Nat whole = natConst(w) * (n / natConst(w));
+    Nat whole = wholeMultiple(n, w);
     if ((n - whole)->isConst(0))
       return std::nullopt;
     const Expr &f = s.args[0], &xs = s.args[1];

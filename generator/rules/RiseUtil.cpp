@@ -55,6 +55,10 @@ bool isCall(const Expr& e, Prim p, std::size_t nargs) {
 
 // ---- builders ---------------------------------------------------------------------
 
+rise::Nat wholeMultiple(const rise::Nat& n, std::int64_t w) {
+  return rise::natConst(w) * (n / rise::natConst(w));
+}
+
 Expr prim(Prim p) {
   return makePrimitive(p, {});
 }

@@ -65,6 +65,12 @@ Expr rebuild(Expr head, const std::vector<rise::TypeArg>& depArgs, const std::ve
 /// `p(f)` for a map-like p, keeping its explicit dep args from `like`.
 Expr withHead(const Spine& s, Prim p, std::vector<rise::TypeArg> depArgs);
 
+// ---- sizes ----------------------------------------------------------------------
+
+/// `w*(n/w)`: the largest multiple of w not above n (the part that chunks or
+/// vectors of w cover; the tail is n % w).
+rise::Nat wholeMultiple(const rise::Nat& n, std::int64_t w);
+
 // ---- variables -------------------------------------------------------------------
 
 std::set<std::string> freeVars(const Expr& e);
