@@ -4,16 +4,14 @@
  * Source:    mm.rise (entry `mm`)
  * Strategy:  mm.ocl.elevate
  * Target:    opencl (OpenCL C 1.2)
- * RISE type: (m: Nat) -> (n: Nat) -> (k: Nat) -> m.k.f32 -> k.n.f32 -> (8*(m/8)).n.f32
+ * RISE type: (m: Nat) -> (n: Nat) -> (k: Nat) -> m.k.f32 -> k.n.f32 -> m.n.f32
  * Parameters (in ABI order):
- *   output (output): (8*(m/8)).n.f32, 8*n*(m/8) elements
+ *   output (output): m.n.f32, m*n elements
  *   m (size): Nat
  *   n (size): Nat
  *   k (size): Nat
  *   A (input): m.k.f32, k*m elements
  *   B (input): k.n.f32, k*n elements
- * Preconditions:
- *   m%8 == 0
  * The kernel mm_opencl (mm_opencl.cl) takes its arguments in the order of the C
  * target: output, sizes (int), inputs. Any global and local size
  * work: its loops are grid-stride loops. It checks nothing: call mm_opencl_check
@@ -22,10 +20,14 @@
  * than INT_MAX elements. The host wrappers (mm_opencl_host.c) check and launch.
  */
 
+static inline int risec_min(int a, int b) {
+  return a < b ? a : b;
+}
+
 __kernel void mm_opencl(global float* restrict output, int m, int n, int k,
                         const global float* restrict A, const global float* restrict B) {
   // mapWorkGroup(0)
-  for (int i = get_group_id(0); i < m / 8; i += get_num_groups(0)) {
+  for (int i = get_group_id(0); i < (m + 7) / 8; i += get_num_groups(0)) {
     // mapLocal(0)
     for (int j = get_local_id(0); j < 8; j += get_local_size(0)) {
       // mapSeq
@@ -33,9 +35,11 @@ __kernel void mm_opencl(global float* restrict output, int m, int n, int k,
         float acc = 0.0f;
         // reduceSeq
         for (int p = 0; p < k; p += 1) {
-          acc = acc + A[p + k * j + 8 * k * i] * B[l + n * p];
+          acc = acc + A[p + k * risec_min(m - 1, j + 8 * i)] * B[l + n * p];
         }
-        output[l + n * j + 8 * n * i] = acc;
+        if ((j + 8 * i) < m) {
+          output[l + n * j + 8 * n * i] = acc;
+        }
       }
     }
   }

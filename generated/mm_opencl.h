@@ -4,16 +4,14 @@
  * Source:    mm.rise (entry `mm`)
  * Strategy:  mm.ocl.elevate
  * Target:    opencl (OpenCL C 1.2)
- * RISE type: (m: Nat) -> (n: Nat) -> (k: Nat) -> m.k.f32 -> k.n.f32 -> (8*(m/8)).n.f32
+ * RISE type: (m: Nat) -> (n: Nat) -> (k: Nat) -> m.k.f32 -> k.n.f32 -> m.n.f32
  * Parameters (in ABI order):
- *   output (output): (8*(m/8)).n.f32, 8*n*(m/8) elements
+ *   output (output): m.n.f32, m*n elements
  *   m (size): Nat
  *   n (size): Nat
  *   k (size): Nat
  *   A (input): m.k.f32, k*m elements
  *   B (input): k.n.f32, k*n elements
- * Preconditions:
- *   m%8 == 0
  * The kernel mm_opencl (mm_opencl.cl) takes its arguments in the order of the C
  * target: output, sizes (int), inputs. Any global and local size
  * work: its loops are grid-stride loops. It checks nothing: call mm_opencl_check
@@ -48,12 +46,8 @@ static inline __attribute__((unused)) int mm_opencl_check(int m, int n, int k) {
     return 2;
   }
   if ((double)m * (double)k > INT_MAX || (double)n * (double)k > INT_MAX ||
-      8.0 * (double)n * ((double)m / 8.0) > INT_MAX) {
+      (double)m * (double)n > INT_MAX) {
     return 3;
-  }
-  // the 1st argument of `split` needs m to be a multiple of 8
-  if (m % 8 != 0) {
-    return 1;
   }
   return 0;
 }
@@ -86,7 +80,7 @@ int mm_opencl_buffers(risec_cl_context* ctx, cl_mem output, int m, int n, int k,
  * chooses the local size). global[d] is clamped to the work and rounded up
  * to a multiple of local[d]; a zero size launches nothing.
  *   launch: global [m], local [8] (given)
- *   work:   at most [8*(m/8)]
+ *   work:   at most [8*((m + 7)/8)]
  */
 void mm_opencl_launch(int m, int n, int k, size_t global[3], size_t local[3], cl_uint* dims);
 

@@ -15,16 +15,14 @@ static const char mm_opencl_source[] =
     " * Source:    mm.rise (entry `mm`)\n"
     " * Strategy:  mm.ocl.elevate\n"
     " * Target:    opencl (OpenCL C 1.2)\n"
-    " * RISE type: (m: Nat) -> (n: Nat) -> (k: Nat) -> m.k.f32 -> k.n.f32 -> (8*(m/8)).n.f32\n"
+    " * RISE type: (m: Nat) -> (n: Nat) -> (k: Nat) -> m.k.f32 -> k.n.f32 -> m.n.f32\n"
     " * Parameters (in ABI order):\n"
-    " *   output (output): (8*(m/8)).n.f32, 8*n*(m/8) elements\n"
+    " *   output (output): m.n.f32, m*n elements\n"
     " *   m (size): Nat\n"
     " *   n (size): Nat\n"
     " *   k (size): Nat\n"
     " *   A (input): m.k.f32, k*m elements\n"
     " *   B (input): k.n.f32, k*n elements\n"
-    " * Preconditions:\n"
-    " *   m%8 == 0\n"
     " * The kernel mm_opencl (mm_opencl.cl) takes its arguments in the order of the C\n"
     " * target: output, sizes (int), inputs. Any global and local size\n"
     " * work: its loops are grid-stride loops. It checks nothing: call mm_opencl_check\n"
@@ -33,10 +31,14 @@ static const char mm_opencl_source[] =
     " * than INT_MAX elements. The host wrappers (mm_opencl_host.c) check and launch.\n"
     " */\n"
     "\n"
+    "static inline int risec_min(int a, int b) {\n"
+    "  return a < b ? a : b;\n"
+    "}\n"
+    "\n"
     "__kernel void mm_opencl(global float* restrict output, int m, int n, int k,\n"
     "                        const global float* restrict A, const global float* restrict B) {\n"
     "  // mapWorkGroup(0)\n"
-    "  for (int i = get_group_id(0); i < m / 8; i += get_num_groups(0)) {\n"
+    "  for (int i = get_group_id(0); i < (m + 7) / 8; i += get_num_groups(0)) {\n"
     "    // mapLocal(0)\n"
     "    for (int j = get_local_id(0); j < 8; j += get_local_size(0)) {\n"
     "      // mapSeq\n"
@@ -44,9 +46,11 @@ static const char mm_opencl_source[] =
     "        float acc = 0.0f;\n"
     "        // reduceSeq\n"
     "        for (int p = 0; p < k; p += 1) {\n"
-    "          acc = acc + A[p + k * j + 8 * k * i] * B[l + n * p];\n"
+    "          acc = acc + A[p + k * risec_min(m - 1, j + 8 * i)] * B[l + n * p];\n"
     "        }\n"
-    "        output[l + n * j + 8 * n * i] = acc;\n"
+    "        if ((j + 8 * i) < m) {\n"
+    "          output[l + n * j + 8 * n * i] = acc;\n"
+    "        }\n"
     "      }\n"
     "    }\n"
     "  }\n"
@@ -63,8 +67,8 @@ void mm_opencl_launch(int m, int n, int k, size_t risec_global[3], size_t risec_
   risec_local[1] = 1;
   risec_global[2] = 1;
   risec_local[2] = 1;
-  if (risec_global[0] > (size_t)(8 * (m / 8))) /* the work */
-    risec_global[0] = (size_t)(8 * (m / 8));
+  if (risec_global[0] > (size_t)(8 * ((m + 7) / 8))) /* the work */
+    risec_global[0] = (size_t)(8 * ((m + 7) / 8));
   for (cl_uint risec_d = 0; risec_d < *risec_dims; ++risec_d) /* whole work-groups */
     if (risec_local[risec_d] > 0)
       risec_global[risec_d] = (risec_global[risec_d] + risec_local[risec_d] - 1) /
@@ -133,7 +137,7 @@ int mm_opencl_ctx(risec_cl_context* risec_ctx, float* restrict output, int m, in
     if (risec_global[risec_d] == 0)
       return 0; /* no work */
   cl_int risec_err = CL_SUCCESS;
-  size_t risec_output_bytes = (size_t)(8 * n * (m / 8)) * sizeof(float);
+  size_t risec_output_bytes = (size_t)(m * n) * sizeof(float);
   cl_mem risec_output_buffer = NULL;
   size_t risec_A_bytes = (size_t)(k * m) * sizeof(float);
   cl_mem risec_A_buffer = NULL;

@@ -4,15 +4,13 @@
  * Source:    mv.rise (entry `mv`)
  * Strategy:  mv.ocl.elevate
  * Target:    opencl (OpenCL C 1.2)
- * RISE type: (n: Nat) -> (m: Nat) -> n.m.f32 -> m.f32 -> (32*(n/32)).f32
+ * RISE type: (n: Nat) -> (m: Nat) -> n.m.f32 -> m.f32 -> n.f32
  * Parameters (in ABI order):
- *   output (output): (32*(n/32)).f32, 32*(n/32) elements
+ *   output (output): n.f32, n elements
  *   n (size): Nat
  *   m (size): Nat
  *   M (input): n.m.f32, m*n elements
  *   x (input): m.f32, m elements
- * Preconditions:
- *   n%32 == 0
  * The kernel mv_opencl (mv_opencl.cl) takes its arguments in the order of the C
  * target: output, sizes (int), inputs. Any global and local size
  * work: its loops are grid-stride loops. It checks nothing: call mv_opencl_check
@@ -21,18 +19,24 @@
  * than INT_MAX elements. The host wrappers (mv_opencl_host.c) check and launch.
  */
 
+static inline int risec_min(int a, int b) {
+  return a < b ? a : b;
+}
+
 __kernel void mv_opencl(global float* restrict output, int n, int m, const global float* restrict M,
                         const global float* restrict x) {
   // mapWorkGroup(0)
-  for (int i = get_group_id(0); i < n / 32; i += get_num_groups(0)) {
+  for (int i = get_group_id(0); i < (n + 31) / 32; i += get_num_groups(0)) {
     // mapLocal(0)
     for (int j = get_local_id(0); j < 32; j += get_local_size(0)) {
       float acc = 0.0f;
       // reduceSeq
       for (int k = 0; k < m; k += 1) {
-        acc = acc + M[k + m * j + 32 * m * i] * x[k];
+        acc = acc + M[k + m * risec_min(n - 1, j + 32 * i)] * x[k];
       }
-      output[j + 32 * i] = acc;
+      if ((j + 32 * i) < n) {
+        output[j + 32 * i] = acc;
+      }
     }
   }
 }

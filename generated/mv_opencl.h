@@ -4,15 +4,13 @@
  * Source:    mv.rise (entry `mv`)
  * Strategy:  mv.ocl.elevate
  * Target:    opencl (OpenCL C 1.2)
- * RISE type: (n: Nat) -> (m: Nat) -> n.m.f32 -> m.f32 -> (32*(n/32)).f32
+ * RISE type: (n: Nat) -> (m: Nat) -> n.m.f32 -> m.f32 -> n.f32
  * Parameters (in ABI order):
- *   output (output): (32*(n/32)).f32, 32*(n/32) elements
+ *   output (output): n.f32, n elements
  *   n (size): Nat
  *   m (size): Nat
  *   M (input): n.m.f32, m*n elements
  *   x (input): m.f32, m elements
- * Preconditions:
- *   n%32 == 0
  * The kernel mv_opencl (mv_opencl.cl) takes its arguments in the order of the C
  * target: output, sizes (int), inputs. Any global and local size
  * work: its loops are grid-stride loops. It checks nothing: call mv_opencl_check
@@ -46,12 +44,8 @@ static inline __attribute__((unused)) int mv_opencl_check(int n, int m) {
   if (n < 0 || m < 0) {
     return 2;
   }
-  if ((double)n * (double)m > INT_MAX || 32.0 * ((double)n / 32.0) > INT_MAX) {
+  if ((double)n * (double)m > INT_MAX) {
     return 3;
-  }
-  // the 1st argument of `split` needs n to be a multiple of 32
-  if (n % 32 != 0) {
-    return 1;
   }
   return 0;
 }
@@ -83,7 +77,7 @@ int mv_opencl_buffers(risec_cl_context* ctx, cl_mem output, int n, int m, cl_mem
  * chooses the local size). global[d] is clamped to the work and rounded up
  * to a multiple of local[d]; a zero size launches nothing.
  *   launch: global [n], local [32] (given)
- *   work:   at most [32*(n/32)]
+ *   work:   at most [32*((n + 31)/32)]
  */
 void mv_opencl_launch(int n, int m, size_t global[3], size_t local[3], cl_uint* dims);
 

@@ -15,15 +15,13 @@ static const char mv_opencl_source[] =
     " * Source:    mv.rise (entry `mv`)\n"
     " * Strategy:  mv.ocl.elevate\n"
     " * Target:    opencl (OpenCL C 1.2)\n"
-    " * RISE type: (n: Nat) -> (m: Nat) -> n.m.f32 -> m.f32 -> (32*(n/32)).f32\n"
+    " * RISE type: (n: Nat) -> (m: Nat) -> n.m.f32 -> m.f32 -> n.f32\n"
     " * Parameters (in ABI order):\n"
-    " *   output (output): (32*(n/32)).f32, 32*(n/32) elements\n"
+    " *   output (output): n.f32, n elements\n"
     " *   n (size): Nat\n"
     " *   m (size): Nat\n"
     " *   M (input): n.m.f32, m*n elements\n"
     " *   x (input): m.f32, m elements\n"
-    " * Preconditions:\n"
-    " *   n%32 == 0\n"
     " * The kernel mv_opencl (mv_opencl.cl) takes its arguments in the order of the C\n"
     " * target: output, sizes (int), inputs. Any global and local size\n"
     " * work: its loops are grid-stride loops. It checks nothing: call mv_opencl_check\n"
@@ -32,19 +30,25 @@ static const char mv_opencl_source[] =
     " * than INT_MAX elements. The host wrappers (mv_opencl_host.c) check and launch.\n"
     " */\n"
     "\n"
+    "static inline int risec_min(int a, int b) {\n"
+    "  return a < b ? a : b;\n"
+    "}\n"
+    "\n"
     "__kernel void mv_opencl(global float* restrict output, int n, int m, const global float* "
     "restrict M,\n"
     "                        const global float* restrict x) {\n"
     "  // mapWorkGroup(0)\n"
-    "  for (int i = get_group_id(0); i < n / 32; i += get_num_groups(0)) {\n"
+    "  for (int i = get_group_id(0); i < (n + 31) / 32; i += get_num_groups(0)) {\n"
     "    // mapLocal(0)\n"
     "    for (int j = get_local_id(0); j < 32; j += get_local_size(0)) {\n"
     "      float acc = 0.0f;\n"
     "      // reduceSeq\n"
     "      for (int k = 0; k < m; k += 1) {\n"
-    "        acc = acc + M[k + m * j + 32 * m * i] * x[k];\n"
+    "        acc = acc + M[k + m * risec_min(n - 1, j + 32 * i)] * x[k];\n"
     "      }\n"
-    "      output[j + 32 * i] = acc;\n"
+    "      if ((j + 32 * i) < n) {\n"
+    "        output[j + 32 * i] = acc;\n"
+    "      }\n"
     "    }\n"
     "  }\n"
     "}\n";
@@ -59,8 +63,8 @@ void mv_opencl_launch(int n, int m, size_t risec_global[3], size_t risec_local[3
   risec_local[1] = 1;
   risec_global[2] = 1;
   risec_local[2] = 1;
-  if (risec_global[0] > (size_t)(32 * (n / 32))) /* the work */
-    risec_global[0] = (size_t)(32 * (n / 32));
+  if (risec_global[0] > (size_t)(32 * ((n + 31) / 32))) /* the work */
+    risec_global[0] = (size_t)(32 * ((n + 31) / 32));
   for (cl_uint risec_d = 0; risec_d < *risec_dims; ++risec_d) /* whole work-groups */
     if (risec_local[risec_d] > 0)
       risec_global[risec_d] = (risec_global[risec_d] + risec_local[risec_d] - 1) /
@@ -127,7 +131,7 @@ int mv_opencl_ctx(risec_cl_context* risec_ctx, float* restrict output, int n, in
     if (risec_global[risec_d] == 0)
       return 0; /* no work */
   cl_int risec_err = CL_SUCCESS;
-  size_t risec_output_bytes = (size_t)(32 * (n / 32)) * sizeof(float);
+  size_t risec_output_bytes = (size_t)(n) * sizeof(float);
   cl_mem risec_output_buffer = NULL;
   size_t risec_M_bytes = (size_t)(m * n) * sizeof(float);
   cl_mem risec_M_buffer = NULL;

@@ -182,9 +182,44 @@ RuleFn padTile(std::int64_t tx, std::int64_t ty) {
   };
 }
 
+/// m(f)(xs), xs: n.t, m a map-like primitive
+///   -> take(n)(m(f)(padClamp(0, w*((n + w - 1)/w) - n)(xs)))
+/// The one-dimensional padTile: the map runs over a whole number of blocks
+/// of w (so that splitJoin(w) then needs nothing of n), the padding repeats
+/// the last element of xs and its results are discarded (take in acceptor
+/// position: the writes of the padded elements are guarded). Element i < n
+/// of both sides is f(xs[i]). Fails where w divides n for every n (nothing
+/// to pad).
+RuleFn padMap(std::int64_t w) {
+  return [w](const Expr& e, RuleContext&) -> std::optional<Expr> {
+    Spine s = spineOf(e);
+    std::optional<Prim> p = headPrim(e);
+    if (w < 1 || !p || !isMapLike(*p) || s.args.size() != 2 || !isArray(s.args[1]->type()))
+      return std::nullopt;
+    const Expr& xs = s.args[1];
+    if (isCall(xs, Prim::Transpose, 1) &&
+        !(isArray(xs->arg()->type()) && isArray(xs->arg()->type()->elem())))
+      return std::nullopt;
+    Nat n = xs->type()->size();
+    Nat padding = natConst(w) * ((n + natConst(w - 1)) / natConst(w)) - n;
+    if (padding->isConst(0))
+      return std::nullopt;
+    Expr head = rebuild(s.head, s.depArgs, {s.args[0]});
+    return app(depArg(prim(Prim::Take), n), app(head, padToMultiple(xs, w)));
+  };
+}
+
 } // namespace
 
 void registerTilingRules(RuleRegistry& r) {
+  r.add(RuleInfo{"padMap",
+                 "tiling",
+                 {ParamKind::Int},
+                 "map(f)(xs)   (xs: n.t; also mapSeq, mapPar, mapGlobal, ...)",
+                 "take(n)(map(f)(padClamp(0, w*((n+w-1)/w) - n)(xs)))   (the map over a whole "
+                 "number of blocks of w, as splitJoin(w) needs; the padding repeats the last "
+                 "element and its results are discarded; fails where w divides n)",
+                 [](const std::vector<RuleArg>& a) { return padMap(intArg(a, 0)); }});
   r.add(
       RuleInfo{"padTile",
                "tiling",

@@ -129,6 +129,14 @@ const RuleCase kCases[] = {
   {"toMemAfterMapSeq", "toMemAfterMapSeq @ topDown", "ys |> mapSeq(neg)", "toMem(ys |> mapSeq(neg))", "ys |> map(neg)"},
   {"storeInMemory", "storeInMemory @ topDown", "ys |> map(neg) |> reduce(add)(0.0f)", "toMem(ys |> map(neg)) |> reduce(add)(0.0f)", "ys |> reduce(add)(0.0f)"},
   {"lowerToC", "lowerToC", "ys |> map(neg) |> reduce(add)(0.0f)", "ys |> mapSeq(neg) |> toMem |> reduceSeq(add)(0.0f)", nullptr},
+  // remainder rules (issue 18): the random inputs have n = 2, 4, 6 rows, so
+  // padMap(4) pads 2 or 0 rows
+  {"padMap", "padMap(4) @ outermost(isMap)", "xs |> map(fun(r => reduce(add)(0.0f)(r)))",
+   "xs |> padClamp(0, 4*((n+3)/4) - n) |> map(fun(r => reduce(add)(0.0f)(r))) |> take(n)", "ys |> reduce(add)(0.0f)"},
+  {"padMapThenSplitJoin", "padMap(4) @ outermost(isMap) ; splitJoin(4) @ outermost(isMap)", "xs |> map(fun(r => reduce(add)(0.0f)(r)))",
+   "xs |> padClamp(0, 4*((n+3)/4) - n) |> split(4) |> map(map(fun(r => reduce(add)(0.0f)(r)))) |> join |> take(n)", "xs |> transpose"},
+  {"padMapTransposed", "padMap(4) @ outermost(isMap)", "transpose(xs) |> map(fun(c => reduce(add)(0.0f)(c)))",
+   "xs |> map(padClamp(0, 4*((m+3)/4) - m)) |> transpose |> map(fun(c => reduce(add)(0.0f)(c))) |> take(m)", "ys |> split(4) |> transpose |> map(fun(c => reduce(add)(0.0f)(c)))"},
 };
 // clang-format on
 
@@ -179,6 +187,50 @@ TEST(RuleRegistryTest, EveryRuleHasATestCase) {
     EXPECT_TRUE(found) << "rule " << name << " has no test case";
     EXPECT_FALSE(info.before.empty());
     EXPECT_FALSE(info.after.empty());
+  }
+}
+
+/// The rules that handle a remainder (a tail or padding) instead of needing a
+/// multiple of their size.
+bool remainderRule(const std::string& name) {
+  for (const char* r : {"padTile", "padMap", "peelTail", "peelReduce", "splitReduceSeq"})
+    if (name.rfind(r, 0) == 0)
+      return true;
+  return false;
+}
+
+// The remainder rules keep the def's type exactly (an n.t stays n.t: no
+// w*(n/w) appears), so a kernel derived with them has the ABI of its program.
+TEST(RemainderRules, KeepTheTypeOfTheDef) {
+  int checked = 0;
+  for (const RuleCase& c : kCases) {
+    if (!remainderRule(c.name))
+      continue;
+    Typed in = typed(wrap(c.input));
+    rise::TypedDef r = rewrite(in, c.strategy);
+    EXPECT_TRUE(rise::typeEqual(r.type, in.def.type))
+        << c.name << ": " << rise::typeToString(r.type) << " instead of "
+        << rise::typeToString(in.def.type);
+    EXPECT_TRUE(r.preconditions.empty()) << c.name << " added a precondition on the sizes";
+    ++checked;
+  }
+  EXPECT_GE(checked, 8);
+}
+
+// ... and are right at every size, not only at the multiples of 4 that the
+// random-input test above uses for m: 0 (where the program allows it), 1,
+// primes and multiples +/- 1.
+TEST(RemainderRules, PreserveTheMeaningAtEverySize) {
+  for (const RuleCase& c : kCases) {
+    if (!remainderRule(c.name))
+      continue;
+    Typed in = typed(wrap(c.input));
+    rise::TypedDef r = rewrite(in, c.strategy);
+    std::uint64_t seed = 0;
+    for (std::int64_t n : {0, 1, 2, 3, 5, 7})
+      for (std::int64_t m : {0, 1, 3, 5, 7, 9, 13})
+        EXPECT_TRUE(sameResults(in.def, r, {{"n", n}, {"m", m}}, seed++))
+            << c.name << " at n = " << n << ", m = " << m;
   }
 }
 
