@@ -31,7 +31,7 @@ VARIANT_ORDER = ["naive", "openblas-serial", "openblas-omp-t1", "openblas-omp-t2
 ANCHORS = ["naive", "OpenBLAS", "CLBlast", "Halide"]
 KERNEL_ORDER = ["scal", "axpy", "asum", "dot", "gemv", "mv", "mm", "transpose", "jacobi1d",
                 "jacobi2d", "heat3d", "gaussian", "conv2d", "harris", "nbody", "kmeans",
-                "tree_reduce", "scal_vec"]
+                "tree_reduce"]
 # x86-64 levels (docs/usage.md, "ISA variants") and the /proc/cpuinfo flags each
 # needs on top of the level below
 ISA_LEVELS = ["x86-64", "x86-64-v2", "x86-64-v3", "x86-64-v4"]

@@ -27,7 +27,6 @@
 #include "mv.h"
 #include "nbody.h"
 #include "scal.h"
-#include "scal_vec.h"
 #include "transpose.h"
 #include "transpose_local.h"
 #include "tree_reduce.h"

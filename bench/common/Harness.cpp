@@ -64,8 +64,6 @@ const std::map<std::string, std::function<int(Data&)>>& naiveCalls() {
          return naive_kmeans(d.outIndex.data(), I(d, 0), I(d, 1), I(d, 2), In(d, 0), In(d, 1));
        }},
       {"tree_reduce", [](Data& d) { return naive_tree_reduce(d.out.data(), I(d, 0), In(d, 0)); }},
-      {"scal_vec",
-       [](Data& d) { return naive_scal_vec(d.out.data(), I(d, 0), d.alpha, In(d, 0)); }},
   };
   return m;
 }

@@ -81,14 +81,6 @@ const std::map<std::string, Family>& families() {
           return Problem{"tree_reduce",    d,    "m=" + std::to_string(d[0]), false, 15 * m,
                          4 * (16 * m + m), false};
         }}},
-      // scal on n vectors of 4 floats
-      {"scal_vec",
-       {{{1L << 12}},
-        {{1L << 24}},
-        [](const std::vector<long>& d) {
-          double n = 4.0 * double(d[0]);
-          return Problem{"scal_vec", d, "n=" + std::to_string(d[0]) + "x4", false, n, 8 * n, false};
-        }}},
       {"jacobi1d",
        {{kVecSmall},
         {kVecLarge},
@@ -207,7 +199,7 @@ const std::vector<std::string>& catalogue() {
   static const std::vector<std::string> k{
       "scal",   "axpy",      "asum",     "dot",      "gemv",        "mv",
       "mm",     "transpose", "jacobi1d", "jacobi2d", "heat3d",      "gaussian",
-      "conv2d", "harris",    "nbody",    "kmeans",   "tree_reduce", "scal_vec"};
+      "conv2d", "harris",    "nbody",    "kmeans",   "tree_reduce"};
   return k;
 }
 
@@ -239,10 +231,6 @@ Data makeData(const Problem& p) {
     d.in.push_back(randomArray(dim(0), 2, -1, 1));
     d.alpha = 0.5f;
     outSize = dim(0);
-  } else if (k == "scal_vec") {
-    d.in.push_back(randomArray(4 * dim(0), 1, -1, 1));
-    outSize = 4 * dim(0);
-    d.alpha = -1.0f;
   } else if (k == "tree_reduce") {
     d.in.push_back(randomArray(16 * dim(0), 1, -1, 1));
     outSize = dim(0);

@@ -48,7 +48,6 @@ int naive_nbody(float* BENCH_RESTRICT out, int n, const float* BENCH_RESTRICT x,
 int naive_kmeans(int32_t* BENCH_RESTRICT out, int n, int k, int f,
                  const float* BENCH_RESTRICT points, const float* BENCH_RESTRICT centroids);
 int naive_tree_reduce(float* BENCH_RESTRICT out, int m, const float* BENCH_RESTRICT xs);
-int naive_scal_vec(float* BENCH_RESTRICT out, int n, float alpha, const float* BENCH_RESTRICT xs);
 
 #ifdef __cplusplus
 }

@@ -59,10 +59,3 @@ int naive_tree_reduce(float* restrict out, int m, const float* restrict xs) {
   }
   return 0;
 }
-
-/* scal on 4n floats. */
-int naive_scal_vec(float* restrict out, int n, float alpha, const float* restrict xs) {
-  for (long i = 0; i < 4L * n; i++)
-    out[i] = alpha * xs[i];
-  return 0;
-}

@@ -137,9 +137,5 @@ using tree_reduce = int(float*, int, const float*);
 inline constexpr auto call_tree_reduce = [](auto f, Data& d, auto a) {
   return f(a.out(d), dim(d, 0), a.in(d, 0));
 };
-using scal_vec = int(float*, int, float, const float*);
-inline constexpr auto call_scal_vec = [](auto f, Data& d, auto a) {
-  return f(a.out(d), dim(d, 0), d.alpha, a.in(d, 0));
-};
 
 } // namespace bench::abi

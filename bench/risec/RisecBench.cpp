@@ -19,7 +19,6 @@ void registerRisec_harris();
 void registerRisec_nbody();
 void registerRisec_kmeans();
 void registerRisec_tree_reduce();
-void registerRisec_scal_vec();
 void registerRisecExtras();
 void recordSelectedIsas();
 } // namespace bench
@@ -42,7 +41,6 @@ int main(int argc, char** argv) {
   bench::registerRisec_nbody();
   bench::registerRisec_kmeans();
   bench::registerRisec_tree_reduce();
-  bench::registerRisec_scal_vec();
   bench::registerRisecExtras();
   bench::recordSelectedIsas();
   return bench::runBenchmarks(argc, argv);
