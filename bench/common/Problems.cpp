@@ -197,8 +197,8 @@ Array randomArray(std::size_t n, std::uint64_t seed, float lo = 0.0f, float hi =
 
 const std::vector<std::string>& catalogue() {
   static const std::vector<std::string> k{
-      "scal",   "axpy",      "asum",     "dot",      "gemv",        "mv",
-      "mm",     "transpose", "jacobi1d", "jacobi2d", "heat3d",      "gaussian",
+      "scal",   "axpy",      "asum",     "dot",      "gemv",       "mv",
+      "mm",     "transpose", "jacobi1d", "jacobi2d", "heat3d",     "gaussian",
       "conv2d", "harris",    "nbody",    "kmeans",   "tree_reduce"};
   return k;
 }
