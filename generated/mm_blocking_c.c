@@ -4,18 +4,14 @@
  * Source:    mm.rise (entry `mm`)
  * Strategy:  mm.blocking.elevate
  * Target:    c
- * RISE type: (m: Nat) -> (n: Nat) -> (k: Nat) -> m.k.f32 -> k.n.f32 -> (32*(m/32)).(32*(n/32)).f32
+ * RISE type: (m: Nat) -> (n: Nat) -> (k: Nat) -> m.k.f32 -> k.n.f32 -> m.n.f32
  * Parameters (in ABI order):
- *   output (output): (32*(m/32)).(32*(n/32)).f32, 1024*(m/32)*(n/32) elements
+ *   output (output): m.n.f32, m*n elements
  *   m (size): Nat
  *   n (size): Nat
  *   k (size): Nat
  *   A (input): m.k.f32, k*m elements
  *   B (input): k.n.f32, k*n elements
- * Preconditions:
- *   k%4 == 0
- *   n%32 == 0
- *   m%32 == 0
  * Returns 0 on success; 1 if a precondition fails, 2 if a size is negative,
  * 3 if an array would have more than INT_MAX elements, 4 if a temporary cannot
  * be allocated. On a non-zero return nothing has been written to `output`.
@@ -25,46 +21,36 @@
 #include <limits.h>
 #include <stdlib.h>
 
+static inline int risec_min(int a, int b) {
+  return a < b ? a : b;
+}
+
 int mm_blocking_c(float* restrict output, int m, int n, int k, const float* restrict A,
                   const float* restrict B) {
   if (m < 0 || n < 0 || k < 0) {
     return 2;
   }
   if ((double)m * (double)k > INT_MAX || (double)n * (double)k > INT_MAX ||
-      1024.0 * ((double)m / 32.0) * ((double)n / 32.0) > INT_MAX ||
-      1024.0 * ((double)n / 32.0) > INT_MAX || 4.0 * ((double)k / 4.0) > INT_MAX) {
+      (double)m * (double)n > INT_MAX || 4.0 * ((double)k / 4.0) > INT_MAX) {
     return 3;
   }
-  // the 1st argument of `split` needs k to be a multiple of 4
-  if (k % 4 != 0) {
-    return 1;
-  }
-  // the 1st argument of `split` needs n to be a multiple of 32
-  if (n % 32 != 0) {
-    return 1;
-  }
-  // the 1st argument of `split` needs m to be a multiple of 32
-  if (m % 32 != 0) {
-    return 1;
-  }
-  float* restrict tmp = malloc((size_t)(1024 * (n / 32)) * sizeof(float));
-  float* restrict tmp_2 = malloc((size_t)(4 * (k / 4)) * sizeof(float));
-  if ((tmp == NULL && 1024 * (n / 32) != 0) || (tmp_2 == NULL && 4 * (k / 4) != 0)) {
+  float* restrict tmp = malloc((size_t)(4 * (k / 4)) * sizeof(float));
+  if (tmp == NULL && 4 * (k / 4) != 0) {
     free(tmp);
-    free(tmp_2);
     return 4;
   }
   // mapSeq
-  for (int i = 0; i < m / 32; i += 1) {
+  for (int i = 0; i < (m + 31) / 32; i += 1) {
     // mapSeq
-    for (int j = 0; j < n / 32; j += 1) {
+    for (int j = 0; j < (n + 31) / 32; j += 1) {
       // mapSeq
       for (int l = 0; l < 32; l += 1) {
         // mapSeq
         for (int p = 0; p < 32; p += 1) {
           // mapSeq
-          for (int q = 0; q < k; q += 1) {
-            tmp_2[q] = A[q + k * l + 32 * k * i] * B[p + n * q + 32 * j];
+          for (int q = 0; q < 4 * (k / 4); q += 1) {
+            tmp[q] =
+                A[q + k * risec_min(m - 1, l + 32 * i)] * B[(n * q) + risec_min(n - 1, p + 32 * j)];
           }
           float acc = 0.0f;
           // reduceSeq
@@ -72,23 +58,23 @@ int mm_blocking_c(float* restrict output, int m, int n, int k, const float* rest
             float acc_2 = 0.0f;
             // reduceSeq
             for (int i2 = 0; i2 < 4; i2 += 1) {
-              acc_2 = acc_2 + tmp_2[i2 + 4 * q];
+              acc_2 = acc_2 + tmp[i2 + 4 * q];
             }
             acc = acc + acc_2;
           }
-          tmp[p + 32 * j + 32 * l * (n / 32)] = acc;
+          float acc_3 = 0.0f;
+          // reduceSeq
+          for (int q = 0; q < k % 4; q += 1) {
+            acc_3 = acc_3 + A[q + (4 * (k / 4)) + k * risec_min(m - 1, l + 32 * i)] *
+                                B[(4 * n * (k / 4)) + (n * q) + risec_min(n - 1, p + 32 * j)];
+          }
+          if ((p + 32 * j) < n && (l + 32 * i) < m) {
+            output[p + n * l + 32 * j + 32 * n * i] = acc + acc_3;
+          }
         }
       }
     }
-    // mapSeq
-    for (int j = 0; j < 32; j += 1) {
-      // mapSeq
-      for (int l = 0; l < 32 * (n / 32); l += 1) {
-        output[l + 1024 * i * (n / 32) + 32 * j * (n / 32)] = tmp[l + 32 * j * (n / 32)];
-      }
-    }
   }
-  free(tmp_2);
   free(tmp);
   return 0;
 }

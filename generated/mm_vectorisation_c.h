@@ -4,18 +4,14 @@
  * Source:    mm.rise (entry `mm`)
  * Strategy:  mm.vectorisation.elevate
  * Target:    c
- * RISE type: (m: Nat) -> (n: Nat) -> (k: Nat) -> m.k.f32 -> k.n.f32 -> (32*(m/32)).(32*(n/32)).f32
+ * RISE type: (m: Nat) -> (n: Nat) -> (k: Nat) -> m.k.f32 -> k.n.f32 -> m.n.f32
  * Parameters (in ABI order):
- *   output (output): (32*(m/32)).(32*(n/32)).f32, 1024*(m/32)*(n/32) elements
+ *   output (output): m.n.f32, m*n elements
  *   m (size): Nat
  *   n (size): Nat
  *   k (size): Nat
  *   A (input): m.k.f32, k*m elements
  *   B (input): k.n.f32, k*n elements
- * Preconditions:
- *   k%4 == 0
- *   n%32 == 0
- *   m%32 == 0
  * Returns 0 on success; 1 if a precondition fails, 2 if a size is negative,
  * 3 if an array would have more than INT_MAX elements, 4 if a temporary cannot
  * be allocated. On a non-zero return nothing has been written to `output`.

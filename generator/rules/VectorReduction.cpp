@@ -6,8 +6,6 @@ namespace risec::rules {
 
 using namespace risec::rise;
 
-namespace {
-
 /// `op` as a primitive: `add`, or `fun(a, b => a + b)`.
 std::optional<Prim> binaryPrim(const Expr& op) {
   if (op->kind() == ExprKind::Primitive)
@@ -37,6 +35,8 @@ bool laneInit(Prim p, const Expr& init) {
   return (p == Prim::Add && v.asDouble() == 0.0) || (p == Prim::Mul && v.asDouble() == 1.0) ||
          p == Prim::Max || p == Prim::Min;
 }
+
+namespace {
 
 bool floatArray(const Type& t) {
   return t && t->kind() == TypeKind::Array && t->elem()->kind() == TypeKind::Scalar &&

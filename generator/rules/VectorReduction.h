@@ -19,6 +19,14 @@ struct Reduction {
   Expr liftedBody; ///< the body lifted to vectors
 };
 
+/// `op` as a primitive: `add`, or `fun(a, b => a + b)`.
+std::optional<Prim> binaryPrim(const Expr& op);
+
+/// Whether `init` may start every lane of every vector accumulator of a
+/// reduction with `p` on floats (add with 0, mul with 1, max/min with any
+/// literal): also whether two parts of a reduction may each start from it.
+bool laneInit(Prim p, const Expr& init);
+
 /// `e` as a vectorisable reduction: op add with 0, mul with 1, or max/min with
 /// any literal on f32/f64, of `map(f)(xs)` or of `xs` itself,
 /// f scalar arithmetic that lifts to vectors, the arrays views of the input.

@@ -178,6 +178,8 @@ std::optional<std::vector<rules::RuleArg>> chooseArgs(const rules::RuleInfo& inf
   // any sizes: a tail takes what the chunks or the vector part leave
   if (n == "splitReduceSeq" || n == "peelTail")
     return std::vector<rules::RuleArg>{rng.range(1, 5)};
+  if (n == "peelReduce" || n == "padMap") // a tail or padding: any sizes
+    return std::vector<rules::RuleArg>{rng.range(1, 5)};
   // vectorised reductions: any sizes are correct (a scalar tail, rows left over)
   if (n == "vectorReduce")
     return std::vector<rules::RuleArg>{rng.range(1, 4), rng.range(1, 3)};

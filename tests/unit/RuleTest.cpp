@@ -137,6 +137,19 @@ const RuleCase kCases[] = {
    "xs |> padClamp(0, 4*((n+3)/4) - n) |> split(4) |> map(map(fun(r => reduce(add)(0.0f)(r)))) |> join |> take(n)", "xs |> transpose"},
   {"padMapTransposed", "padMap(4) @ outermost(isMap)", "transpose(xs) |> map(fun(c => reduce(add)(0.0f)(c)))",
    "xs |> map(padClamp(0, 4*((m+3)/4) - m)) |> transpose |> map(fun(c => reduce(add)(0.0f)(c))) |> take(m)", "ys |> split(4) |> transpose |> map(fun(c => reduce(add)(0.0f)(c)))"},
+  // the random inputs have m = 4, 8, 12, 16: peelReduce(3) leaves a tail of 1, 2 or 0
+  {"peelReduce", "peelReduce(3) @ outermost(isReduce)", "ys |> map(fabs) |> reduce(add)(0.0f)",
+   "(ys |> take(3*(m/3)) |> map(fabs) |> reduce(add)(0.0f)) + (ys |> drop(3*(m/3)) |> map(fabs) |> reduce(add)(0.0f))",
+   "ys |> map(fabs) |> reduce(add)(1.0f)"},
+  {"peelReduceMax", "peelReduce(3) @ outermost(isReduce)", "ys |> map(fabs) |> reduce(max)(0.5f)",
+   "max(ys |> take(3*(m/3)) |> map(fabs) |> reduce(max)(0.5f))(ys |> drop(3*(m/3)) |> map(fabs) |> reduce(max)(0.5f))",
+   "ys |> split(3) |> map(fun(c => reduce(max)(0.5f)(c)))"},
+  {"peelReduceThenSplitStrategy", "peelReduce(3) @ outermost(isReduce) ; splitStrategy(3) @ outermost(isReduce)",
+   "zip(ys)(ys |> map(neg)) |> map(fun(p => fst(p) * snd(p))) |> reduce(add)(0.0f)",
+   "(zip(ys |> take(3*(m/3)))(ys |> take(3*(m/3)) |> map(neg)) |> map(fun(p => fst(p) * snd(p))) |> split(3)"
+   " |> map(fun(c => reduce(add)(0.0f)(c))) |> reduce(add)(0.0f))"
+   " + (zip(ys |> drop(3*(m/3)))(ys |> drop(3*(m/3)) |> map(neg)) |> map(fun(p => fst(p) * snd(p))) |> reduce(add)(0.0f))",
+   "ys |> split(3) |> map(fun(c => reduce(add)(0.0f)(c)))"},
 };
 // clang-format on
 

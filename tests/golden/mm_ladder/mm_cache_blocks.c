@@ -4,19 +4,14 @@
  * Source:    specs/mm.rise (entry `mm`)
  * Strategy:  specs/mm.cache-blocks.elevate
  * Target:    c
- * RISE type: (m: Nat) -> (n: Nat) -> (k: Nat) -> m.k.f32 -> k.n.f32 -> (32*(m/32)).(32*(n/32)).f32
+ * RISE type: (m: Nat) -> (n: Nat) -> (k: Nat) -> m.k.f32 -> k.n.f32 -> m.n.f32
  * Parameters (in ABI order):
- *   output (output): (32*(m/32)).(32*(n/32)).f32, 1024*(m/32)*(n/32) elements
+ *   output (output): m.n.f32, m*n elements
  *   m (size): Nat
  *   n (size): Nat
  *   k (size): Nat
  *   A (input): m.k.f32, k*m elements
  *   B (input): k.n.f32, k*n elements
- * Preconditions:
- *   k%4 == 0
- *   4*(k/4%8) == 0
- *   n%32 == 0
- *   m%32 == 0
  * Returns 0 on success; 1 if a precondition fails, 2 if a size is negative,
  * 3 if an array would have more than INT_MAX elements, 4 if a temporary cannot
  * be allocated. On a non-zero return nothing has been written to `output`.
@@ -29,114 +24,98 @@
 typedef float risec_f32x4 __attribute__((vector_size(16)));
 typedef float risec_f32x4u __attribute__((vector_size(16), aligned(4), may_alias));
 
+static inline int risec_min(int a, int b) {
+  return a < b ? a : b;
+}
+
 int mm_cache_blocks(float* restrict output, int m, int n, int k, const float* restrict A,
                     const float* restrict B) {
   if (m < 0 || n < 0 || k < 0) {
     return 2;
   }
   if ((double)m * (double)k > INT_MAX || (double)n * (double)k > INT_MAX ||
-      1024.0 * ((double)m / 32.0) * ((double)n / 32.0) > INT_MAX ||
-      1024.0 * ((double)n / 32.0) > INT_MAX || 32.0 * ((double)k / 32.0) > INT_MAX) {
+      (double)m * (double)n > INT_MAX || 32.0 * ((double)k / 32.0) > INT_MAX) {
     return 3;
   }
-  // the 1st argument of `asVector` needs k to be a multiple of 4
-  if (k % 4 != 0) {
-    return 1;
-  }
-  // the 1st argument of `split` needs 4*(k/4) to be a multiple of 32
-  if (4 * (k / 4 % 8) != 0) {
-    return 1;
-  }
-  // the 1st argument of `split` needs n to be a multiple of 32
-  if (n % 32 != 0) {
-    return 1;
-  }
-  // the 1st argument of `split` needs m to be a multiple of 32
-  if (m % 32 != 0) {
-    return 1;
-  }
-  float* restrict tmp = malloc((size_t)(1024 * (n / 32)) * sizeof(float));
-  float* restrict tmp_2 = malloc((size_t)(k * n) * sizeof(float));
-  float* restrict tmp_3 = malloc((size_t)(32 * (k / 32)) * sizeof(float));
-  if ((tmp == NULL && 1024 * (n / 32) != 0) || (tmp_2 == NULL && k * n != 0) ||
-      (tmp_3 == NULL && 32 * (k / 32) != 0)) {
+  float* restrict tmp = malloc((size_t)(k * n) * sizeof(float));
+  float* restrict tmp_2 = malloc((size_t)(32 * (k / 32)) * sizeof(float));
+  if ((tmp == NULL && k * n != 0) || (tmp_2 == NULL && 32 * (k / 32) != 0)) {
     free(tmp);
     free(tmp_2);
-    free(tmp_3);
     return 4;
   }
   // mapSeq
-  for (int i = 0; i < m / 32; i += 1) {
+  for (int i = 0; i < (m + 31) / 32; i += 1) {
     // mapSeq
     for (int j = 0; j < n; j += 1) {
       // mapSeq
       for (int l = 0; l < k; l += 1) {
-        tmp_2[l + k * j] = B[j + n * l];
+        tmp[l + k * j] = B[j + n * l];
       }
     }
     // mapSeq
-    for (int j = 0; j < n / 32; j += 1) {
+    for (int j = 0; j < (n + 31) / 32; j += 1) {
       // mapSeq
       for (int l = 0; l < 32; l += 1) {
         // mapSeq
         for (int p = 0; p < 32; p += 1) {
           // mapSeq
-          for (int q = 0; q < k / 4; q += 1) {
-            *(risec_f32x4u*)&tmp_3[4 * q] =
-                *(const risec_f32x4u*)&A[k * p + 4 * q + 32 * k * i] *
-                *(const risec_f32x4u*)&tmp_2[k * l + 4 * q + 32 * k * j];
+          for (int q = 0; q < 8 * (k / 32); q += 1) {
+            *(risec_f32x4u*)&tmp_2[4 * q] =
+                *(const risec_f32x4u*)&A[(4 * q) + k * risec_min(m - 1, p + 32 * i)] *
+                *(const risec_f32x4u*)&tmp[(4 * q) + k * risec_min(n - 1, l + 32 * j)];
           }
           float acc = 0.0f;
           // reduceSeq
           for (int q = 0; q < k / 32; q += 1) {
             float acc_2 = 0.0f;
-            acc_2 = acc_2 + tmp_3[32 * q];
-            acc_2 = acc_2 + tmp_3[32 * q + 1];
-            acc_2 = acc_2 + tmp_3[32 * q + 2];
-            acc_2 = acc_2 + tmp_3[32 * q + 3];
-            acc_2 = acc_2 + tmp_3[32 * q + 4];
-            acc_2 = acc_2 + tmp_3[32 * q + 5];
-            acc_2 = acc_2 + tmp_3[32 * q + 6];
-            acc_2 = acc_2 + tmp_3[32 * q + 7];
-            acc_2 = acc_2 + tmp_3[32 * q + 8];
-            acc_2 = acc_2 + tmp_3[32 * q + 9];
-            acc_2 = acc_2 + tmp_3[32 * q + 10];
-            acc_2 = acc_2 + tmp_3[32 * q + 11];
-            acc_2 = acc_2 + tmp_3[32 * q + 12];
-            acc_2 = acc_2 + tmp_3[32 * q + 13];
-            acc_2 = acc_2 + tmp_3[32 * q + 14];
-            acc_2 = acc_2 + tmp_3[32 * q + 15];
-            acc_2 = acc_2 + tmp_3[32 * q + 16];
-            acc_2 = acc_2 + tmp_3[32 * q + 17];
-            acc_2 = acc_2 + tmp_3[32 * q + 18];
-            acc_2 = acc_2 + tmp_3[32 * q + 19];
-            acc_2 = acc_2 + tmp_3[32 * q + 20];
-            acc_2 = acc_2 + tmp_3[32 * q + 21];
-            acc_2 = acc_2 + tmp_3[32 * q + 22];
-            acc_2 = acc_2 + tmp_3[32 * q + 23];
-            acc_2 = acc_2 + tmp_3[32 * q + 24];
-            acc_2 = acc_2 + tmp_3[32 * q + 25];
-            acc_2 = acc_2 + tmp_3[32 * q + 26];
-            acc_2 = acc_2 + tmp_3[32 * q + 27];
-            acc_2 = acc_2 + tmp_3[32 * q + 28];
-            acc_2 = acc_2 + tmp_3[32 * q + 29];
-            acc_2 = acc_2 + tmp_3[32 * q + 30];
-            acc_2 = acc_2 + tmp_3[32 * q + 31];
+            acc_2 = acc_2 + tmp_2[32 * q];
+            acc_2 = acc_2 + tmp_2[32 * q + 1];
+            acc_2 = acc_2 + tmp_2[32 * q + 2];
+            acc_2 = acc_2 + tmp_2[32 * q + 3];
+            acc_2 = acc_2 + tmp_2[32 * q + 4];
+            acc_2 = acc_2 + tmp_2[32 * q + 5];
+            acc_2 = acc_2 + tmp_2[32 * q + 6];
+            acc_2 = acc_2 + tmp_2[32 * q + 7];
+            acc_2 = acc_2 + tmp_2[32 * q + 8];
+            acc_2 = acc_2 + tmp_2[32 * q + 9];
+            acc_2 = acc_2 + tmp_2[32 * q + 10];
+            acc_2 = acc_2 + tmp_2[32 * q + 11];
+            acc_2 = acc_2 + tmp_2[32 * q + 12];
+            acc_2 = acc_2 + tmp_2[32 * q + 13];
+            acc_2 = acc_2 + tmp_2[32 * q + 14];
+            acc_2 = acc_2 + tmp_2[32 * q + 15];
+            acc_2 = acc_2 + tmp_2[32 * q + 16];
+            acc_2 = acc_2 + tmp_2[32 * q + 17];
+            acc_2 = acc_2 + tmp_2[32 * q + 18];
+            acc_2 = acc_2 + tmp_2[32 * q + 19];
+            acc_2 = acc_2 + tmp_2[32 * q + 20];
+            acc_2 = acc_2 + tmp_2[32 * q + 21];
+            acc_2 = acc_2 + tmp_2[32 * q + 22];
+            acc_2 = acc_2 + tmp_2[32 * q + 23];
+            acc_2 = acc_2 + tmp_2[32 * q + 24];
+            acc_2 = acc_2 + tmp_2[32 * q + 25];
+            acc_2 = acc_2 + tmp_2[32 * q + 26];
+            acc_2 = acc_2 + tmp_2[32 * q + 27];
+            acc_2 = acc_2 + tmp_2[32 * q + 28];
+            acc_2 = acc_2 + tmp_2[32 * q + 29];
+            acc_2 = acc_2 + tmp_2[32 * q + 30];
+            acc_2 = acc_2 + tmp_2[32 * q + 31];
             acc = acc + acc_2;
           }
-          tmp[l + 32 * j + 32 * p * (n / 32)] = acc;
+          float acc_3 = 0.0f;
+          // reduceSeq
+          for (int q = 0; q < k % 32; q += 1) {
+            acc_3 = acc_3 + A[q + (32 * (k / 32)) + k * risec_min(m - 1, p + 32 * i)] *
+                                tmp[q + (32 * (k / 32)) + k * risec_min(n - 1, l + 32 * j)];
+          }
+          if ((l + 32 * j) < n && (p + 32 * i) < m) {
+            output[l + n * p + 32 * j + 32 * n * i] = acc + acc_3;
+          }
         }
       }
     }
-    // mapSeq
-    for (int j = 0; j < 32; j += 1) {
-      // mapSeq
-      for (int l = 0; l < 32 * (n / 32); l += 1) {
-        output[l + 1024 * i * (n / 32) + 32 * j * (n / 32)] = tmp[l + 32 * j * (n / 32)];
-      }
-    }
   }
-  free(tmp_3);
   free(tmp_2);
   free(tmp);
   return 0;
