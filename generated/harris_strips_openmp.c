@@ -4,16 +4,15 @@
  * Source:    harris_strips.rise (entry `harrisStrips`)
  * Strategy:  harris_strips.omp.elevate
  * Target:    openmp
- * RISE type: (h: Nat) -> (w: Nat) -> h.w.f32 -> (32*(h/32)).w.f32
+ * RISE type: (h: Nat) -> (w: Nat) -> h.w.f32 -> h.w.f32
  * Parameters (in ABI order):
- *   output (output): (32*(h/32)).w.f32, 32*w*(h/32) elements
+ *   output (output): h.w.f32, h*w elements
  *   h (size): Nat
  *   w (size): Nat
  *   image (input): h.w.f32, h*w elements
  * Preconditions:
  *   w >= 1
- *   h%32 == 0
- *   h >= 32
+ *   32*((h + 31)/32) >= 32
  * Returns 0 on success; 1 if a precondition fails, 2 if a size is negative,
  * 3 if an array would have more than INT_MAX elements, 4 if a temporary cannot
  * be allocated. On a non-zero return nothing has been written to `output`.
@@ -28,20 +27,16 @@ int harris_strips_openmp(float* restrict output, int h, int w, const float* rest
   if (h < 0 || w < 0) {
     return 2;
   }
-  if ((double)h * (double)w > INT_MAX || 32.0 * (double)w * ((double)h / 32.0) > INT_MAX ||
-      144.0 + 36.0 * (double)w > INT_MAX || 68.0 + 34.0 * (double)w > INT_MAX) {
+  if ((double)h * (double)w > INT_MAX || 144.0 + 36.0 * (double)w > INT_MAX ||
+      68.0 + 34.0 * (double)w > INT_MAX) {
     return 3;
   }
   // the 2nd argument of `map` needs w + 2 to be at least 3
   if (w < 1) {
     return 1;
   }
-  // the 1st argument of `slide` needs h - 32 to be a multiple of 32
-  if (h % 32 != 0) {
-    return 1;
-  }
-  // the 1st argument of `slide` needs h + 4 to be at least 36
-  if (h < 32) {
+  // the 1st argument of `slide` needs 32*((h + 31)/32) + 4 to be at least 36
+  if (32 * ((h + 31) / 32) < 32) {
     return 1;
   }
   int nthreads = omp_get_max_threads();
@@ -59,7 +54,7 @@ int harris_strips_openmp(float* restrict output, int h, int w, const float* rest
   }
 #pragma omp parallel for
   // mapPar
-  for (int i = 0; i < h / 32; i += 1) {
+  for (int i = 0; i < (h + 31) / 32; i += 1) {
     float* restrict tmp_own = tmp + (size_t)omp_get_thread_num() * (size_t)(36 * w + 144);
     float* restrict tmp_2_own = tmp_2 + (size_t)omp_get_thread_num() * (size_t)(36 * w + 144);
     float* restrict tmp_3_own = tmp_3 + (size_t)omp_get_thread_num() * (size_t)(34 * w + 68);
@@ -155,8 +150,10 @@ int harris_strips_openmp(float* restrict output, int h, int w, const float* rest
                 tmp_4_own[k + w * j + 2 * j + 2 * w + 5] * tmp_4_own[k + w * j + 2 * j + 2 * w + 5];
         acc_3 = acc_3 +
                 tmp_4_own[k + w * j + 2 * j + 2 * w + 6] * tmp_4_own[k + w * j + 2 * j + 2 * w + 6];
-        output[k + w * j + 32 * w * i] =
-            acc * acc_3 - acc_2 * acc_2 - 0.04f * (acc + acc_3) * (acc + acc_3);
+        if ((j + 32 * i) < h) {
+          output[k + w * j + 32 * w * i] =
+              acc * acc_3 - acc_2 * acc_2 - 0.04f * (acc + acc_3) * (acc + acc_3);
+        }
       }
     }
   }

@@ -4,16 +4,15 @@
  * Source:    harris_strips.rise (entry `harrisStrips`)
  * Strategy:  harris_strips.omp.elevate
  * Target:    openmp
- * RISE type: (h: Nat) -> (w: Nat) -> h.w.f32 -> (32*(h/32)).w.f32
+ * RISE type: (h: Nat) -> (w: Nat) -> h.w.f32 -> h.w.f32
  * Parameters (in ABI order):
- *   output (output): (32*(h/32)).w.f32, 32*w*(h/32) elements
+ *   output (output): h.w.f32, h*w elements
  *   h (size): Nat
  *   w (size): Nat
  *   image (input): h.w.f32, h*w elements
  * Preconditions:
  *   w >= 1
- *   h%32 == 0
- *   h >= 32
+ *   32*((h + 31)/32) >= 32
  * Returns 0 on success; 1 if a precondition fails, 2 if a size is negative,
  * 3 if an array would have more than INT_MAX elements, 4 if a temporary cannot
  * be allocated. On a non-zero return nothing has been written to `output`.
