@@ -21,13 +21,23 @@
 //   RISEC_FUZZ_SEED=S        first seed (default kDefaultSeed); program i
 //                            uses seed S+i, so a failure printed with its seed
 //                            is re-run alone with RISEC_FUZZ_SEED=<that seed>
-//                            RISEC_FUZZ_ITERATIONS=1.
+//                            RISEC_FUZZ_ITERATIONS=1 (which also prints the
+//                            report of a known bug). Two programs whose C
+//                            builds alone but not in one batch are reported
+//                            together, with the range that batches them again.
+//
+// RewriteFuzz.FindingsStayFixed runs the findings (tests/fuzz-findings/rewrite/,
+// docs/fuzzing.md): each program rewritten by its strategy, its C built into
+// one translation unit with the others' and compared with the interpreter.
 #include "CKernelRunner.h"
 #include "RandomPrograms.h"
+#include "TestFiles.h"
 #include "codegen/Compile.h"
 #include "elevate/Combinators.h"
 #include "elevate/Path.h"
+#include "elevate/Rewriter.h"
 #include "elevate/Session.h"
+#include "elevate/StrategyFile.h"
 #include "lower/LowerToC.h"
 #include "rise/infer/Infer.h"
 #include "rise/interp/Interpreter.h"
@@ -39,6 +49,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -311,15 +322,28 @@ std::string printed(const rise::TypedDef& d) {
 /// Everything needed to reproduce one program's run; printed on failure.
 struct Run {
   std::uint64_t seed = 0;
+  std::string finding; ///< a file of tests/fuzz-findings/rewrite/ (then no seed)
   std::string text;
   std::vector<Step> steps;
   std::optional<Step> attempt; ///< the step being applied (reported when it throws)
   std::string lowered;
 
+  /// The rules applied, e.g. `vectorize(4) at [1,0]; storeInMemory at []`.
+  std::string rules() const {
+    std::string s;
+    for (const Step& step : steps)
+      s += (s.empty() ? "" : "; ") + step.rule + " at " + pathText(step.path);
+    return s.empty() ? "(none applied)" : s;
+  }
+
   std::string report(const std::string& what) const {
     std::ostringstream o;
-    o << "rewrite fuzz failure: " << what << "\n  reproduce: RISEC_FUZZ_SEED=" << seed
-      << " RISEC_FUZZ_ITERATIONS=1\n  program: " << text << "  rules:";
+    o << "rewrite fuzz failure: " << what;
+    if (finding.empty())
+      o << "\n  reproduce: RISEC_FUZZ_SEED=" << seed << " RISEC_FUZZ_ITERATIONS=1";
+    else
+      o << "\n  finding: " << finding;
+    o << "\n  program: " << text << "  rules:";
     if (steps.empty())
       o << " (none applied)";
     for (std::size_t i = 0; i < steps.size(); ++i)
@@ -367,12 +391,6 @@ const std::vector<KnownBug> kKnownBugs = {
       "`toMem` inside a function that a view applies on access"},
      "C back end limitation (E0699, codegen/c): a `toMem` that lowerToC or storeInMemory puts "
      "inside a function applied by a view (e.g. a map kept as a view) is rejected"},
-    {{"rejects the generated C", "may be used uninitialized [-Werror=maybe-uninitialized]"},
-     "gcc -Wmaybe-uninitialized false positive (seed 1592598922): a small temporary written "
-     "only under the guard of a `take` in acceptor position (discardTailAcc: `if (j < 1 && i < "
-     "1) tmp[i + j] = ...` inside constant loops of 5 and 4) and read in full afterwards; every "
-     "element read is written, but gcc -O1 cannot prove it. The fix is to bound such loops by "
-     "the guard (for i < min(5, 1)) instead of guarding their body"},
     {{"the C back end cannot compile the lowered program", "(vec[", "has no memory layout"},
      "C back end limitation (E0699): a temporary array of pairs holding vectors of a width "
      "other than 2, 4, 8 or 16 (a `zip` of `asVector(3)` results stored by toMem) has no "
@@ -506,37 +524,70 @@ std::vector<std::string> CBatchOracle::flush() {
   ++stats_.cBatches;
   const std::string cc = "gcc", flags = testsupport::defaultCFlags();
   auto start = std::chrono::steady_clock::now();
-  std::string log;
-  std::vector<int> ids;
-  std::vector<Pending> runnable;
-  bool built = true;
-  if (batch_->build(cc, flags, log) != 0) {
-    // name the kernels that do not build, then build the others: those the
-    // compiler's messages name (`fuzz_N.c:`), or else every kernel alone
-    std::string all = log;
-    bool named = false;
-    for (const Pending& p : pending_)
-      named = named || all.find(batch_->symbol(p.id) + ".c:") != std::string::npos;
-    for (Pending& p : pending_) {
-      std::string one;
-      if (named && all.find(batch_->symbol(p.id) + ".c:") == std::string::npos)
-        runnable.push_back(std::move(p));
-      else if (batch_->build(cc, flags, one, {p.id}) != 0)
-        failures.push_back(failure(p, "gcc " + flags + " rejects the generated C:\n" + one));
-      else
-        runnable.push_back(std::move(p));
-    }
-    if (failures.empty())
-      failures.push_back("the batch of C kernels in " + dir_.string() +
-                         " does not build although each kernel builds alone:\n" + log);
+  // Build the batch; while it does not build, set aside the kernels that the
+  // compiler's messages name (`fuzz_N.c:`): those that do not build alone
+  // are failures; when all of them build alone, they clash with each other
+  // in one translation unit (e.g. the same struct defined twice) and are
+  // reported together, with the seeds that put them into one batch again.
+  // Then build the others (a later pass of the compiler may find more).
+  std::vector<Pending> runnable = std::move(pending_);
+  bool built = false;
+  while (!runnable.empty()) {
+    std::vector<int> ids;
     for (const Pending& p : runnable)
       ids.push_back(p.id);
-    built = !ids.empty() && batch_->build(cc, flags, log, ids) == 0;
-    if (!ids.empty() && !built)
-      failures.push_back("the C kernels in " + dir_.string() + " without the failing ones do " +
-                         "not build:\n" + log);
-  } else {
-    runnable = std::move(pending_);
+    std::string log;
+    if (batch_->build(cc, flags, log, ids) == 0) {
+      built = true;
+      break;
+    }
+    auto names = [&](const Pending& p) {
+      return log.find(batch_->symbol(p.id) + ".c:") != std::string::npos;
+    };
+    std::vector<Pending> others;
+    std::vector<Pending*> alone; // named, and build alone
+    bool failedAlone = false;
+    for (Pending& p : runnable) {
+      std::string one;
+      if (!names(p)) {
+        others.push_back(std::move(p));
+      } else if (batch_->build(cc, flags, one, {p.id}) != 0) {
+        failures.push_back(failure(p, "gcc " + flags + " rejects the generated C:\n" + one));
+        failedAlone = true;
+      } else {
+        alone.push_back(&p);
+      }
+    }
+    std::string what = "the batch of C kernels in " + dir_.string() + " does not build";
+    if (!failedAlone && alone.empty()) {
+      failures.push_back(what + " and its messages name no kernel:\n" + log);
+      break;
+    }
+    if (failedAlone) { // the others named were named along with those (notes)
+      for (Pending* p : alone)
+        others.push_back(std::move(*p));
+    } else {
+      std::string clash;
+      std::uint64_t first = ~std::uint64_t{0}, last = 0;
+      bool seeds = true;
+      for (const Pending* p : alone) {
+        const Run& r = p->run;
+        seeds = seeds && r.finding.empty();
+        clash += "\n  " + batch_->symbol(p->id) + " (" +
+                 (r.finding.empty() ? "seed " + std::to_string(r.seed) + "): " + r.text +
+                                          "    rules: " + r.rules() + "; lowerToC"
+                                    : r.finding + ")");
+        first = std::min(first, r.seed);
+        last = std::max(last, r.seed);
+      }
+      std::string reproduce;
+      if (seeds)
+        reproduce = "\n  reproduce: RISEC_FUZZ_SEED=" + std::to_string(first) +
+                    " RISEC_FUZZ_ITERATIONS=" + std::to_string(last - first + 1);
+      failures.push_back(what + " although each kernel builds alone; these clash in one " +
+                         "translation unit:" + clash + reproduce + "\n  gcc said:\n" + log);
+    }
+    runnable = std::move(others);
   }
   stats_.cBuildSeconds += secondsSince(start);
   start = std::chrono::steady_clock::now();
@@ -770,6 +821,8 @@ TEST(RewriteFuzz, RandomRuleSequencesPreserveTheMeaning) {
       programSeed = std::strtoull(failure.c_str() + at + 16, nullptr, 10);
     if (const KnownBug* b = knownBug(failure)) {
       ++stats.knownFailures;
+      if (iterations == 1) // a seed re-run alone: show what the known bug looks like
+        std::cout << "[rewrite fuzz] known bug:\n" << failure << "\n";
       auto [it, first] = stats.known.try_emplace(b->reason, 0, programSeed);
       ++it->second.first;
       return;
@@ -789,6 +842,61 @@ TEST(RewriteFuzz, RandomRuleSequencesPreserveTheMeaning) {
                                << " are printed)";
   EXPECT_EQ(stats.withoutRewrite * 10 < stats.programs, true)
       << "too many programs without an applicable rule: the generator lost its variety";
+}
+
+/// The fuzzer's findings (tests/fuzz-findings/rewrite/*.rise, docs/fuzzing.md)
+/// stay fixed. Each file holds one or more defs and a strategy in its
+/// `// strategy:` lines; every def is rewritten by the strategy and lowered,
+/// must keep its meaning in the interpreter, and its C is built with every
+/// other def's (of all files) into one translation unit, as the fuzzer
+/// builds its batches, run and compared with the original def's result.
+TEST(RewriteFuzz, FindingsStayFixed) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(RISEC_TEST_DATA) / "fuzz-findings" / "rewrite";
+  Stats stats;
+  CBatchOracle c(stats);
+  int kernels = 0;
+  const std::vector<std::string> files = risec::test::filesWithExtension(dir, ".rise");
+  for (const std::string& file : files) {
+    SCOPED_TRACE(file);
+    const std::string text = risec::test::readFile(dir / file);
+    std::string strategyText;
+    std::istringstream lines(text);
+    for (std::string line; std::getline(lines, line);)
+      if (line.rfind("// strategy:", 0) == 0)
+        strategyText += line.substr(12) + "\n";
+    ASSERT_FALSE(strategyText.empty()) << "no `// strategy:` line";
+    const rise::Program program = rise::parseProgram(rise::makeSourceFile(file, text));
+    const elevate::StrategyPtr strategy =
+        elevate::loadStrategy(rise::makeSourceFile(file + " (strategy)", strategyText));
+    for (const rise::Def& d : program.defs) {
+      SCOPED_TRACE(d.name);
+      const rise::TypedDef def = rise::inferDef(program, d.name);
+      const rise::TypedDef rewritten = elevate::rewriteDef(program, def, *strategy);
+      const rise::Program rewrittenProgram = elevate::rewrittenProgram(program, rewritten);
+      const rise::TypedDef lowered = lower::lowerToC(rewrittenProgram, rewritten);
+      ::Run run;
+      run.finding = "tests/fuzz-findings/rewrite/" + file + ", def " + d.name;
+      run.text = text;
+      run.lowered = printed(lowered);
+      Rng rng(1);
+      std::vector<Value> inputs;
+      for (const rise::Type& t : rise::interp::instantiateEntry(def, {}).inputTypes)
+        inputs.push_back(rise::interp::randomValue(t, rng.engine()));
+      const Value expected = rise::interp::evaluate(def, {}, inputs);
+      std::string why;
+      EXPECT_TRUE(rise::interp::valuesClose(rise::interp::evaluate(lowered, {}, inputs), expected,
+                                            kRelativeTolerance, kAbsoluteTolerance, &why))
+          << "the interpreter on the lowered program: " << why;
+      std::string failure = c.add(run, rewrittenProgram, lowered, inputs, expected);
+      EXPECT_EQ(failure, "");
+      ++kernels;
+    }
+  }
+  for (const std::string& failure : c.flush())
+    ADD_FAILURE() << failure;
+  EXPECT_EQ(stats.cPrograms, kernels) << "every kernel's C ran and matched";
+  EXPECT_GE(kernels, 2) << "the findings in " << dir;
 }
 
 /// The generator itself: deterministic per seed, and every program type-checks.

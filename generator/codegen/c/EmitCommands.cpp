@@ -41,6 +41,7 @@ void Emitter::assignment(const Phrase& lhs, const Phrase& rhs, const rise::Type&
     return;
   }
   if (t->kind() == rise::TypeKind::Vec && vectors_.native(t) && !discardsWrites(lhs)) {
+    noteWrite({});
     vectorLowering_.assign(lhs, rhs, t, at, out);
     return;
   }
@@ -58,6 +59,7 @@ void Emitter::assignment(const Phrase& lhs, const Phrase& rhs, const rise::Type&
   Path l = at, r = at;
   CExpr target = acc(lhs, l);
   CStmt write = assign(std::move(target), exp(rhs, r));
+  noteWrite(l.writeBounds);
   if (l.writeBounds.empty()) {
     out.push_back(std::move(write));
     return;
@@ -115,22 +117,17 @@ void Emitter::comm(const Phrase& c, std::vector<CStmt>& out) {
   } else if (c->isPrim(primitive::assign())) {
     const Phrase& rhs = c->args()[1];
     if (rhs->kind() == PhraseKind::Prim && rhs->isPrim(dpia::primitive::foreign()) &&
-        c->dataArg(0)->kind() == rise::TypeKind::Pair)
+        c->dataArg(0)->kind() == rise::TypeKind::Pair) {
+      noteWrite({});
       assignForeignPair(c->args()[0], rhs, c->dataArg(0), out);
-    else
+    } else
       assignment(c->args()[0], rhs, c->dataArg(0), newPath(), out);
   } else if (c->isPrim(primitive::newVar())) {
     newVariable(c, out);
   } else if (c->isPrim(primitive::forLoop())) {
-    std::string i = loopName();
-    natNames_[dpia::forIndex(c)->var().id] = i;
-    loops_.push_back(i);
-    std::vector<CStmt> body;
-    comm(c->args()[0], body);
-    loops_.pop_back();
-    out.push_back(countingLoop(namedType("int"), i, intLit(0), nats_.bare(dpia::forCount(c)),
-                               intLit(1), body, c->tag()));
+    sequentialLoop(c, out);
   } else if (dpia::isParallelLoop(c)) {
+    noteWrite({}); // its writes are not followed
     parallelLoop(c, out);
   } else if (c->isPrim(primitive::barrier())) {
     std::string flags = dpia::barrierLocal(c) ? "CLK_LOCAL_MEM_FENCE" : "";
@@ -144,6 +141,73 @@ void Emitter::comm(const Phrase& c, std::vector<CStmt>& out) {
         (c->kind() == PhraseKind::Prim ? c->primName() : dpia::phraseTypeToString(c->type())) +
         "`");
   }
+}
+
+void Emitter::sequentialLoop(const Phrase& c, std::vector<CStmt>& out) {
+  const rise::Nat& count = dpia::forCount(c);
+  std::string i = loopName();
+  natNames_[dpia::forIndex(c)->var().id] = i;
+  loops_.push_back(i);
+  loopWrites_.push_back({dpia::forIndex(c)->var().id, count->isConst() ? count->value() : -1});
+  std::vector<CStmt> body;
+  comm(c->args()[0], body);
+  loops_.pop_back();
+  LoopWrites writes = loopWrites_.back();
+  loopWrites_.pop_back();
+  // no iteration (e.g. a map over the empty part that peelTail leaves): its
+  // body, which may index an empty array, is never run (fuzz finding R2)
+  if (writes.count == 0)
+    return;
+  // iterations whose writes are all discarded (take(n) of a longer
+  // computation) are not run: the loop stops where the guards of its writes
+  // say, so that a C compiler sees every element written (fuzz finding R3,
+  // gcc's -Wmaybe-uninitialized)
+  CExpr end = nats_.bare(count);
+  if (!opencl() && !writes.unguarded && writes.needed > 0 && writes.needed < writes.count)
+    end = intLit(writes.needed);
+  out.push_back(countingLoop(namedType("int"), i, intLit(0), end, intLit(1), body, c->tag()));
+}
+
+void Emitter::noteWrite(const std::vector<dpia::Path::Bound>& guards) {
+  for (LoopWrites& loop : loopWrites_) {
+    if (loop.unguarded)
+      continue;
+    if (guards.empty() || loop.count < 0) {
+      loop.unguarded = true;
+      continue;
+    }
+    // the write happens only before the first iteration where a guard fails
+    std::int64_t end = loop.count;
+    for (const dpia::Path::Bound& g : guards)
+      if (auto e = guardEnd(loop, g))
+        end = std::min(end, *e);
+    loop.needed = std::max(loop.needed, end);
+  }
+}
+
+std::optional<std::int64_t> Emitter::guardEnd(const LoopWrites& loop, const dpia::Path::Bound& g) {
+  if (!g.bound->isConst() || !rise::natContainsVar(g.index, loop.index))
+    return std::nullopt;
+  // the guard `index < bound` is false for every iteration from m on when
+  // index, with the loop's index m + w (w >= 0), is at least the bound for
+  // every value of the other indices (their ranges: interval analysis)
+  const rise::Nat w = rise::natVar("w", rise::natConst(0));
+  auto falseFrom = [&](std::int64_t m) {
+    auto low = rise::natConstLowerBound(
+        rise::natSubstitute(g.index, {{loop.index, rise::natConst(m) + w}}));
+    return low && *low >= g.bound->value();
+  };
+  if (!falseFrom(loop.count))
+    return std::nullopt;
+  std::int64_t lo = 0, hi = loop.count; // falseFrom(hi)
+  while (lo < hi) {
+    std::int64_t mid = lo + (hi - lo) / 2;
+    if (falseFrom(mid))
+      hi = mid;
+    else
+      lo = mid + 1;
+  }
+  return falseFrom(lo) ? std::optional<std::int64_t>(lo) : std::nullopt;
 }
 
 void Emitter::newVariable(const Phrase& c, std::vector<CStmt>& out) {

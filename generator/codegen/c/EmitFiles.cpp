@@ -10,6 +10,44 @@
 
 namespace risec::codegen::c {
 
+namespace {
+
+/// `s` under the guard RISEC_STRUCT_<name>, so that a translation unit that
+/// includes several kernels' headers or sources defines it once.
+void addGuarded(TranslationUnit& unit, const StructDef& s) {
+  unit.raw("#ifndef RISEC_STRUCT_" + s.name + "\n#define RISEC_STRUCT_" + s.name);
+  unit.add(s);
+  unit.raw("#endif");
+}
+
+void collectCalls(const CExpr& e, std::set<std::string>& out) {
+  if (e->kind() == ExprNode::Kind::Call)
+    out.insert(e->text());
+  forEachChild(e, [&](const CExpr& op) { collectCalls(op, out); });
+}
+
+void collectCalls(const CStmt& s, std::set<std::string>& out) {
+  if (s->kind() == StmtNode::Kind::Pragma) // a clause may call a helper
+    out.insert(s->text());
+  forEachChild(
+      s, [&](const CExpr& e) { collectCalls(e, out); },
+      [&](const CStmt& c) { collectCalls(c, out); });
+}
+
+} // namespace
+
+std::set<std::string> Emitter::calledHelpers(const std::vector<CStmt>& body) const {
+  std::set<std::string> calls;
+  for (const CStmt& s : body)
+    collectCalls(s, calls);
+  std::set<std::string> used;
+  for (const std::string& h : helpers_)
+    for (const std::string& c : calls)
+      if (c == h || c.find(h + "(") != std::string::npos)
+        used.insert(h);
+  return used;
+}
+
 CFiles Emitter::files(std::vector<CStmt> statements) {
   return opencl() ? openclFiles(std::move(statements)) : cFiles(std::move(statements));
 }
@@ -60,17 +98,24 @@ CFiles Emitter::cFiles(std::vector<CStmt> statements) {
     c.raw(vectors_.declarations(headerVectors_));
     c.blank();
   }
+  // the structs with vector fields that no parameter has (not in the
+  // header), under the header's guards: one definition per translation unit
+  // when several kernels' files are compiled together (fuzz finding R1,
+  // docs/fuzzing.md)
   bool ownStructs = false;
-  for (const StructDef& s : types_.structs()) // with vector fields, not in the header
+  for (const StructDef& s : types_.structs())
     if (!headerStructs_.count(s.name)) {
-      c.add(s);
+      addGuarded(c, s);
       ownStructs = true;
     }
-  for (const std::string& hname : helpers_)
+  // the helpers the function calls (a statement that called one may have
+  // been removed as a dead store: fuzz finding R4)
+  const std::set<std::string> helpers = calledHelpers(body);
+  for (const std::string& hname : helpers)
     c.raw(helperCode(hname));
   for (const std::string& f : foreignCodes)
     c.raw(f);
-  if (!helpers_.empty() || !p.foreigns.empty() || ownStructs)
+  if (!helpers.empty() || !p.foreigns.empty() || ownStructs)
     c.blank();
   c.add(fn);
   return {printUnit(c), host::cHeader(abi_, opts_, declarations), abi_, ""};
@@ -98,9 +143,7 @@ void Emitter::guardedStructs(TranslationUnit& h) {
     headerVectors_.insert(name);
   }
   for (const StructDef& s : host.structs()) {
-    h.raw("#ifndef RISEC_STRUCT_" + s.name + "\n#define RISEC_STRUCT_" + s.name);
-    h.add(s);
-    h.raw("#endif");
+    addGuarded(h, s);
     headerStructs_.insert(s.name);
   }
 }

@@ -166,11 +166,13 @@ CFiles Emitter::openclFiles(std::vector<CStmt> statements) {
   cl.blank();
   for (const StructDef& s : types_.structs())
     cl.add(s);
-  for (const std::string& hname : helpers_)
+  // the helpers the kernel calls (one whose call was a dead store is not)
+  const std::set<std::string> helpers = calledHelpers(kernel.body);
+  for (const std::string& hname : helpers)
     cl.raw(helperCode(hname));
   for (const std::string& f : foreignCodes)
     cl.raw(f);
-  if (!helpers_.empty() || !p.foreigns.empty() || !types_.structs().empty())
+  if (!helpers.empty() || !p.foreigns.empty() || !types_.structs().empty())
     cl.blank();
   cl.add(kernel);
   std::string source = printUnit(cl);

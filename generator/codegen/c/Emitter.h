@@ -152,6 +152,21 @@ private:
   /// temporary, distributed over the work-items when layouts_ says so).
   void newVariable(const dpia::Phrase& c, std::vector<CStmt>& out);
   void comm(const dpia::Phrase& c, std::vector<CStmt>& out);
+  /// A sequential loop: omitted when it runs no iteration; bounded by the
+  /// guards of its writes when they leave its last iterations without one.
+  void sequentialLoop(const dpia::Phrase& c, std::vector<CStmt>& out);
+  /// A sequential loop being emitted and what its body writes (the guards of
+  /// discarded writes, assignment): iterations from `needed` on write nothing.
+  struct LoopWrites {
+    std::uint64_t index;     ///< the id of the loop's index variable
+    std::int64_t count;      ///< its constant trip count (-1: symbolic)
+    bool unguarded = false;  ///< a write that no guard bounds
+    std::int64_t needed = 0; ///< the iterations [0, needed) hold every write
+  };
+  /// Records a write with these guards (none: unguarded) in every loop around.
+  void noteWrite(const std::vector<dpia::Path::Bound>& guards);
+  /// The first iteration of `loop` from which guard `g` is false, if known.
+  static std::optional<std::int64_t> guardEnd(const LoopWrites& loop, const dpia::Path::Bound& g);
   /// A name for a temporary: not a loop index name either.
   std::string fresh(const std::string& hint);
   /// Loop indices are named i, j, k, l by nesting depth (reused by sibling
@@ -197,6 +212,8 @@ private:
   /// (several kernels' headers may be included together).
   void guardedStructs(TranslationUnit& h);
   std::string helperCode(const std::string& h);
+  /// The helpers (helpers_) that `body` calls.
+  std::set<std::string> calledHelpers(const std::vector<CStmt>& body) const;
   /// SYMBOL.c and SYMBOL.h.
   CFiles cFiles(std::vector<CStmt> statements);
 
@@ -220,8 +237,9 @@ private:
   std::string threadsName_;                          ///< the variable holding omp_get_max_threads()
   std::vector<CStmt> localDecls_;                    ///< OpenCL: `local T name[N];` at kernel scope
   std::vector<std::string> loops_;                   ///< loop indices in scope, outermost first
-  std::set<std::uint64_t> sizeIds_;                  ///< the size parameters
-  host::GridLoops gridLoops_;                        ///< OpenCL: for the launch configuration
+  std::vector<LoopWrites> loopWrites_; ///< the sequential loops being emitted, outermost first
+  std::set<std::uint64_t> sizeIds_;    ///< the size parameters
+  host::GridLoops gridLoops_;          ///< OpenCL: for the launch configuration
   std::vector<opencl::GridLoopRef> gridStack_; ///< OpenCL: the grid loops around, outermost first
   std::set<int> usedDims_;                     ///< OpenCL: the dimensions of all grid loops
   opencl::PrivateMemoryCheck privateMemory_;   ///< OpenCL: rule 1 on every private temporary
