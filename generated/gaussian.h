@@ -8,11 +8,15 @@
  * Variants:
  *   gaussian_c (c)
  *   gaussian_openmp (openmp)
+ *   gaussian_strips_c (c)
+ *   gaussian_strips_openmp (openmp)
  */
 #ifndef RISEC_KERNEL_GAUSSIAN_H
 #define RISEC_KERNEL_GAUSSIAN_H
 
 #include "gaussian_c.h"
 #include "gaussian_openmp.h"
+#include "gaussian_strips_c.h"
+#include "gaussian_strips_openmp.h"
 
 #endif /* RISEC_KERNEL_GAUSSIAN_H */

@@ -13,7 +13,6 @@
 #include "dot.h"
 #include "gaussian.h"
 #include "gaussian_fused.h"
-#include "gaussian_strips.h"
 #include "gemv.h"
 #include "harris.h"
 #include "harris_fused.h"

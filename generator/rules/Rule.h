@@ -69,6 +69,7 @@ void registerLiftReduceRules(RuleRegistry& r);
 void registerChunkReduceRules(RuleRegistry& r);
 void registerPeelTailRules(RuleRegistry& r);
 void registerPackingRules(RuleRegistry& r);
+void registerStencilRules(RuleRegistry& r);
 void registerVectorReduceRules(RuleRegistry& r);
 
 /// Helpers for registering rules without parameters / with integer ones.

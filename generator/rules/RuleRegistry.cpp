@@ -33,6 +33,7 @@ const RuleRegistry& RuleRegistry::instance() {
     registerPeelTailRules(r);
     registerPackingRules(r);
     registerVectorReduceRules(r);
+    registerStencilRules(r);
     return r;
   }();
   return registry;

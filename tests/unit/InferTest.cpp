@@ -152,6 +152,22 @@ TEST(Infer, SlideAndPad) {
   EXPECT_EQ(preconditions(raw), std::vector<std::string>{"n >= 3"});
 }
 
+// A `>=` condition that the lower bounds on the sizes imply is dropped: the
+// last strip of slideStrips pads to whole strips, whose slide needs
+// 4*((n + 3)/4) >= 4, which n >= 1 (padClamp's) implies; and of n >= 1 and
+// n >= 3 only the stronger is kept.
+TEST(Infer, ConditionsImpliedByLowerBoundsAreDropped) {
+  auto pre = [](const std::string& body) {
+    return preconditions("def f = depFun(n: Nat => fun(xs: n.f32 => " + body + "))");
+  };
+  EXPECT_EQ(pre("xs |> padClamp(1, 1) |> padClamp(0, 4*((n + 3)/4) - n) |> slide(6, 4)"),
+            std::vector<std::string>{"n >= 1"});
+  EXPECT_EQ(pre("xs |> padClamp(1, 1) |> slide(5, 1)"), std::vector<std::string>{"n >= 3"});
+  // Not implied: kept.
+  EXPECT_EQ(pre("xs |> padClamp(0, 4*((n + 3)/4) - n) |> slide(4, 4)"),
+            std::vector<std::string>{"4*((n + 3)/4) >= 4"});
+}
+
 // padClamp(l, r) repeats a border element, so it needs a non-empty input
 // unless it pads nothing: n >= min(1, l + r). A padding to the next multiple
 // of a tile size is 0 for an empty array, so it needs no precondition.

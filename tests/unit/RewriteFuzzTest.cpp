@@ -191,6 +191,8 @@ std::optional<std::vector<rules::RuleArg>> chooseArgs(const rules::RuleInfo& inf
     return std::vector<rules::RuleArg>{rng.range(1, 5)};
   if (n == "peelReduce" || n == "padMap") // a tail or padding: any sizes
     return std::vector<rules::RuleArg>{rng.range(1, 5)};
+  if (n == "slideStrips") // the last strip padded: any sizes; strips of at least 2
+    return std::vector<rules::RuleArg>{rng.range(2, 5)};
   // vectorised reductions: any sizes are correct (a scalar tail, rows left over)
   if (n == "vectorReduce")
     return std::vector<rules::RuleArg>{rng.range(1, 4), rng.range(1, 3)};

@@ -150,6 +150,19 @@ const RuleCase kCases[] = {
    " |> map(fun(c => reduce(add)(0.0f)(c))) |> reduce(add)(0.0f))"
    " + (zip(ys |> drop(3*(m/3)))(ys |> drop(3*(m/3)) |> map(neg)) |> map(fun(p => fst(p) * snd(p))) |> reduce(add)(0.0f))",
    "ys |> split(3) |> map(fun(c => reduce(add)(0.0f)(c)))"},
+  // stencil rules (docs/strategies.md, "Stencils in strips")
+  {"padClampBeforeMap", "topDown(padClampBeforeMap)", "xs |> map(map(neg)) |> toMem |> padClamp(1, 2)",
+   "xs |> padClamp(1, 2) |> map(map(neg)) |> toMem", "xs |> padClamp(1, 2) |> map(map(neg))"},
+  {"padClampBeforeMapUnstored", "topDown(padClampBeforeMap)", "ys |> map(neg) |> padClamp(2, 0)",
+   "ys |> padClamp(2, 0) |> map(neg)", "ys |> padCst(2, 0, 1.0f) |> map(neg)"},
+  // the random inputs have m = 4, 8, 12, 16: m - 2 windows, 2 to 14, so the
+  // last strip of 4 is padded by 2 or 0 windows
+  {"slideStrips", "slideStrips(4) @ outermost(isMap)", "ys |> slide(3, 1) |> map(fun(w => reduce(add)(0.0f)(w)))",
+   "ys |> padClamp(0, 4*((m + 1)/4) - m + 2) |> slide(6, 4)"
+   " |> map(fun(s => s |> slide(3, 1) |> map(fun(w => reduce(add)(0.0f)(w))))) |> join |> take(m - 2)",
+   "ys |> split(4) |> map(fun(w => reduce(add)(0.0f)(w)))"},
+  {"storePerWindow", "topDown(storePerWindow)", "xs |> map(map(neg)) |> toMem |> slide(2, 1)",
+   "xs |> slide(2, 1) |> map(fun(w => toMem(map(map(neg))(w))))", "xs |> map(map(neg)) |> slide(2, 1)"},
 };
 // clang-format on
 

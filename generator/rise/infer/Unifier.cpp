@@ -1,6 +1,7 @@
 #include "rise/infer/Unifier.h"
 
 #include <algorithm>
+#include <map>
 
 namespace risec::rise {
 
@@ -69,8 +70,40 @@ void Unifier::require(Precondition p) {
   preconditions_.push_back(std::move(p));
 }
 
+namespace {
+
+/// `x >= c` with x a size parameter and c a positive constant.
+bool isLowerBound(const Precondition& p) {
+  return p.rel == Precondition::Rel::Ge && p.lhs->kind() == NatKind::Var && !p.lhs->var().meta &&
+         p.rhs->isConst() && p.rhs->value() > 0;
+}
+
+/// A `>=` precondition that the lower bounds among `all` (other than itself)
+/// imply: with x >= c known, x is x' + c for some x' >= 0, and the condition
+/// is proved for every x'. `h >= 1` makes `32*((h + 31)/32) >= 32` redundant.
+bool impliedByLowerBounds(const Precondition& p, const std::vector<Precondition>& all) {
+  if (p.rel != Precondition::Rel::Ge)
+    return false;
+  std::map<std::uint64_t, const Precondition*> strongest;
+  for (const Precondition& q : all) {
+    if (&q == &p || !isLowerBound(q))
+      continue;
+    const Precondition*& s = strongest[q.lhs->var().id];
+    if (!s || s->rhs->value() < q.rhs->value())
+      s = &q;
+  }
+  if (strongest.empty())
+    return false;
+  std::map<std::uint64_t, Nat> subst;
+  for (const auto& [id, q] : strongest)
+    subst[id] = natAdd(q->lhs, q->rhs);
+  return proveNonNegative(natSubstitute(natSub(p.lhs, p.rhs), subst));
+}
+
+} // namespace
+
 std::vector<Precondition> Unifier::preconditions() const {
-  std::vector<Precondition> out;
+  std::vector<Precondition> all;
   for (Precondition p : preconditions_) {
     p.lhs = resolve(p.lhs);
     p.rhs = resolve(p.rhs);
@@ -80,12 +113,16 @@ std::vector<Precondition> Unifier::preconditions() const {
       continue;
     if (holds && !*holds)
       throw CompileError("E0303", p.loc, p.reason + ", but " + p.str() + " is false");
-    bool duplicate = std::any_of(out.begin(), out.end(), [&](const Precondition& q) {
+    bool duplicate = std::any_of(all.begin(), all.end(), [&](const Precondition& q) {
       return q.rel == p.rel && natEqual(q.lhs, p.lhs) && natEqual(q.rhs, p.rhs);
     });
     if (!duplicate)
-      out.push_back(std::move(p));
+      all.push_back(std::move(p));
   }
+  std::vector<Precondition> out;
+  for (const Precondition& p : all)
+    if (!impliedByLowerBounds(p, all))
+      out.push_back(p);
   return out;
 }
 
