@@ -390,9 +390,11 @@ struct KnownBug {
 };
 const std::vector<KnownBug> kKnownBugs = {
     {{"the C back end cannot compile the lowered program",
-      "`toMem` inside a function that a view applies on access"},
-     "C back end limitation (E0699, codegen/c): a `toMem` that lowerToC or storeInMemory puts "
-     "inside a function applied by a view (e.g. a map kept as a view) is rejected"},
+      "` inside a function that a view applies on access"},
+     "C back end limitation (E0699, codegen/c): a computation that must be stored (a `toMem` "
+     "that lowerToC or storeInMemory puts there, a `reduceSeqUnroll` that liftReduce puts into "
+     "a `generate`) inside a function applied by a view (a map kept as a view, `generate`) is "
+     "rejected"},
     {{"the C back end cannot compile the lowered program", "(vec[", "has no memory layout"},
      "C back end limitation (E0699): a temporary array of pairs holding vectors of a width "
      "other than 2, 4, 8 or 16 (a `zip` of `asVector(3)` results stored by toMem) has no "

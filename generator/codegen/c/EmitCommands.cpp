@@ -58,8 +58,9 @@ void Emitter::assignment(const Phrase& lhs, const Phrase& rhs, const rise::Type&
     throw InternalError("C back end: an assignment of a whole array");
   Path l = at, r = at;
   CExpr target = acc(lhs, l);
+  const ExprNode* variable = writtenVariable(target.get());
+  noteWrite(l.writeBounds, variable ? variable->text() : "");
   CStmt write = assign(std::move(target), exp(rhs, r));
-  noteWrite(l.writeBounds);
   if (l.writeBounds.empty()) {
     out.push_back(std::move(write));
     return;
@@ -148,11 +149,14 @@ void Emitter::sequentialLoop(const Phrase& c, std::vector<CStmt>& out) {
   std::string i = loopName();
   natNames_[dpia::forIndex(c)->var().id] = i;
   loops_.push_back(i);
-  loopWrites_.push_back({dpia::forIndex(c)->var().id, count->isConst() ? count->value() : -1});
+  LoopWrites writes;
+  writes.index = dpia::forIndex(c)->var().id;
+  writes.count = count->isConst() ? count->value() : -1;
+  loopWrites_.push_back(writes);
   std::vector<CStmt> body;
   comm(c->args()[0], body);
   loops_.pop_back();
-  LoopWrites writes = loopWrites_.back();
+  writes = loopWrites_.back();
   loopWrites_.pop_back();
   // no iteration (e.g. a map over the empty part that peelTail leaves): its
   // body, which may index an empty array, is never run (fuzz finding R2)
@@ -168,9 +172,9 @@ void Emitter::sequentialLoop(const Phrase& c, std::vector<CStmt>& out) {
   out.push_back(countingLoop(namedType("int"), i, intLit(0), end, intLit(1), body, c->tag()));
 }
 
-void Emitter::noteWrite(const std::vector<dpia::Path::Bound>& guards) {
+void Emitter::noteWrite(const std::vector<dpia::Path::Bound>& guards, const std::string& target) {
   for (LoopWrites& loop : loopWrites_) {
-    if (loop.unguarded)
+    if (loop.unguarded || loop.locals.count(target))
       continue;
     if (guards.empty() || loop.count < 0) {
       loop.unguarded = true;
@@ -219,6 +223,8 @@ void Emitter::newVariable(const Phrase& c, std::vector<CStmt>& out) {
     return;
   }
   std::string name = fresh(c->tag());
+  for (LoopWrites& loop : loopWrites_)
+    loop.locals.insert(name);
   bool array = t->kind() == rise::TypeKind::Array ||
                (t->kind() == rise::TypeKind::Vec && !vectors_.native(t));
   // OpenCL: a private array's size per work-item is checked once every

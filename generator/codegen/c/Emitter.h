@@ -162,9 +162,13 @@ private:
     std::int64_t count;      ///< its constant trip count (-1: symbolic)
     bool unguarded = false;  ///< a write that no guard bounds
     std::int64_t needed = 0; ///< the iterations [0, needed) hold every write
+    /// the variables declared in its body: writes to them last one iteration
+    std::set<std::string> locals;
   };
-  /// Records a write with these guards (none: unguarded) in every loop around.
-  void noteWrite(const std::vector<dpia::Path::Bound>& guards);
+  /// Records a write to the variable `target` (empty: unknown) with these
+  /// guards (none: unguarded) in every loop around that `target` is not
+  /// local to.
+  void noteWrite(const std::vector<dpia::Path::Bound>& guards, const std::string& target = "");
   /// The first iteration of `loop` from which guard `g` is false, if known.
   static std::optional<std::int64_t> guardEnd(const LoopWrites& loop, const dpia::Path::Bound& g);
   /// A name for a temporary: not a loop index name either.
