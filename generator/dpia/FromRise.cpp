@@ -14,6 +14,132 @@ namespace risec::dpia {
 using rise::Expr;
 using rise::ExprKind;
 
+Entry takeEntryApart(const rise::TypedDef& def) {
+  Entry entry;
+  // a size that inference generalised (`{n: Nat} -> n.f32 -> ...`) has no
+  // parameter to pass it through
+  for (rise::Type t = def.type; t->kind() == rise::TypeKind::DepFun; t = t->result())
+    if (t->binder().implicit)
+      throw CompileError("E0605", def.expr->loc(),
+                         "the entry `" + def.name + "` has the type `" +
+                             rise::typeToString(def.type) + "`, whose size `" + t->binder().name() +
+                             "` no parameter names; name the sizes of a compiled entry with a "
+                             "depFun (write depFun((n: Nat) => fun(x: n.f32 => ...)))");
+  Expr e = def.expr;
+  while (e->kind() == ExprKind::DepLambda) {
+    if (e->binder().kind != rise::Kind::Nat)
+      throw CompileError("E0605", e->loc(),
+                         "the entry `" + def.name + "` takes a " +
+                             std::string(rise::kindName(e->binder().kind)) + " parameter `" +
+                             e->binder().name() +
+                             "`; a compiled entry may only take Nat size parameters");
+    entry.sizes.push_back(e->binder());
+    e = e->body();
+  }
+  while (e->kind() == ExprKind::Lambda) {
+    rise::Type t = e->type()->param();
+    if (!t->isData() || rise::typeHasMeta(t))
+      throw CompileError("E0605", e->loc(),
+                         "the parameter `" + e->name() + "` of the entry `" + def.name +
+                             "` has type `" + rise::typeToString(t) +
+                             "`; a compiled entry needs data parameters whose sizes are "
+                             "named by a depFun (write depFun((n: Nat) => fun(x: n.f32 => ...)))");
+    entry.params.push_back({e->name(), t});
+    e = e->body();
+  }
+  if (!e->type()->isData())
+    throw CompileError("E0605", e->loc(),
+                       "the entry `" + def.name + "` returns a function (`" +
+                           rise::typeToString(e->type()) + "`); a compiled entry must return data");
+  entry.body = e;
+  return entry;
+}
+
+namespace unsupported {
+
+CompileError depArgAfterValue(const SourceLocation& at) {
+  return CompileError("E0699", at,
+                      "a type-level argument after a value argument is not supported by "
+                      "the C back end yet");
+}
+
+CompileError parameterType(const rise::Type& t, const SourceLocation& at) {
+  return CompileError("E0699", at,
+                      "a parameter of type `" + rise::typeToString(t) +
+                          "` is not supported by the C back end yet");
+}
+
+CompileError applicationForm(const Expr& whole, const Expr& head) {
+  return CompileError(
+      "E0699", whole->loc(),
+      "this form of application is not supported by the C back end yet (head kind " +
+          std::to_string(static_cast<int>(head->kind())) + ")");
+}
+
+CompileError partialForeign(const SourceLocation& at) {
+  return CompileError("E0699", at,
+                      "a partially applied foreign function is not supported by the C back "
+                      "end yet");
+}
+
+CompileError noDefinition(const Expr& head) {
+  std::string name(rise::primName(head->prim()));
+  if (head->prim() == rise::Prim::Map || head->prim() == rise::Prim::Reduce)
+    return CompileError("E0603", head->loc(),
+                        "`" + name + "` has no implementation chosen; lower it first (e.g. `" +
+                            name + "Seq`, which lowerToC does by default)");
+  return CompileError("E0604", head->loc(), "`" + name + "` is not supported by the C back end");
+}
+
+CompileError overApplied(const Expr& whole, rise::Prim p) {
+  return CompileError("E0699", whole->loc(),
+                      "applying the result of `" + std::string(rise::primName(p)) +
+                          "` to further arguments is not supported by the C back end yet");
+}
+
+CompileError functionArgumentMissing(const Expr& head) {
+  std::string name(rise::primName(head->prim()));
+  return CompileError("E0699", head->loc(),
+                      "`" + name +
+                          "` without its function argument is not supported by the C back end "
+                          "yet; write it applied, e.g. `" +
+                          name + "(f)`");
+}
+
+CompileError depFunNotInPlace(const Expr& e, const std::string& consumer) {
+  return CompileError("E0699", e->loc(),
+                      consumer + " needs a `depFun(l: Nat => ...)` written in place");
+}
+
+} // namespace unsupported
+
+bool layoutFunction(const Expr& f, const std::function<bool(const Expr&)>& viewableMap) {
+  if (f->kind() == ExprKind::Lambda)
+    return layoutChain(f->body(), f->name(), viewableMap);
+  rise::Spine s = rise::collectSpine(f, true);
+  if (s.head->kind() != ExprKind::Primitive)
+    return false;
+  if (rise::primInfo(s.head->prim()).traits.layoutView)
+    return s.args.empty();
+  return viewableMap(s.head) && s.args.size() == 1 && layoutFunction(s.args[0], viewableMap);
+}
+
+bool layoutChain(const Expr& e, const std::string& x,
+                 const std::function<bool(const Expr&)>& viewableMap) {
+  if (e->kind() == ExprKind::Var)
+    return e->name() == x;
+  rise::Spine s = rise::collectSpine(e, true);
+  if (s.head->kind() == ExprKind::Lambda)
+    return s.args.size() == 1 && layoutFunction(s.head, viewableMap) &&
+           layoutChain(s.args[0], x, viewableMap);
+  if (s.head->kind() != ExprKind::Primitive || s.args.empty())
+    return false;
+  if (rise::primInfo(s.head->prim()).traits.layoutView)
+    return s.args.size() == 1 && layoutChain(s.args[0], x, viewableMap);
+  return viewableMap(s.head) && s.args.size() == 2 && layoutFunction(s.args[0], viewableMap) &&
+         layoutChain(s.args[1], x, viewableMap);
+}
+
 namespace {
 
 std::string shortLoc(const SourceLocation& l) {
@@ -24,7 +150,6 @@ std::string shortLoc(const SourceLocation& l) {
 struct Consumer {
   std::string what;
   SourceLocation loc;
-  const rise::ExprNode* head = nullptr; ///< the consuming primitive, if any
   std::string str() const { return loc.known() ? what + " at " + shortLoc(loc) : what; }
 };
 
@@ -39,15 +164,6 @@ Phrase wrProducer(const Phrase& p) {
   return p;
 }
 
-/// `e` uses a primitive that computes into memory of its own (a reduction,
-/// `iterate`, `toMem`, ...): such a body cannot be applied on access, so a
-/// `map` over it is never a view map (lowerToC copies its result instead).
-bool storesIntoMemory(const Expr& e) {
-  if (e->kind() != ExprKind::Primitive)
-    return rise::anyChild(e, storesIntoMemory);
-  return rise::primInfo(e->prim()).traits.storesIntoMemory;
-}
-
 std::string describe(const Phrase& p) {
   if (p->kind() == PhraseKind::Prim)
     return "`" + (p->tag().empty() || p->primName() != "foreign" ? p->primName() : p->tag()) + "`";
@@ -58,54 +174,19 @@ std::string describe(const Phrase& p) {
 
 class FromRise {
 public:
-  FromRise(bool repair, const std::set<const rise::ExprNode*>& viewableMaps, bool readViews = false)
-      : repair_(repair), readViews_(readViews), viewableMaps_(viewableMaps) {}
-
   Program run(const rise::TypedDef& def) {
     Program prog;
     prog.name = def.name;
     prog.riseType = def.type;
     prog.preconditions = def.preconditions;
-    // a size that inference generalised (`{n: Nat} -> n.f32 -> ...`) has no
-    // parameter to pass it through
-    for (rise::Type t = def.type; t->kind() == rise::TypeKind::DepFun; t = t->result())
-      if (t->binder().implicit)
-        throw CompileError("E0605", def.expr->loc(),
-                           "the entry `" + def.name + "` has the type `" +
-                               rise::typeToString(def.type) + "`, whose size `" +
-                               t->binder().name() +
-                               "` no parameter names; name the sizes of a compiled entry with a "
-                               "depFun (write depFun((n: Nat) => fun(x: n.f32 => ...)))");
-    Expr e = def.expr;
-    while (e->kind() == ExprKind::DepLambda) {
-      if (e->binder().kind != rise::Kind::Nat)
-        throw CompileError("E0605", e->loc(),
-                           "the entry `" + def.name + "` takes a " +
-                               std::string(rise::kindName(e->binder().kind)) + " parameter `" +
-                               e->binder().name() +
-                               "`; a compiled entry may only take Nat size parameters");
-      prog.sizes.push_back(e->binder());
-      e = e->body();
-    }
-    while (e->kind() == ExprKind::Lambda) {
-      rise::Type t = e->type()->param();
-      if (!t->isData() || rise::typeHasMeta(t))
-        throw CompileError(
-            "E0605", e->loc(),
-            "the parameter `" + e->name() + "` of the entry `" + def.name + "` has type `" +
-                rise::typeToString(t) +
-                "`; a compiled entry needs data parameters whose sizes are "
-                "named by a depFun (write depFun((n: Nat) => fun(x: n.f32 => ...)))");
-      Phrase x = freshIdent(e->name(), expType(t, Access::Rd));
+    Entry entry = takeEntryApart(def);
+    prog.sizes = entry.sizes;
+    for (const auto& [name, t] : entry.params) {
+      Phrase x = freshIdent(name, expType(t, Access::Rd));
       prog.inputs.push_back(x);
-      env_.push_back({e->name(), x});
-      e = e->body();
+      env_.push_back({name, x});
     }
-    if (!e->type()->isData())
-      throw CompileError("E0605", e->loc(),
-                         "the entry `" + def.name + "` returns a function (`" +
-                             rise::typeToString(e->type()) +
-                             "`); a compiled entry must return data");
+    const Expr& e = entry.body;
     Phrase body = translate(e);
     body = require(body, Access::Wr, e, {"the output", {}});
     prog.outputType = e->type();
@@ -114,13 +195,7 @@ public:
     return prog;
   }
 
-  Repairs repairs() const { return repairs_; }
-
 private:
-  bool repair_;
-  bool readViews_; ///< repair: a read `map` whose function computes on access stays a view
-  const std::set<const rise::ExprNode*>& viewableMaps_;
-  Repairs repairs_;
   std::vector<std::pair<std::string, Phrase>> env_;
   std::vector<std::shared_ptr<const rise::ForeignDecl>> foreigns_;
 
@@ -132,19 +207,10 @@ private:
   }
 
   /// Checks that `p` (translated from `src`) has the access `want`.
-  Phrase require(const Phrase& p, Access want, const Expr& src, const Consumer& consumer,
-                 bool funBody = false) {
+  Phrase require(const Phrase& p, Access want, const Expr& src, const Consumer& consumer) {
     if (!p->type()->isExp() || p->type()->access() == want)
       return p;
     if (want == Access::Rd) {
-      if (repair_) {
-        const rise::ExprNode* view = readViews_ ? readableMap(src) : nullptr;
-        if (view)
-          repairs_[view] = Repair::ViewMap; // read from now on: as if stored, this round
-        else
-          repairs_[src.get()] = Repair::ToMem;
-        return prim("toMem", {dataType(p)}, {p}, src->loc());
-      }
       Phrase producer = wrProducer(p);
       SourceLocation at = producer->loc().known() ? producer->loc() : src->loc();
       throw CompileError(
@@ -156,13 +222,6 @@ private:
     }
     if (copiedByAssignment(dataType(p)))
       return p;
-    if (repair_) {
-      if (funBody && viewableMaps_.count(consumer.head) && !storesIntoMemory(src))
-        repairs_[consumer.head] = Repair::ViewMap;
-      else
-        repairs_[src.get()] = Repair::Copy;
-      return p;
-    }
     throw CompileError("E0602", src->loc(),
                        describe(p) + " is a view of memory of type `" +
                            rise::typeToString(dataType(p)) + "`, but " + consumer.str() +
@@ -171,72 +230,9 @@ private:
                            "per array dimension)");
   }
 
-  /// Whether `e` can be computed where it is read: nothing in it stores
-  /// (reductions, toMem, ...) or loops, except maps made from `map`, which
-  /// become views in turn.
-  bool computesOnAccess(const Expr& e) const {
-    switch (e->kind()) {
-    case rise::ExprKind::App:
-      return computesOnAccess(e->fn()) && computesOnAccess(e->arg());
-    case rise::ExprKind::DepApp:
-      return computesOnAccess(e->fn());
-    case rise::ExprKind::Lambda:
-    case rise::ExprKind::DepLambda:
-      return computesOnAccess(e->body());
-    case rise::ExprKind::Primitive:
-      if (rise::isMapLike(e->prim()))
-        return e->prim() == rise::Prim::Map || viewableMaps_.count(e.get()) > 0;
-      return !storesIntoMemory(e);
-    default:
-      return true;
-    }
-  }
-
-  /// The head of `src` when it is a `mapSeq` made from `map`, applied to its
-  /// array, whose function computes on access.
-  const rise::ExprNode* readableMap(const Expr& src) const {
-    rise::Spine s = rise::collectSpine(src, true);
-    if (s.head->kind() != rise::ExprKind::Primitive || !viewableMaps_.count(s.head.get()) ||
-        s.args.size() != 2 || !computesOnAccess(s.args[0]))
-      return nullptr;
-    return s.head.get();
-  }
-
-  /// Whether `head` is a `map` that may stay a view: a `map`, or in repair
-  /// mode a `mapSeq` that lowerToC made from one.
-  bool viewableMap(const Expr& head) const {
-    return head->kind() == ExprKind::Primitive &&
-           (head->prim() == rise::Prim::Map || (repair_ && viewableMaps_.count(head.get())));
-  }
-
-  /// Whether `f` only rearranges its argument through views that are
-  /// bijections (split, join, transpose, asVector, asScalar, unzip, and maps
-  /// of such functions), so that writing `f(x)` writes every element of `x`
-  /// once: `transpose`, `split(4)`, `map(join)`, `fun(x => join(transpose(x)))`.
-  bool layoutFunction(const Expr& f) const {
-    if (f->kind() == ExprKind::Lambda)
-      return layoutChain(f->body(), f->name());
-    rise::Spine s = rise::collectSpine(f, true);
-    if (s.head->kind() != ExprKind::Primitive)
-      return false;
-    if (rise::primInfo(s.head->prim()).traits.layoutView)
-      return s.args.empty();
-    return viewableMap(s.head) && s.args.size() == 1 && layoutFunction(s.args[0]);
-  }
-
-  /// Whether `e` is the variable `x` rearranged by layout functions.
-  bool layoutChain(const Expr& e, const std::string& x) const {
-    if (e->kind() == ExprKind::Var)
-      return e->name() == x;
-    rise::Spine s = rise::collectSpine(e, true);
-    if (s.head->kind() == ExprKind::Lambda)
-      return s.args.size() == 1 && layoutFunction(s.head) && layoutChain(s.args[0], x);
-    if (s.head->kind() != ExprKind::Primitive || s.args.empty())
-      return false;
-    if (rise::primInfo(s.head->prim()).traits.layoutView)
-      return s.args.size() == 1 && layoutChain(s.args[0], x);
-    return viewableMap(s.head) && s.args.size() == 2 && layoutFunction(s.args[0]) &&
-           layoutChain(s.args[1], x);
+  /// Whether `head` is a `map`, which may stay a view.
+  static bool viewableMap(const Expr& head) {
+    return head->kind() == ExprKind::Primitive && head->prim() == rise::Prim::Map;
   }
 
   /// `map(f)(xs)` where `xs` is written (Wr) and `f` a layout function: the
@@ -262,8 +258,6 @@ private:
     env_.pop_back();
     if (!body->type()->isExp() || body->type()->access() != Access::Wr)
       return nullptr;
-    if (repair_ && head->prim() != rise::Prim::Map)
-      repairs_[head.get()] = Repair::ViewMap;
     return primTyped(*primitiveForRise(rise::Prim::Map), depArgs, {lambda(x, body), xs},
                      expType(t, Access::Wr), head->loc());
   }
@@ -291,9 +285,7 @@ private:
     // an application spine: head(depArgs...)(args...)
     rise::Spine spine = rise::collectSpine(e, true);
     if (spine.depAfterValue.known())
-      throw CompileError("E0699", spine.depAfterValue,
-                         "a type-level argument after a value argument is not supported by "
-                         "the C back end yet");
+      throw unsupported::depArgAfterValue(spine.depAfterValue);
     return translateSpine(e, spine.head, spine.depArgs, spine.args);
   }
 
@@ -315,9 +307,7 @@ private:
       return expType(t, Access::Rd);
     if (t->kind() == rise::TypeKind::Fun)
       return funPhraseType(paramPhraseType(t->param(), loc), paramPhraseType(t->result(), loc));
-    throw CompileError("E0699", loc,
-                       "a parameter of type `" + rise::typeToString(t) +
-                           "` is not supported by the C back end yet");
+    throw unsupported::parameterType(t, loc);
   }
 
   Phrase translateSpine(const Expr& whole, const Expr& head,
@@ -362,9 +352,7 @@ private:
       if (!seen)
         foreigns_.push_back(decl);
       if (args.size() != decl->params.size())
-        throw CompileError("E0699", head->loc(),
-                           "a partially applied foreign function is not supported by the C back "
-                           "end yet");
+        throw unsupported::partialForeign(head->loc());
       std::vector<Phrase> ps;
       for (const Expr& a : args)
         ps.push_back(require(translate(a), Access::Rd, a, {"`" + decl->name + "`", head->loc()}));
@@ -399,10 +387,7 @@ private:
     default:
       break;
     }
-    throw CompileError(
-        "E0699", whole->loc(),
-        "this form of application is not supported by the C back end yet (head kind " +
-            std::to_string(static_cast<int>(head->kind())) + ")");
+    throw unsupported::applicationForm(whole, head);
   }
 
   Phrase translatePrim(const Expr& whole, const Expr& head,
@@ -410,21 +395,11 @@ private:
     rise::Prim p = head->prim();
     const PrimitiveDef* def = primitiveForRise(p);
     std::string name(rise::primName(p));
-    if (!def) {
-      bool highLevel = p == rise::Prim::Map || p == rise::Prim::Reduce;
-      throw CompileError(highLevel ? "E0603" : "E0604", head->loc(),
-                         highLevel ? "`" + name +
-                                         "` has no implementation chosen; lower it first (e.g. "
-                                         "`" +
-                                         name + "Seq`, which lowerToC does by default)"
-                                   : "`" + name + "` is not supported by the C back end");
-    }
+    if (!def)
+      throw unsupported::noDefinition(head);
     int arity = rise::valueArity(p);
     if (static_cast<int>(args.size()) > arity)
-      throw CompileError("E0699", whole->loc(),
-                         "applying the result of `" + name +
-                             "` to further arguments is not "
-                             "supported by the C back end yet");
+      throw unsupported::overApplied(whole, p);
     // The type after all given arguments, then the missing (eta-expanded) ones.
     rise::Type t = whole->type();
     std::vector<Phrase> extra;
@@ -432,23 +407,19 @@ private:
       if (t->kind() != rise::TypeKind::Fun)
         throw InternalError("DPIA: `" + name + "` has a non-function type while eta-expanding");
       if (!t->param()->isData())
-        throw CompileError("E0699", head->loc(),
-                           "`" + name +
-                               "` without its function argument is not supported by the "
-                               "C back end yet; write it applied, e.g. `" +
-                               name + "(f)`");
+        throw unsupported::functionArgumentMissing(head);
       extra.push_back(freshIdent(extra.empty() ? "x" : "x" + std::to_string(extra.size()),
                                  expType(t->param(), Access::Rd)));
       t = t->result();
     }
     Phrase written; // the array of a map of a layout function, translated ahead
-    if (args.size() == 2 && viewableMap(head) && layoutFunction(args[0])) {
+    if (args.size() == 2 && viewableMap(head) && layoutFunction(args[0], viewableMap)) {
       written = translate(args[1]);
       if (written->type()->isExp() && written->type()->access() == Access::Wr)
         if (Phrase w = writeThrough(head, depArgs, args[0], written, whole->type()))
           return w;
     }
-    Consumer consumer{"`" + name + "`", head->loc(), head.get()};
+    Consumer consumer{"`" + name + "`", head->loc()};
     std::vector<Phrase> ps;
     std::vector<std::size_t> polyArgs;
     for (std::size_t i = 0; i < static_cast<std::size_t>(arity); ++i) {
@@ -473,19 +444,6 @@ private:
     }
     Access result = def->result.access;
     if (def->result.kind == ResultAccess::Kind::Poly) {
-      // OpenCL: a map zipped with values read from memory stays a view, as
-      // Shine reads it, rather than making the zip written (and the values
-      // copied into private memory)
-      bool anyRd = false;
-      for (std::size_t i : polyArgs)
-        anyRd = anyRd || (ps[i]->type()->isExp() && ps[i]->type()->access() == Access::Rd);
-      if (repair_ && readViews_ && anyRd)
-        for (std::size_t i : polyArgs)
-          if (i < args.size() && ps[i]->type()->isExp() && ps[i]->type()->access() == Access::Wr)
-            if (const rise::ExprNode* view = readableMap(args[i])) {
-              repairs_[view] = Repair::ViewMap;
-              ps[i] = prim("toMem", {dataType(ps[i])}, {ps[i]}, args[i]->loc());
-            }
       bool anyWr = false;
       for (std::size_t i : polyArgs)
         anyWr = anyWr || ps[i]->type()->access() == Access::Wr;
@@ -501,11 +459,6 @@ private:
         r = r->result();
       result = r->access();
     }
-    if (repair_) { // a mapSeq found to be a view map is read-only from now on
-      auto it = repairs_.find(head.get());
-      if (it != repairs_.end() && it->second == Repair::ViewMap)
-        result = Access::Rd;
-    }
     Phrase phrase = primTyped(*def, depArgs, ps, expType(t, result), head->loc());
     for (auto it = extra.rbegin(); it != extra.rend(); ++it)
       phrase = lambda(*it, phrase);
@@ -516,8 +469,7 @@ private:
   Phrase translateFun(const Expr& e, const ArgAccess& spec, const Consumer& consumer) {
     if (spec.depNat) {
       if (e->kind() != ExprKind::DepLambda || e->binder().kind != rise::Kind::Nat)
-        throw CompileError("E0699", e->loc(),
-                           consumer.str() + " needs a `depFun(l: Nat => ...)` written in place");
+        throw unsupported::depFunNotInPlace(e, consumer.str());
       ArgAccess inner = spec;
       inner.depNat = false;
       return depLambda(e->binder(), translateFun(e->body(), inner, consumer));
@@ -528,7 +480,7 @@ private:
   Phrase funBody(const Expr& e, int k, const ArgAccess& spec, const Consumer& consumer) {
     if (k == 0) {
       Phrase body = translate(e);
-      return spec.anyBody ? body : require(body, spec.body, e, consumer, true);
+      return spec.anyBody ? body : require(body, spec.body, e, consumer);
     }
     if (e->kind() == ExprKind::Lambda) {
       Phrase x = freshIdent(e->name(), paramPhraseType(e->type()->param(), e->loc()));
@@ -551,7 +503,7 @@ private:
     for (const Phrase& x : xs)
       body = betaApply(body, x);
     if (!spec.anyBody)
-      body = require(body, spec.body, e, consumer, true);
+      body = require(body, spec.body, e, consumer);
     for (auto it = xs.rbegin(); it != xs.rend(); ++it)
       body = lambda(*it, body);
     return body;
@@ -561,14 +513,7 @@ private:
 } // namespace
 
 Program fromRise(const rise::TypedDef& def) {
-  return FromRise(false, {}).run(def);
-}
-
-Repairs findRepairs(const rise::TypedDef& def, const std::set<const rise::ExprNode*>& viewableMaps,
-                    bool readViews) {
-  FromRise t(true, viewableMaps, readViews);
-  t.run(def);
-  return t.repairs();
+  return FromRise().run(def);
 }
 
 } // namespace risec::dpia

@@ -13,42 +13,61 @@
 // A `map` of layout functions (split, join, transpose, asVector, asScalar,
 // unzip, maps of those) over a written array is written too: accT writes it
 // through a map acceptor (dpia/primitives/Maps.cpp), as Shine's DPIA does.
-// The same analysis runs in "repair" mode for lowerToC (lower/LowerToC.h):
-// instead of failing it records where a `toMem` or a copy is needed.
+// The lowering stage finds beforehand where a `toMem` or a copy is needed
+// (lower/AccessAnalysis.h), from the same read/write facts, declared in the
+// primitive table (rise/ast/Primitive.h, `PrimAccess`).
 #pragma once
 
 #include "dpia/Program.h"
 #include "rise/infer/Infer.h"
+#include "support/Diagnostic.h"
 
-#include <map>
-#include <set>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace risec::dpia {
 
-/// What repair mode found missing at one RISE expression.
-enum class Repair {
-  ToMem,   ///< wrap the expression in `toMem`
-  Copy,    ///< wrap the expression in an explicit copy `mapSeq(fun(x => x))`
-  ViewMap, ///< the `mapSeq` (lowered from `map`) only rearranges data: keep it a `map` view
+/// A compiled entry taken apart: `depFun(sizes) => fun(params) => body`.
+struct Entry {
+  std::vector<rise::DepBinder> sizes;
+  std::vector<std::pair<std::string, rise::Type>> params; ///< data parameters
+  rise::Expr body;
 };
-using Repairs = std::map<const rise::ExprNode*, Repair>;
+/// Takes `def` apart; throws E0605 unless its sizes are named Nat
+/// parameters, its parameters data and its result data.
+Entry takeEntryApart(const rise::TypedDef& def);
+
+/// Whether `f` only rearranges its argument through views that are
+/// bijections (PrimTraits::layoutView: split, join, transpose, asVector,
+/// asScalar, unzip; and maps of such functions, where `viewableMap` says
+/// the map-like head may stay a `map`), so that writing `f(x)` writes every
+/// element of `x` once: `transpose`, `split(4)`, `map(join)`,
+/// `fun(x => join(transpose(x)))`.
+bool layoutFunction(const rise::Expr& f, const std::function<bool(const rise::Expr&)>& viewableMap);
+/// Whether `e` is the variable `x` rearranged by layout functions.
+bool layoutChain(const rise::Expr& e, const std::string& x,
+                 const std::function<bool(const rise::Expr&)>& viewableMap);
+
+/// The errors of the forms the C back end does not translate (E0603, E0604,
+/// E0699), raised where the translation, or the lowering's access analysis
+/// that walks a program as the translation does, meets them.
+namespace unsupported {
+CompileError depArgAfterValue(const SourceLocation& at);
+CompileError parameterType(const rise::Type& t, const SourceLocation& at);
+CompileError applicationForm(const rise::Expr& whole, const rise::Expr& head);
+CompileError partialForeign(const SourceLocation& at);
+/// E0603 for map and reduce (a choice not made), E0604 for the others.
+CompileError noDefinition(const rise::Expr& head);
+CompileError overApplied(const rise::Expr& whole, rise::Prim p);
+CompileError functionArgumentMissing(const rise::Expr& head);
+/// `consumer` ("`iterate` at 4:10") needs a `depFun(l: Nat => ...)` as `e`.
+CompileError depFunNotInPlace(const rise::Expr& e, const std::string& consumer);
+} // namespace unsupported
 
 /// Translates a typed entry (`depFun(sizes) => fun(inputs) => body`) into
 /// functional DPIA. Throws CompileError E06xx when a choice is missing.
 Program fromRise(const rise::TypedDef& def);
-
-/// Runs the same analysis but returns the places that need a `toMem` or a
-/// copy instead of failing on them (other errors still throw).
-/// `viewableMaps` are the `mapSeq` primitives that lowerToC made from `map`:
-/// when their function only builds a view, the repair is to keep them a
-/// read-only `map` (a view computed on access) rather than to copy; when
-/// their array is written and their function a layout function, to keep
-/// them a written `map` (written through, with no temporary). With
-/// `readViews` (OpenCL, as Shine reads a `map`) such a map whose result is
-/// read is kept a view too, rather than stored (in private memory, which
-/// the work-items of a parallel map that reads it could not share).
-Repairs findRepairs(const rise::TypedDef& def,
-                    const std::set<const rise::ExprNode*>& viewableMaps = {},
-                    bool readViews = false);
 
 } // namespace risec::dpia

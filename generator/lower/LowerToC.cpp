@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "dpia/FromRise.h"
+#include "lower/AccessAnalysis.h"
 #include "rise/ast/Traverse.h"
 #include "rise/infer/Signatures.h"
 #include "rise/print/Printer.h"
@@ -390,19 +390,19 @@ private:
   }
 };
 
-/// Step 2: wraps the expressions the access analysis marked.
+/// Step 2: wraps the expressions the access analysis (AccessAnalysis.h) marked.
 class InsertCopies {
 public:
-  explicit InsertCopies(const dpia::Repairs& r) : repairs_(r) {}
+  explicit InsertCopies(const Repairs& r) : repairs_(r) {}
 
   Expr run(const Expr& e) {
     Expr r = mapChildren(e, [this](const Expr& c) { return run(c); });
     auto it = repairs_.find(e.get());
     if (it == repairs_.end())
       return r;
-    if (it->second == dpia::Repair::ViewMap)
+    if (it->second == Repair::ViewMap)
       return makePrimitive(Prim::Map, e->loc(), signature(Prim::Map));
-    if (it->second == dpia::Repair::ToMem)
+    if (it->second == Repair::ToMem)
       return onResult(r, toMem);
     return onResult(r, copy);
   }
@@ -419,7 +419,7 @@ public:
   }
 
 private:
-  const dpia::Repairs& repairs_;
+  const Repairs& repairs_;
 };
 
 /// Step 3: infer the lowered def again, from its AST (rules::retype); returns
@@ -481,7 +481,7 @@ TypedDef lowerToC(const Program& program, const TypedDef& def, LowerTarget targe
   if (target != LowerTarget::OpenCL)
     out.expr = SeparateAccumulatorUpdates().run(out.expr);
   for (int round = 0; round < 8; ++round) {
-    dpia::Repairs repairs = dpia::findRepairs(out, seq.fromMap, target == LowerTarget::OpenCL);
+    Repairs repairs = findRepairs(out, seq.fromMap, target == LowerTarget::OpenCL);
     if (repairs.empty())
       break;
     out.expr = InsertCopies(repairs).run(out.expr);

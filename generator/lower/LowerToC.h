@@ -6,10 +6,12 @@
 //      map, mapPar, mapGlobal/mapWorkGroup/mapLocal -> mapSeq;
 //      reduce, reducePar, oclReduceSeq -> reduceSeq;
 //      toGlobal/toLocal/toPrivate/oclToMem -> toMem (C has one address space);
-//   2. the copies DPIA needs are inserted, found by the DPIA access analysis
-//      in repair mode (dpia::findRepairs): `toMem` where a written result is
-//      read, and an explicit copy `mapSeq(fun(x => x))` (nested per array
-//      dimension) where a view of memory must be written;
+//   2. the copies DPIA needs are inserted, found by the access analysis
+//      (lower/AccessAnalysis.h, from the read/write facts of the primitive
+//      table; no DPIA translation): `toMem` where a written result is read,
+//      and an explicit copy `mapSeq(fun(x => x))` (nested per array
+//      dimension) where a view of memory must be written; repeated until
+//      nothing is missing (at most 8 rounds);
 //   For the OpenMP target (LowerTarget::OpenMP) `mapPar` and `reducePar` are
 //   kept: they are the parallel loops of the OpenMP back end; every other
 //   choice is made as for C. For the OpenCL target (LowerTarget::OpenCL)

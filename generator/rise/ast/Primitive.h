@@ -8,11 +8,71 @@
 // primitive", is the checklist.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string_view>
 #include <vector>
 
 namespace risec::rise {
+
+/// How a primitive uses one value argument: DPIA's read/write annotation
+/// (docs/dpia.md, "3. RISE -> functional DPIA"). The lowering's access
+/// analysis (lower/AccessAnalysis.h) reads it to find where a `toMem` or a
+/// copy is needed; dpia/primitives/*.cpp define the same annotation for the
+/// translation (AccessAnalysisTest checks that the two agree).
+struct ArgUse {
+  enum Kind : std::uint8_t {
+    Read,  ///< must be readable (Exp[dt, Rd])
+    Write, ///< must be written (Exp[dt, Wr])
+    View,  ///< any access, the same for every View argument and the result
+    Fun,   ///< a function: parameters read, its body as `writesBody`/`anyBody`
+  } kind = Read;
+  bool writesBody = false; ///< Fun: its body must be written (Wr), else read
+  bool anyBody = false;    ///< Fun: its body may have either access (let)
+  bool depNat = false;     ///< Fun: a depFun over one Nat first (iterate)
+  std::uint8_t arity = 1;  ///< Fun: number of value parameters
+};
+
+/// Builders of ArgUse for the rows of RISEC_PRIMITIVES.
+namespace use {
+inline constexpr ArgUse rd{ArgUse::Read}, wr{ArgUse::Write}, view{ArgUse::View};
+/// A function of `arity` parameters whose body is read (a view applies it on access).
+constexpr ArgUse fnRd(std::uint8_t arity) {
+  return {ArgUse::Fun, false, false, false, arity};
+}
+/// A function of `arity` parameters whose body is written (a loop's body).
+constexpr ArgUse fnWr(std::uint8_t arity) {
+  return {ArgUse::Fun, true, false, false, arity};
+}
+/// A function of one parameter whose body may have either access (let).
+constexpr ArgUse fnAny() {
+  return {ArgUse::Fun, false, true, false, 1};
+}
+/// `(l: Nat) -> ` a function of one parameter whose body is written (iterate).
+constexpr ArgUse depFnWr() {
+  return {ArgUse::Fun, true, false, true, 1};
+}
+} // namespace use
+
+/// The access of a primitive's result and of its arguments (ArgUse): what
+/// DPIA's annotated type of it says. Scalar operators and built-in math
+/// functions read every argument and give a value read (`Rd`) without a row
+/// saying so; `defined` is false for the other primitives that have no DPIA
+/// definition (map-like high-level choices lowering makes: reduce, ...).
+struct PrimAccess {
+  enum class Result : std::uint8_t {
+    Read,    ///< Exp[dt, Rd]
+    Written, ///< Exp[dt, Wr]
+    View,    ///< that of the View arguments
+    FunBody, ///< that of the body of the function argument `funArg` (let)
+  };
+  bool defined = false;
+  ArgUse args[4] = {};
+  std::uint8_t count = 0; ///< the value arguments: the primitive's value arity
+  Result result = Result::Read;
+  std::uint8_t funArg = 0;   ///< FunBody: the argument
+  bool writableView = false; ///< a written View is allowed (zip yes, slide no)
+};
 
 /// Facts about a primitive besides its name, family and type. Built in a
 /// row of RISEC_PRIMITIVES as `Traits{}.before(1).layout()`; every fact not
@@ -48,6 +108,9 @@ struct PrimTraits {
   bool vectorOperator = false;
   /// rules/VectorLift.cpp may apply it to vectors instead of scalars.
   bool liftableToVector = false;
+  /// DPIA's read/write annotation (PrimAccess): `uses(use::fnWr(1), use::rd)`,
+  /// then `givesWritten()`, `givesBodyOf(i)` or `writable()`.
+  PrimAccess access;
 
   constexpr PrimTraits before(int n) const { return with(&PrimTraits::argumentsBeforeData, n); }
   constexpr PrimTraits positive() const { return with(&PrimTraits::positiveSizes, true); }
@@ -71,6 +134,41 @@ struct PrimTraits {
   }
   constexpr PrimTraits vectorOp() const { return with(&PrimTraits::vectorOperator, true); }
   constexpr PrimTraits liftable() const { return with(&PrimTraits::liftableToVector, true); }
+  /// The value arguments' uses; the result is read, or a view when an
+  /// argument is a view.
+  template <class... A> constexpr PrimTraits uses(A... args) const {
+    static_assert(sizeof...(A) <= 4, "PrimAccess holds four arguments");
+    PrimTraits t = *this;
+    t.access = PrimAccess{};
+    t.access.defined = true;
+    ArgUse list[] = {ArgUse{}, args...}; // the first: an empty pack compiles
+    for (std::size_t i = 0; i < sizeof...(A); ++i) {
+      t.access.args[i] = list[i + 1];
+      if (list[i + 1].kind == ArgUse::View)
+        t.access.result = PrimAccess::Result::View;
+    }
+    t.access.count = static_cast<std::uint8_t>(sizeof...(A));
+    return t;
+  }
+  /// The result is written (Exp[dt, Wr]): a loop's or a scan's.
+  constexpr PrimTraits givesWritten() const {
+    PrimTraits t = *this;
+    t.access.result = PrimAccess::Result::Written;
+    return t;
+  }
+  /// The result has the access of the body of the function argument `i` (let).
+  constexpr PrimTraits givesBodyOf(std::uint8_t i) const {
+    PrimTraits t = *this;
+    t.access.result = PrimAccess::Result::FunBody;
+    t.access.funArg = i;
+    return t;
+  }
+  /// A written version of the view is allowed (zip, split, ...; not slide).
+  constexpr PrimTraits writable() const {
+    PrimTraits t = *this;
+    t.access.writableView = true;
+    return t;
+  }
 
 private:
   template <class T, class V> constexpr PrimTraits with(T PrimTraits::*field, V v) const {
@@ -99,92 +197,114 @@ using Traits = PrimTraits;
 // clang-format off
 #define RISEC_PRIMITIVES(X) \
   /* high level */ \
-  X(Map, "map", HighLevel, RISEC_SIG_MAP, Traits{}.mapping().before(1)) \
+  X(Map, "map", HighLevel, RISEC_SIG_MAP, \
+    Traits{}.mapping().before(1).uses(use::fnRd(1), use::rd)) \
   X(Reduce, "reduce", HighLevel, RISEC_SIG_REDUCE, Traits{}.reducing().stores().before(2)) \
-  X(Zip, "zip", HighLevel, "{n: Nat} -> {s: Data} -> {t: Data} -> n.s -> n.t -> n.(s, t)", Traits{}) \
+  X(Zip, "zip", HighLevel, "{n: Nat} -> {s: Data} -> {t: Data} -> n.s -> n.t -> n.(s, t)", \
+    Traits{}.uses(use::view, use::view).writable()) \
   X(Unzip, "unzip", HighLevel, "{n: Nat} -> {s: Data} -> {t: Data} -> n.(s, t) -> (n.s, n.t)", \
-    Traits{}.layout().before(0)) \
+    Traits{}.layout().before(0).uses(use::view).writable()) \
   X(Split, "split", HighLevel, "(k: Nat) -> {m: Nat} -> {t: Data} -> (m*k).t -> m.k.t", \
-    Traits{}.positive().layout().before(1)) \
+    Traits{}.positive().layout().before(1).uses(use::view).writable()) \
   X(Join, "join", HighLevel, "{n: Nat} -> {m: Nat} -> {t: Data} -> n.m.t -> (n*m).t", \
-    Traits{}.layout().before(0)) \
+    Traits{}.layout().before(0).uses(use::view).writable()) \
   X(Transpose, "transpose", HighLevel, "{n: Nat} -> {m: Nat} -> {t: Data} -> n.m.t -> m.n.t", \
-    Traits{}.layout().before(0)) \
+    Traits{}.layout().before(0).uses(use::view).writable()) \
   X(Slide, "slide", HighLevel, \
     "(sz: Nat) -> (sp: Nat) -> {n: Nat} -> {t: Data} -> (sp*n + sz).t -> (n + 1).sz.t", \
-    Traits{}.positive().before(2)) \
+    Traits{}.positive().before(2).uses(use::rd)) \
   X(PadCst, "padCst", HighLevel, \
-    "(l: Nat) -> (r: Nat) -> {n: Nat} -> {t: Data} -> t -> n.t -> (l + n + r).t", Traits{}.before(3)) \
+    "(l: Nat) -> (r: Nat) -> {n: Nat} -> {t: Data} -> t -> n.t -> (l + n + r).t", \
+    Traits{}.before(3).uses(use::rd, use::rd)) \
   X(PadClamp, "padClamp", HighLevel, \
-    "(l: Nat) -> (r: Nat) -> {n: Nat} -> {t: Data} -> n.t -> (l + n + r).t", Traits{}.before(2)) \
-  X(Generate, "generate", HighLevel, "{n: Nat} -> {t: Data} -> (idx[n] -> t) -> n.t", Traits{}) \
-  X(Idx, "idx", HighLevel, "{n: Nat} -> {t: Data} -> idx[n] -> n.t -> t", Traits{}) \
+    "(l: Nat) -> (r: Nat) -> {n: Nat} -> {t: Data} -> n.t -> (l + n + r).t", Traits{}.before(2) \
+    .uses(use::rd)) \
+  X(Generate, "generate", HighLevel, "{n: Nat} -> {t: Data} -> (idx[n] -> t) -> n.t", \
+    Traits{}.uses(use::fnRd(1))) \
+  X(Idx, "idx", HighLevel, "{n: Nat} -> {t: Data} -> idx[n] -> n.t -> t", \
+    Traits{}.uses(use::rd, use::rd)) \
   X(Take, "take", HighLevel, "(k: Nat) -> {m: Nat} -> {t: Data} -> (k + m).t -> k.t", \
-    Traits{}.before(1)) \
+    Traits{}.before(1).uses(use::view).writable()) \
   X(Drop, "drop", HighLevel, "(k: Nat) -> {m: Nat} -> {t: Data} -> (k + m).t -> m.t", \
-    Traits{}.before(1)) \
+    Traits{}.before(1).uses(use::rd)) \
   X(Concat, "concat", HighLevel, "{n: Nat} -> {m: Nat} -> {t: Data} -> n.t -> m.t -> (n + m).t", \
-    Traits{}) \
-  X(Fst, "fst", HighLevel, "{s: Data} -> {t: Data} -> (s, t) -> s", Traits{}) \
-  X(Snd, "snd", HighLevel, "{s: Data} -> {t: Data} -> (s, t) -> t", Traits{}) \
-  X(MakePair, "makePair", HighLevel, "{s: Data} -> {t: Data} -> s -> t -> (s, t)", Traits{}) \
+    Traits{}.uses(use::view, use::view).writable()) \
+  X(Fst, "fst", HighLevel, "{s: Data} -> {t: Data} -> (s, t) -> s", Traits{}.uses(use::rd)) \
+  X(Snd, "snd", HighLevel, "{s: Data} -> {t: Data} -> (s, t) -> t", Traits{}.uses(use::rd)) \
+  X(MakePair, "makePair", HighLevel, "{s: Data} -> {t: Data} -> s -> t -> (s, t)", \
+    Traits{}.uses(use::view, use::view).writable()) \
   X(MapFst, "mapFst", HighLevel, \
-    "{s: Data} -> {t: Data} -> {u: Data} -> (s -> u) -> (s, t) -> (u, t)", Traits{}.before(1)) \
+    "{s: Data} -> {t: Data} -> {u: Data} -> (s -> u) -> (s, t) -> (u, t)", Traits{}.before(1) \
+    .uses(use::fnRd(1), use::rd)) \
   X(MapSnd, "mapSnd", HighLevel, \
-    "{s: Data} -> {t: Data} -> {u: Data} -> (t -> u) -> (s, t) -> (s, u)", Traits{}.before(1)) \
+    "{s: Data} -> {t: Data} -> {u: Data} -> (t -> u) -> (s, t) -> (s, u)", Traits{}.before(1) \
+    .uses(use::fnRd(1), use::rd)) \
   X(Iterate, "iterate", HighLevel, \
     "(k: Nat) -> {n: Nat} -> {m: Nat} -> {t: Data} -> ((l: Nat) -> (l*n).t -> l.t) -> " \
-    "(m*n^k).t -> m.t", Traits{}.stores().before(2)) \
-  X(Let, "let", HighLevel, "{s: Data} -> {t: Data} -> s -> (s -> t) -> t", Traits{}) \
-  X(ToMem, "toMem", HighLevel, RISEC_SIG_TO_MEM, Traits{}.stores().before(0)) \
-  X(Cast, "cast", HighLevel, "(t: Scalar) -> {s: Scalar} -> s -> t", Traits{}) \
-  X(AsVector, "asVector", HighLevel, RISEC_SIG_AS_VECTOR, Traits{}.positive().layout().before(1)) \
+    "(m*n^k).t -> m.t", Traits{}.stores().before(2).uses(use::depFnWr(), use::rd).givesWritten()) \
+  X(Let, "let", HighLevel, "{s: Data} -> {t: Data} -> s -> (s -> t) -> t", \
+    Traits{}.uses(use::rd, use::fnAny()).givesBodyOf(1)) \
+  X(ToMem, "toMem", HighLevel, RISEC_SIG_TO_MEM, Traits{}.stores().before(0).uses(use::wr)) \
+  X(Cast, "cast", HighLevel, "(t: Scalar) -> {s: Scalar} -> s -> t", Traits{}.uses(use::rd)) \
+  X(AsVector, "asVector", HighLevel, RISEC_SIG_AS_VECTOR, \
+    Traits{}.positive().layout().before(1).uses(use::view).writable()) \
   X(AsScalar, "asScalar", HighLevel, \
-    "{m: Nat} -> {k: Nat} -> {s: Scalar} -> m.vec[s, k] -> (m*k).s", Traits{}.layout().before(0)) \
+    "{m: Nat} -> {k: Nat} -> {s: Scalar} -> m.vec[s, k] -> (m*k).s", Traits{}.layout().before(0) \
+    .uses(use::view).writable()) \
   X(AsVectorAligned, "asVectorAligned", HighLevel, RISEC_SIG_AS_VECTOR, \
-    Traits{}.positive().layout().before(1)) \
+    Traits{}.positive().layout().before(1).uses(use::view).writable()) \
   X(ReorderWithStride, "reorderWithStride", HighLevel, \
-    "(s: Nat) -> {m: Nat} -> {t: Data} -> (m*s).t -> (m*s).t", Traits{}.positive().before(1)) \
-  X(NatValue, "natValue", HighLevel, "(n: Nat) -> natType", Traits{}) \
+    "(s: Nat) -> {m: Nat} -> {t: Data} -> (m*s).t -> (m*s).t", Traits{}.positive().before(1) \
+    .uses(use::rd)) \
+  X(NatValue, "natValue", HighLevel, "(n: Nat) -> natType", Traits{}.uses()) \
   X(VectorFromScalar, "vectorFromScalar", HighLevel, "{k: Nat} -> {s: Scalar} -> s -> vec[s, k]", \
-    Traits{}) \
-  X(IndexAsNat, "indexAsNat", HighLevel, "{n: Nat} -> idx[n] -> natType", Traits{}) \
-  X(NatAsIndex, "natAsIndex", HighLevel, "(n: Nat) -> natType -> idx[n]", Traits{}) \
+    Traits{}.uses(use::rd)) \
+  X(IndexAsNat, "indexAsNat", HighLevel, "{n: Nat} -> idx[n] -> natType", Traits{}.uses(use::rd)) \
+  X(NatAsIndex, "natAsIndex", HighLevel, "(n: Nat) -> natType -> idx[n]", Traits{}.uses(use::rd)) \
   /* low level: C */ \
-  X(MapSeq, "mapSeq", SequentialC, RISEC_SIG_MAP, Traits{}.mapping().before(1)) \
-  X(MapSeqUnroll, "mapSeqUnroll", SequentialC, RISEC_SIG_MAP, Traits{}.mapping().before(1)) \
+  X(MapSeq, "mapSeq", SequentialC, RISEC_SIG_MAP, \
+    Traits{}.mapping().before(1).uses(use::fnWr(1), use::rd).givesWritten()) \
+  X(MapSeqUnroll, "mapSeqUnroll", SequentialC, RISEC_SIG_MAP, \
+    Traits{}.mapping().before(1).uses(use::fnWr(1), use::rd).givesWritten()) \
   X(ReduceSeq, "reduceSeq", SequentialC, RISEC_SIG_REDUCE_SEQ, \
-    Traits{}.reducing().stores().before(2)) \
+    Traits{}.reducing().stores().before(2).uses(use::fnWr(2), use::wr, use::rd)) \
   X(ReduceSeqUnroll, "reduceSeqUnroll", SequentialC, RISEC_SIG_REDUCE_SEQ, \
-    Traits{}.reducing().stores().before(2)) \
+    Traits{}.reducing().stores().before(2).uses(use::fnWr(2), use::wr, use::rd)) \
   X(ScanSeq, "scanSeq", SequentialC, \
     "{n: Nat} -> {s: Data} -> {t: Data} -> (t -> s -> t) -> t -> n.s -> n.t", \
-    Traits{}.stores().before(2)) \
+    Traits{}.stores().before(2).uses(use::fnWr(2), use::wr, use::rd).givesWritten()) \
   X(IterateStream, "iterateStream", SequentialC, RISEC_SIG_MAP, Traits{}.before(1)) \
   /* low level: OpenMP */ \
-  X(MapPar, "mapPar", OpenMP, RISEC_SIG_MAP, Traits{}.mapping().before(1)) \
-  X(ReducePar, "reducePar", OpenMP, RISEC_SIG_REDUCE, Traits{}.reducing().stores().before(2)) \
+  X(MapPar, "mapPar", OpenMP, RISEC_SIG_MAP, \
+    Traits{}.mapping().before(1).uses(use::fnWr(1), use::rd).givesWritten()) \
+  X(ReducePar, "reducePar", OpenMP, RISEC_SIG_REDUCE, \
+    Traits{}.reducing().stores().before(2).uses(use::fnWr(2), use::wr, use::rd)) \
   /* low level: OpenCL */ \
-  X(MapGlobal, "mapGlobal", OpenCL, RISEC_SIG_OCL_MAP, Traits{}.mapping().before(2)) \
-  X(MapWorkGroup, "mapWorkGroup", OpenCL, RISEC_SIG_OCL_MAP, Traits{}.mapping().before(2)) \
-  X(MapLocal, "mapLocal", OpenCL, RISEC_SIG_OCL_MAP, Traits{}.mapping().before(2)) \
+  X(MapGlobal, "mapGlobal", OpenCL, RISEC_SIG_OCL_MAP, \
+    Traits{}.mapping().before(2).uses(use::fnWr(1), use::rd).givesWritten()) \
+  X(MapWorkGroup, "mapWorkGroup", OpenCL, RISEC_SIG_OCL_MAP, \
+    Traits{}.mapping().before(2).uses(use::fnWr(1), use::rd).givesWritten()) \
+  X(MapLocal, "mapLocal", OpenCL, RISEC_SIG_OCL_MAP, \
+    Traits{}.mapping().before(2).uses(use::fnWr(1), use::rd).givesWritten()) \
   X(OclReduceSeq, "oclReduceSeq", OpenCL, "(a: AddrSpace) -> " RISEC_SIG_REDUCE_SEQ, \
-    Traits{}.reducing().stores().before(3)) \
+    Traits{}.reducing().stores().before(3).uses(use::fnWr(2), use::wr, use::rd)) \
   X(OclToMem, "oclToMem", OpenCL, "(a: AddrSpace) -> " RISEC_SIG_TO_MEM, \
-    Traits{}.stores().before(1)) \
+    Traits{}.stores().before(1).uses(use::wr)) \
   X(OclIterate, "oclIterate", OpenCL, \
     "(a: AddrSpace) -> (k: Nat) -> {n: Nat} -> {m: Nat} -> {t: Data} -> " \
-    "((l: Nat) -> (l*n).t -> l.t) -> (m*n^k).t -> m.t", Traits{}.stores().before(3)) \
-  X(ToGlobal, "toGlobal", OpenCL, RISEC_SIG_TO_MEM, Traits{}.stores().before(0)) \
-  X(ToLocal, "toLocal", OpenCL, RISEC_SIG_TO_MEM, Traits{}.stores().before(0)) \
-  X(ToPrivate, "toPrivate", OpenCL, RISEC_SIG_TO_MEM, Traits{}.stores().before(0)) \
+    "((l: Nat) -> (l*n).t -> l.t) -> (m*n^k).t -> m.t", Traits{}.stores().before(3) \
+    .uses(use::depFnWr(), use::rd).givesWritten()) \
+  X(ToGlobal, "toGlobal", OpenCL, RISEC_SIG_TO_MEM, Traits{}.stores().before(0).uses(use::wr)) \
+  X(ToLocal, "toLocal", OpenCL, RISEC_SIG_TO_MEM, Traits{}.stores().before(0).uses(use::wr)) \
+  X(ToPrivate, "toPrivate", OpenCL, RISEC_SIG_TO_MEM, Traits{}.stores().before(0).uses(use::wr)) \
   /* stretch */ \
   X(CircularBuffer, "circularBuffer", Stretch, \
     "(a: AddrSpace) -> (alloc: Nat) -> (sz: Nat) -> {n: Nat} -> {s: Data} -> {t: Data} -> " \
-    "(s -> t) -> (n + sz - 1).s -> n.sz.t", Traits{}.positive().stores().before(4)) \
+    "(s -> t) -> (n + sz - 1).s -> n.sz.t", Traits{}.positive().stores().before(4) \
+    .uses(use::fnWr(1), use::rd)) \
   X(RotateValues, "rotateValues", Stretch, \
     "(a: AddrSpace) -> (sz: Nat) -> {n: Nat} -> {s: Data} -> (s -> s) -> (n + sz - 1).s " \
-    "-> n.sz.s", Traits{}.positive().stores().before(3)) \
+    "-> n.sz.s", Traits{}.positive().stores().before(3).uses(use::fnWr(1), use::rd)) \
   /* scalar operators */ \
   X(Add, "add", ScalarOperator, RISEC_SIG_NUMERIC2, Traits{}.infixOp("+", 5).vectorOp().liftable()) \
   X(Sub, "sub", ScalarOperator, RISEC_SIG_NUMERIC2, Traits{}.infixOp("-", 5).vectorOp().liftable()) \
