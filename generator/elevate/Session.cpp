@@ -50,6 +50,8 @@ State Session::commit(const State& s, const Path& at, const Expr& replacement,
     try {
       typed = rules::retype(program_, original_.name, rules::annotateParams(whole));
       typed.expr = rules::restoreAnnotations(whole, typed.expr);
+      if (!typed.expr) // inference reshaped the program (e.g. a depFun applied to a size)
+        typed = rules::retype(program_, original_.name, whole);
     } catch (const CompileError&) {
       typed = rules::retype(program_, original_.name, whole);
     }

@@ -25,6 +25,14 @@ onMap(const Expr& focus, RuleContext& ctx, Prim p,
 }
 
 std::optional<Expr> betaReduction(const Expr& e, RuleContext& ctx) {
+  // depFun(n => b)(N) -> b[n := N]: a dependent function applied to a size
+  // (a def with sizes, called with them, once its value arguments are in)
+  if (e->kind() == ExprKind::DepApp && !e->implicitArg() &&
+      e->fn()->kind() == ExprKind::DepLambda) {
+    TypeSubst s;
+    s.bind(e->fn()->binder(), e->typeArg());
+    return substituteTypeLevel(e->fn()->body(), s);
+  }
   if (e->kind() != ExprKind::App || e->fn()->kind() != ExprKind::Lambda)
     return std::nullopt;
   const Expr& f = e->fn();
@@ -186,7 +194,8 @@ RuleInfo intRule(std::string name, std::string before, std::string after,
 
 void registerAlgorithmicRules(RuleRegistry& r) {
   const std::string fam = "algorithmic";
-  r.add(simpleRule("betaReduction", fam, "fun(x => b)(a)", "b[x := a]", betaReduction));
+  r.add(simpleRule("betaReduction", fam, "fun(x => b)(a), depFun(n => b)(N)",
+                   "b[x := a], b[n := N]", betaReduction));
   r.add(simpleRule("etaReduction", fam, "fun(x => f(x))", "f   (x not free in f)", etaReduction));
   r.add(simpleRule("etaAbstraction", fam, "f", "fun(x => f(x))   (f of a function type)",
                    etaAbstraction));

@@ -182,26 +182,56 @@ Expr annotateParams(const Expr& e) {
   return makeLambda(e->name(), p, annotateParams(e->body()), e->loc(), e->type());
 }
 
-Expr restoreAnnotations(const Expr& shape, const Expr& t) {
+namespace {
+
+/// Thrown where the shapes differ; restoreAnnotations returns null then.
+struct ShapesDiffer {};
+
+Expr restore(const Expr& shape, const Expr& t) {
   if (t->kind() == ExprKind::DepApp && t->implicitArg())
-    return makeDepApp(restoreAnnotations(shape, t->fn()), t->typeArg(), true, t->loc(), t->type());
+    return makeDepApp(restore(shape, t->fn()), t->typeArg(), true, t->loc(), t->type());
   if (shape->kind() != t->kind())
-    throw InternalError("restoreAnnotations: shapes differ");
+    throw ShapesDiffer{};
   switch (t->kind()) {
   case ExprKind::Lambda:
-    return makeLambda(t->name(), shape->paramType(), restoreAnnotations(shape->body(), t->body()),
-                      t->loc(), t->type());
-  case ExprKind::App:
-    return makeApp(restoreAnnotations(shape->fn(), t->fn()),
-                   restoreAnnotations(shape->arg(), t->arg()), t->loc(), t->type());
-  case ExprKind::DepLambda:
-    return makeDepLambda(t->binder(), restoreAnnotations(shape->body(), t->body()), t->loc(),
-                         t->type());
-  case ExprKind::DepApp:
-    return makeDepApp(restoreAnnotations(shape->fn(), t->fn()), t->typeArg(), false, t->loc(),
+    return makeLambda(t->name(), shape->paramType(), restore(shape->body(), t->body()), t->loc(),
                       t->type());
+  case ExprKind::App:
+    return makeApp(restore(shape->fn(), t->fn()), restore(shape->arg(), t->arg()), t->loc(),
+                   t->type());
+  case ExprKind::DepLambda:
+    return makeDepLambda(t->binder(), restore(shape->body(), t->body()), t->loc(), t->type());
+  case ExprKind::DepApp:
+    return makeDepApp(restore(shape->fn(), t->fn()), t->typeArg(), false, t->loc(), t->type());
   default:
     return t;
+  }
+}
+
+} // namespace
+
+Expr restoreAnnotations(const Expr& shape, const Expr& t) {
+  try {
+    return restore(shape, t);
+  } catch (const ShapesDiffer&) {
+    return nullptr;
+  }
+}
+
+Expr substituteTypeLevel(const Expr& e, const TypeSubst& s) {
+  switch (e->kind()) {
+  case ExprKind::Lambda:
+    return makeLambda(e->name(), e->paramType() ? substitute(e->paramType(), s) : nullptr,
+                      substituteTypeLevel(e->body(), s), e->loc());
+  case ExprKind::App:
+    return makeApp(substituteTypeLevel(e->fn(), s), substituteTypeLevel(e->arg(), s), e->loc());
+  case ExprKind::DepLambda:
+    return makeDepLambda(e->binder(), substituteTypeLevel(e->body(), s), e->loc());
+  case ExprKind::DepApp:
+    return makeDepApp(substituteTypeLevel(e->fn(), s), substitute(e->typeArg(), s),
+                      e->implicitArg(), e->loc());
+  default:
+    return e;
   }
 }
 

@@ -92,6 +92,12 @@ private:
 /// Capture-avoiding substitution `e[x := v]`.
 Expr substitute(const Expr& e, const std::string& x, const Expr& v, NameSupply& names);
 
+/// `e` with the type-level variables of `s` (a dependent function's binder
+/// bound to its argument) replaced in its explicit type arguments and
+/// parameter annotations: the body of `depFun(n => e)(N)` as `e[n := N]`.
+/// Binders are unique by id, so nothing can be captured.
+Expr substituteTypeLevel(const Expr& e, const rise::TypeSubst& s);
+
 } // namespace risec::rules
 
 namespace risec::rules {
@@ -103,7 +109,9 @@ namespace risec::rules {
 Expr annotateParams(const Expr& e);
 
 /// `typed` (an elaborated expression, possibly with implicit DepApps) with
-/// the lambda annotations of `shape` (its stripped structure) restored.
+/// the lambda annotations of `shape` (its stripped structure) restored; null
+/// where inference changed the structure (the caller then retypes `shape`
+/// without the annotations).
 Expr restoreAnnotations(const Expr& shape, const Expr& typed);
 
 } // namespace risec::rules

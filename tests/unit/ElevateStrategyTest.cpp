@@ -68,6 +68,24 @@ const char* kLadder[] = {"mm.baseline.elevate",      "mm.blocking.elevate",
                          "mm.array-packing.elevate", "mm.cache-blocks.elevate",
                          "mm.parallel.elevate"};
 
+// A def with sizes called from another (Shine's programs are written this
+// way): beta-reducing the call leaves a depFun applied to a size, which the
+// normal forms reduce too (issue 17: this ended in an internal error).
+TEST(ElevateStrategy, NormalFormsReduceADepFunAppliedToASize) {
+  Typed t = typed(R"(
+def scaleBy = fun(s => depFun(n: Nat => fun(xs: n.f32 => xs |> map(fun(x => x * s)))))
+def f = depFun(n: Nat => fun(xs: n.f32 => scaleBy(2.0f, n, xs)))
+)");
+  rise::Expr want =
+      expected("def f = depFun(n: Nat => fun(xs: n.f32 => xs |> map(fun(x => x * 2.0f))))");
+  for (const char* s : {"BENF", "DFNF", "CNF", "RNF", "normalize(betaReduction)"}) {
+    rise::TypedDef r = rewrite(t, s);
+    EXPECT_TRUE(rise::alphaEquivalent(rules::stripImplicit(r.expr), want))
+        << s << ": " << printed(r);
+    EXPECT_TRUE(sameResults(t.def, r, {{"n", 7}}, 3)) << s;
+  }
+}
+
 TEST(ElevateSpecs, MatMulLadderIsCorrectAndEachStepChangesTheProgram) {
   Typed mm = specProgram("mm.rise");
   std::string previous = printed(mm.def);

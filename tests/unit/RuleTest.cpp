@@ -28,6 +28,8 @@ std::string wrap(const std::string& body) {
 // clang-format off
 const RuleCase kCases[] = {
   {"betaReduction", "betaReduction @ topDown", "fun(r => map(neg)(r))(ys)", "map(neg)(ys)", "ys |> map(neg)"},
+  {"betaReductionDependent", "betaReduction @ topDown", "depFun(k: Nat => fun(zs: k.f32 => zs |> map(neg)))(m)(ys)",
+   "ys |> map(neg)", "ys |> map(neg)"},
   {"etaReduction", "etaReduction @ topDown", "ys |> map(fun(y => neg(y)))", "ys |> map(neg)", "ys |> map(neg)"},
   {"etaAbstraction", "etaAbstraction @ outermost(isMap)", "ys |> map(neg)", "fun(e => map(neg)(e))(ys)", "ys"},
   {"splitJoin", "splitJoin(4) @ outermost(isMap)", "ys |> map(neg)", "ys |> split(4) |> map(map(neg)) |> join", "xs"},
