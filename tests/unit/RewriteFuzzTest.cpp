@@ -271,7 +271,7 @@ std::optional<Rewrite> pickRewrite(const State& s, elevate::Session& session, Rn
 /// A primitive that lowerToC must have replaced (LowerToC.h: every remaining
 /// choice is made sequentially, C has one address space). `map` may remain:
 /// the access analysis keeps a map that only rearranges data as a view
-/// (dpia::Repair::ViewMap).
+/// (lower::Repair::ViewMap, lower/AccessAnalysis.h).
 bool unloweredChoice(rise::Prim p) {
   using rise::Prim;
   switch (p) {
