@@ -226,12 +226,10 @@ private:
     case ExprKind::DepApp: {
       if (args.empty() && depArgs.empty())
         return translate(head);
-      rise::Spine inner = rise::collectSpine(head, true);
-      if (!depArgs.empty() && !inner.args.empty())
+      std::optional<rise::Spine> inner = rise::extendSpine(head, depArgs, args);
+      if (!inner)
         break;
-      inner.depArgs.insert(inner.depArgs.end(), depArgs.begin(), depArgs.end());
-      inner.args.insert(inner.args.end(), args.begin(), args.end());
-      return translateSpine(whole, inner.head, inner.depArgs, inner.args);
+      return translateSpine(whole, inner->head, inner->depArgs, inner->args);
     }
     case ExprKind::DepLambda: {
       // an inlined polymorphic def: instantiate its type-level parameters

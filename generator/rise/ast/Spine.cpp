@@ -29,4 +29,14 @@ Spine collectSpine(const Expr& e, bool withImplicit) {
   return s;
 }
 
+std::optional<Spine> extendSpine(const Expr& head, const std::vector<TypeArg>& depArgs,
+                                 const std::vector<Expr>& args) {
+  Spine inner = collectSpine(head, true);
+  if (!depArgs.empty() && !inner.args.empty())
+    return std::nullopt;
+  inner.depArgs.insert(inner.depArgs.end(), depArgs.begin(), depArgs.end());
+  inner.args.insert(inner.args.end(), args.begin(), args.end());
+  return inner;
+}
+
 } // namespace risec::rise

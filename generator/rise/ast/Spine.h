@@ -5,6 +5,7 @@
 
 #include "rise/ast/Expr.h"
 
+#include <optional>
 #include <vector>
 
 namespace risec::rise {
@@ -24,5 +25,12 @@ Expr spineHead(Expr e);
 /// Takes `e` apart; implicit type-level arguments (inserted by inference) are
 /// kept only with `withImplicit`.
 Spine collectSpine(const Expr& e, bool withImplicit);
+
+/// The spine of `head(depArgs...)(args...)` where `head` is itself an
+/// application: head's own spine (with its implicit arguments) followed by
+/// the given arguments. None where type-level arguments would follow value
+/// arguments (the spine's order cannot express it).
+std::optional<Spine> extendSpine(const Expr& head, const std::vector<TypeArg>& depArgs,
+                                 const std::vector<Expr>& args);
 
 } // namespace risec::rise
