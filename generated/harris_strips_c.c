@@ -12,7 +12,7 @@
  *   image (input): h.w.f32, h*w elements
  * Preconditions:
  *   w >= 1
- *   32*((h + 31)/32) >= 32
+ *   h >= 1
  * Returns 0 on success; 1 if a precondition fails, 2 if a size is negative,
  * 3 if an array would have more than INT_MAX elements, 4 if a temporary cannot
  * be allocated. On a non-zero return nothing has been written to `output`.
@@ -35,7 +35,7 @@ int harris_strips_c(float* restrict output, int h, int w, const float* restrict 
     return 1;
   }
   // the 1st argument of `slide` needs 32*((h + 31)/32) + 4 to be at least 36
-  if (32 * ((h + 31) / 32) < 32) {
+  if (h < 1) {
     return 1;
   }
   float* restrict tmp = malloc((size_t)(36 * w + 144) * sizeof(float));

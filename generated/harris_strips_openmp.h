@@ -12,7 +12,7 @@
  *   image (input): h.w.f32, h*w elements
  * Preconditions:
  *   w >= 1
- *   32*((h + 31)/32) >= 32
+ *   h >= 1
  * Returns 0 on success; 1 if a precondition fails, 2 if a size is negative,
  * 3 if an array would have more than INT_MAX elements, 4 if a temporary cannot
  * be allocated. On a non-zero return nothing has been written to `output`.

@@ -163,9 +163,24 @@ TEST(Infer, ConditionsImpliedByLowerBoundsAreDropped) {
   EXPECT_EQ(pre("xs |> padClamp(1, 1) |> padClamp(0, 4*((n + 3)/4) - n) |> slide(6, 4)"),
             std::vector<std::string>{"n >= 1"});
   EXPECT_EQ(pre("xs |> padClamp(1, 1) |> slide(5, 1)"), std::vector<std::string>{"n >= 3"});
-  // Not implied: kept.
+  // Not implied, but a condition on one size that never decreases in it:
+  // stated as the bound it is.
   EXPECT_EQ(pre("xs |> padClamp(0, 4*((n + 3)/4) - n) |> slide(4, 4)"),
-            std::vector<std::string>{"4*((n + 3)/4) >= 4"});
+            std::vector<std::string>{"n >= 1"});
+}
+
+// A `>=` condition on one size that never decreases as the size grows
+// (sums, floor divisions by constants, ...) is stated as the smallest size
+// for which it holds; conditions on two sizes stay as they are.
+TEST(Infer, MonotoneConditionsOnOneSizeBecomeBounds) {
+  auto pre = [](const std::string& params, const std::string& body) {
+    return preconditions("def f = depFun(" + params + " => fun(xs: " + body + "))");
+  };
+  EXPECT_EQ(pre("n: Nat", "n.f32 => xs |> padClamp(0, 8*((n + 7)/8) - n) |> split(8*((n + 7)/8))"),
+            std::vector<std::string>{"n >= 1"});
+  EXPECT_EQ(pre("n: Nat", "(2*n).f32 => xs |> slide(7, 1)"), std::vector<std::string>{"n >= 4"});
+  EXPECT_EQ(pre("(n: Nat, m: Nat)", "(n + m).f32 => xs |> slide(5, 1)"),
+            std::vector<std::string>{"m + n >= 5"});
 }
 
 // padClamp(l, r) repeats a border element, so it needs a non-empty input

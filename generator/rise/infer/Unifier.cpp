@@ -1,7 +1,9 @@
 #include "rise/infer/Unifier.h"
 
 #include <algorithm>
+#include <limits>
 #include <map>
+#include <memory>
 
 namespace risec::rise {
 
@@ -72,6 +74,83 @@ void Unifier::require(Precondition p) {
 
 namespace {
 
+/// Whether `n` never decreases as the variable `x` grows (the others fixed,
+/// sizes being >= 0): x-free terms, x itself, sums of such, products of one
+/// such with sizes and non-negative constants, floor divisions of one by a
+/// positive constant, min and max of two. Conservative: false otherwise.
+bool nonDecreasingIn(const Nat& n, std::uint64_t x) {
+  if (!natContainsVar(n, x))
+    return true;
+  switch (n->kind()) {
+  case NatKind::Var:
+    return true;
+  case NatKind::Sum:
+    return std::all_of(n->operands().begin(), n->operands().end(),
+                       [x](const Nat& t) { return nonDecreasingIn(t, x); });
+  case NatKind::Prod: {
+    int withX = 0;
+    for (const Nat& f : n->operands()) {
+      if (natContainsVar(f, x)) {
+        if (++withX > 1 || !nonDecreasingIn(f, x) || !proveNonNegative(f))
+          return false;
+      } else if (!proveNonNegative(f)) {
+        return false;
+      }
+    }
+    return true;
+  }
+  case NatKind::Div:
+    return n->rhs()->isConst() && n->rhs()->value() > 0 && nonDecreasingIn(n->lhs(), x);
+  case NatKind::Min:
+  case NatKind::Max:
+    return nonDecreasingIn(n->lhs(), x) && nonDecreasingIn(n->rhs(), x);
+  default:
+    return false;
+  }
+}
+
+/// A `>=` precondition on one size x that never decreases in x, as the
+/// equivalent `x >= x0` (x0 the smallest size for which it holds, found by
+/// bisection): `32*((h + 31)/32) >= 32` is `h >= 1`. Nullopt where p has
+/// another form or holds for no int size; a condition true from 0 on comes
+/// back as `x >= 0`.
+std::optional<Precondition> asLowerBound(const Precondition& p) {
+  if (p.rel != Precondition::Rel::Ge)
+    return std::nullopt;
+  Nat d = natSub(p.lhs, p.rhs);
+  std::shared_ptr<const NatVarInfo> x;
+  bool single = true;
+  natForEachVar(d, [&](const NatVarInfo& v) {
+    if (v.meta || (x && x->id != v.id))
+      single = false;
+    else if (!x)
+      x = std::make_shared<const NatVarInfo>(v);
+  });
+  if (!single || !x || !nonDecreasingIn(d, x->id))
+    return std::nullopt;
+  auto holdsAt = [&](std::int64_t v) {
+    std::optional<std::int64_t> r =
+        natEvaluate(d, [&](const NatVarInfo& w) -> std::optional<std::int64_t> {
+          return w.id == x->id ? std::optional(v) : std::nullopt;
+        });
+    return r && *r >= 0;
+  };
+  std::int64_t lo = 0, hi = std::numeric_limits<int>::max();
+  if (!holdsAt(hi))
+    return std::nullopt;
+  while (lo < hi) { // the smallest v in [lo, hi] where it holds
+    std::int64_t mid = lo + (hi - lo) / 2;
+    if (holdsAt(mid))
+      hi = mid;
+    else
+      lo = mid + 1;
+  }
+  Precondition q = p;
+  q.lhs = natVarRef(x);
+  q.rhs = natConst(lo);
+  return q;
+}
+
 /// `x >= c` with x a size parameter and c a positive constant.
 bool isLowerBound(const Precondition& p) {
   return p.rel == Precondition::Rel::Ge && p.lhs->kind() == NatKind::Var && !p.lhs->var().meta &&
@@ -113,6 +192,11 @@ std::vector<Precondition> Unifier::preconditions() const {
       continue;
     if (holds && !*holds)
       throw CompileError("E0303", p.loc, p.reason + ", but " + p.str() + " is false");
+    if (std::optional<Precondition> bound = asLowerBound(p)) {
+      if (bound->rhs->isConst(0))
+        continue;
+      p = *bound;
+    }
     bool duplicate = std::any_of(all.begin(), all.end(), [&](const Precondition& q) {
       return q.rel == p.rel && natEqual(q.lhs, p.lhs) && natEqual(q.rhs, p.rhs);
     });
