@@ -173,6 +173,10 @@ Expr substitute(const Expr& e, const std::string& x, const Expr& v, NameSupply& 
 
 namespace risec::rules {
 
+bool isArray(const Type& t) {
+  return t && t->kind() == TypeKind::Array;
+}
+
 Expr annotateParams(const Expr& e) {
   if (e->kind() != ExprKind::Lambda)
     return mapChildren(e, annotateParams);

@@ -67,6 +67,9 @@ Expr withHead(const Spine& s, Prim p, std::vector<rise::TypeArg> depArgs);
 
 // ---- sizes ----------------------------------------------------------------------
 
+/// A known array type (rules check the shape of their focus with it).
+bool isArray(const rise::Type& t);
+
 /// `w*(n/w)`: the largest multiple of w not above n (the part that chunks or
 /// vectors of w cover; the tail is n % w).
 rise::Nat wholeMultiple(const rise::Nat& n, std::int64_t w);

@@ -20,10 +20,6 @@ using namespace risec::rise;
 
 namespace {
 
-bool isArray(const Type& t) {
-  return t && t->kind() == TypeKind::Array;
-}
-
 /// toMem and the OpenCL forms that take no address space argument.
 bool isStore(const Expr& e) {
   for (Prim p : {Prim::ToMem, Prim::ToGlobal, Prim::ToLocal, Prim::ToPrivate})

@@ -160,10 +160,6 @@ Expr padToMultiple(const Expr& e, std::int64_t w) {
   return app(prim(Prim::Transpose), app(prim(Prim::Map), pad, arrays));
 }
 
-bool isArray(const Type& t) {
-  return t && t->kind() == TypeKind::Array;
-}
-
 RuleFn padTile(std::int64_t tx, std::int64_t ty) {
   return [tx, ty](const Expr& e, RuleContext&) -> std::optional<Expr> {
     auto c = cartesian(e);
