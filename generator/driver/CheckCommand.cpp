@@ -34,7 +34,9 @@ int runCheck(const CheckOptions& opts, std::ostream& out) {
       out << d.name << " : " << typeToString(d.type) << "\n";
     }
     for (const Precondition& p : d.preconditions)
-      out << "  requires " << p.str() << "  (" << p.loc.str() << ")\n";
+      out << "  requires " << p.str() << "  (" << p.loc.str() << ")"
+          << (p.onlyForNonEmptyResult ? "  or else the result is empty: nothing to compute" : "")
+          << "\n";
   }
   return 0;
 }

@@ -24,7 +24,7 @@ Json parameter(const codegen::AbiParam& p) {
 
 Json preconditions(const std::vector<Precondition>& ps) {
   Json::Array a;
-  for (const Precondition& p : ps)
+  for (const Precondition& p : refusingPreconditions(ps))
     a.push_back(Json::Object{{"condition", p.str()}, {"reason", p.reason}});
   return a;
 }

@@ -530,7 +530,7 @@ private:
     for (const Precondition& p : spec.typedEntry.preconditions) {
       auto lhs = natEvaluate(p.lhs, lookup), rhs = natEvaluate(p.rhs, lookup);
       bool holds = lhs && rhs && (p.rel == Precondition::Rel::Eq ? *lhs == *rhs : *lhs >= *rhs);
-      if (!holds)
+      if (!holds && !p.onlyForNonEmptyResult)
         throw CompileError("E0811", check.loc,
                            "these sizes violate the precondition " + p.str() + " of `" +
                                spec.entry + "` (" + p.reason + ")")

@@ -10,6 +10,13 @@
 //     entry. Where the variant's strategy adds a precondition (tile sizes) that
 //     a check size violates, the kernel must return 1 and leave its output
 //     untouched instead; every variant must run at least one check size.
+//   - then at awkward sizes derived from the spec (awkwardSizes): each size
+//     in turn set to 0, 1, 2, the primes 7, 31, 127, 257 and the multiples
+//     of the usual tiles plus or minus one (33, 63, 65, 95, 97, 129), the
+//     others kept at a small check size, wherever the spec's entry accepts
+//     the sizes. A C or OpenMP variant must accept every such size (its
+//     strategy may add no precondition: remainders are peeled or padded); an
+//     OpenCL variant may refuse one with 1 (the manifest lists why).
 //   - a variant with `isas:` is one test per level, built with -march=LEVEL as
 //     that level's file is in the library, and skipped where the CPU running
 //     the test does not support the level (docs/usage.md, "ISA variants").
@@ -115,6 +122,40 @@ bool satisfies(const rise::TypedDef& def, const interp::SizeEnv& s) {
   }
 }
 
+/// The values an awkward size takes: empty, tiny, primes, and one more or
+/// less than the multiples of 32 and 64 that tiles, strips and vectors use.
+constexpr std::int64_t kAwkwardValues[] = {0, 1, 2, 7, 31, 33, 63, 65, 95, 97, 127, 129, 257};
+
+/// The sizes of `spec` that the sweep varies one size at a time: the first
+/// check size with every size at least 2 (else the last check size), each
+/// size in turn set to each awkward value; sizes the spec's entry refuses
+/// and the check sizes themselves are left out.
+std::vector<interp::SizeEnv> awkwardSizes(const driver::KernelSpec& spec) {
+  const interp::SizeEnv* base = &spec.checks.back().sizes;
+  for (const driver::CheckSizes& c : spec.checks)
+    if (std::all_of(c.sizes.begin(), c.sizes.end(),
+                    [](const auto& kv) { return kv.second >= 2; })) {
+      base = &c.sizes;
+      break;
+    }
+  std::vector<interp::SizeEnv> out;
+  auto known = [&](const interp::SizeEnv& s) {
+    return std::find(out.begin(), out.end(), s) != out.end() ||
+           std::any_of(spec.checks.begin(), spec.checks.end(),
+                       [&](const driver::CheckSizes& c) { return c.sizes == s; });
+  };
+  for (const auto& [name, value] : *base) {
+    (void)value;
+    for (std::int64_t v : kAwkwardValues) {
+      interp::SizeEnv s = *base;
+      s[name] = v;
+      if (!known(s) && satisfies(spec.typedEntry, s))
+        out.push_back(s);
+    }
+  }
+  return out;
+}
+
 class Catalogue : public ::testing::TestWithParam<Case> {};
 
 TEST_P(Catalogue, MatchesTheInterpreter) {
@@ -163,12 +204,23 @@ TEST_P(Catalogue, MatchesTheInterpreter) {
   if (variant.target == driver::Target::OpenCL) // the binary cache stays in the test's folder
     ::setenv("RISEC_CL_CACHE_DIR", (dir / "cl-cache").c_str(), 1);
 
+  std::vector<interp::SizeEnv> all;
+  for (const driver::CheckSizes& check : spec.checks)
+    all.push_back(check.sizes);
+  const std::size_t checkCount = all.size();
+  for (interp::SizeEnv& s : awkwardSizes(spec))
+    all.push_back(std::move(s));
+  const bool mayRefuse = variant.target == driver::Target::OpenCL;
   int ran = 0;
-  for (const driver::CheckSizes& check : spec.checks) {
-    const interp::SizeEnv& sizes = check.sizes;
-    SCOPED_TRACE(variant.symbol + " at " + sizesText(sizes));
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    const interp::SizeEnv& sizes = all[i];
+    SCOPED_TRACE(variant.symbol + " at " + sizesText(sizes) +
+                 (i < checkCount ? " (a check size)" : " (an awkward size)"));
     std::string out;
     if (!satisfies(def, sizes)) {
+      EXPECT_TRUE(mayRefuse || !satisfies(spec.typedEntry, sizes))
+          << "the strategy adds a precondition that these sizes violate; a C or OpenMP "
+             "variant must take every size its entry takes";
       // the strategy's own preconditions (e.g. tile sizes) do not hold
       std::ostringstream in;
       for (const std::string& n : sizeNames)
@@ -197,6 +249,7 @@ TEST_P(Catalogue, MatchesTheInterpreter) {
         << why;
     ++ran;
   }
+  RecordProperty("sizes_run", ran); // in --gtest_output=xml
   EXPECT_GT(ran, 0) << "no check size of " << c.spec << " satisfies the preconditions of "
                     << variant.symbol;
   if (!HasFailure())

@@ -84,6 +84,31 @@ TEST(Infer, SplitOfProductNeedsNoPrecondition) {
   EXPECT_TRUE(preconditions(src).empty());
 }
 
+TEST(Infer, APreconditionOnlyAnEmptyResultViolatesIsMarked) {
+  // split(n) needs n >= 1, and n = 0 empties the result: nothing to compute
+  TypedDef empties = infer("def f = depFun(n: Nat => fun(xs: n.f32 => xs |> split(n) |> join))");
+  ASSERT_EQ(empties.preconditions.size(), 1u);
+  EXPECT_EQ(empties.preconditions[0].str(), "n >= 1");
+  EXPECT_TRUE(empties.preconditions[0].onlyForNonEmptyResult);
+  EXPECT_TRUE(refusingPreconditions(empties.preconditions).empty());
+  // here the result keeps one element at n = 0: the call is refused
+  TypedDef keeps = infer("def g = depFun(n: Nat => fun(xs: n.f32 =>\n"
+                         "  xs |> split(n) |> map(reduce(add)(0.0f))))");
+  ASSERT_EQ(keeps.preconditions.size(), 1u);
+  EXPECT_EQ(keeps.preconditions[0].str(), "n >= 1");
+  EXPECT_FALSE(keeps.preconditions[0].onlyForNonEmptyResult);
+  EXPECT_EQ(refusingPreconditions(keeps.preconditions).size(), 1u);
+}
+
+TEST(Infer, ScalarCountOfDataTypes) {
+  Nat n = natVar("n"), m = natVar("m");
+  EXPECT_EQ(natToString(scalarCount(arrayType(n, arrayType(m, scalarType(ScalarKind::F32))))),
+            "m*n");
+  EXPECT_EQ(natToString(scalarCount(pairType(arrayType(n, scalarType(ScalarKind::F32)),
+                                             vecType(scalarType(ScalarKind::F32), natConst(4))))),
+            "n + 4");
+}
+
 TEST(Infer, SplitThenJoinRestoresTheSize) {
   EXPECT_EQ(typeOf("def f = depFun(n: Nat => fun(xs: (4*n).f32 => xs |> split(4) |> join))"),
             "(n: Nat) -> (4*n).f32 -> (4*n).f32");

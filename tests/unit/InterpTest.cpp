@@ -621,6 +621,18 @@ TEST(InterpEntry, ViolatedPreconditionIsReported) {
   EXPECT_EQ(run(src, {input}, {{"n", 64}}), "[32.0, 32.0]");
 }
 
+TEST(InterpEntry, AnEmptyResultNeedsNoPreconditionThatOnlyItViolates) {
+  // split(n) needs n >= 1 only where the result is not empty
+  std::string src = "def f = depFun((m: Nat, n: Nat) => fun(xs: m.n.f32 =>\n"
+                    "  xs |> map(fun(r => r |> split(n) |> join))))";
+  EXPECT_EQ(run(src, {"[[], [], []]"}, {{"m", 3}, {"n", 0}}), "[[], [], []]");
+  EXPECT_EQ(run(src, {"[[1, 2]]"}, {{"m", 1}, {"n", 2}}), "[[1.0, 2.0]]");
+  // a result that keeps an element at n = 0 still refuses it
+  expectRunError("def g = depFun(n: Nat => fun(xs: n.f32 => xs |> split(n) |> "
+                 "map(reduce(add)(0.0f))))",
+                 {"[]"}, {{"n", 0}}, "E0411", "n >= 1");
+}
+
 TEST(InterpEntry, WrongInputCountIsAnError) {
   expectRunError("def f = fun(a: i32 => fun(b: i32 => a + b))", {"1"}, {}, "E0412",
                  "takes 2 inputs, got 1");

@@ -158,6 +158,12 @@ void Emitter::sizeChecks(const std::vector<std::string>& sizeNames,
   if (tooLarge)
     checks_.push_back(ifStmt(tooLarge, {returnStmt(intLit(kSizeTooLarge))}));
   for (const rise::Precondition& pre : program_.preconditions) {
+    if (pre.onlyForNonEmptyResult) { // `v >= 1`; v = 0 leaves nothing to compute
+      CExpr size = nats_.bare(pre.lhs);
+      checks_.push_back(comment(printExpr(size) + " = 0: the result is empty, nothing to compute"));
+      checks_.push_back(ifStmt(binary(COp::Eq, size, intLit(0)), {returnStmt(intLit(kOk))}));
+      continue;
+    }
     CExpr cond = binary(pre.rel == rise::Precondition::Rel::Eq ? COp::Ne : COp::Lt,
                         nats_.bare(pre.lhs), nats_.bare(pre.rhs));
     checks_.push_back(comment(pre.reason.empty() ? pre.str() : pre.reason));

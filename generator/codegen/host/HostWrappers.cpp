@@ -222,13 +222,14 @@ std::string docComment(const KernelAbi& abi, const c::COptions& opts) {
   }
   d.set("params", params);
   mustache::data pres{mustache::data::type::list};
-  for (const rise::Precondition& pre : abi.preconditions) {
+  std::vector<rise::Precondition> refusing = rise::refusingPreconditions(abi.preconditions);
+  for (const rise::Precondition& pre : refusing) {
     mustache::data q;
     q.set("text", pre.str());
     pres.push_back(q);
   }
   d.set("preconditions", pres);
-  d.set("hasPreconditions", flag(!abi.preconditions.empty()));
+  d.set("hasPreconditions", flag(!refusing.empty()));
   d.set("isOpenCL", flag(opencl));
   d.set("hasTemporaries", flag(!abi.withRole(Role::Temporary).empty()));
   std::string text = render(embedded::kKernelDoc, d);

@@ -193,6 +193,23 @@ private:
   TypeSubst subst_;
 };
 
+/// Marks the preconditions `v >= 1` (v a size) that fail only where the
+/// result of a def of type `type` is empty: its scalar count is 0 at v = 0.
+/// Padding to whole tiles asks for such conditions (`split` of a padded
+/// width needs the width to be positive) although a call with v = 0 has
+/// nothing to compute.
+void markEmptyResultConditions(Type type, std::vector<Precondition>& pre) {
+  while (type->kind() == TypeKind::DepFun || type->kind() == TypeKind::Fun)
+    type = type->result();
+  Nat count = scalarCount(type);
+  if (!count)
+    return;
+  for (Precondition& p : pre)
+    if (p.rel == Precondition::Rel::Ge && p.rhs->isConst(1) && p.lhs->kind() == NatKind::Var &&
+        natSubstitute(count, {{p.lhs->var().id, natConst(0)}})->isConst(0))
+      p.onlyForNonEmptyResult = true;
+}
+
 TypedDef finish(const std::string& name, const Expr& elaborated, Unifier& u) {
   u.solveDeferred(false);
   u.solveDeferred(true);
@@ -212,10 +229,39 @@ TypedDef finish(const std::string& name, const Expr& elaborated, Unifier& u) {
     p.lhs = substitute(p.lhs, g.substitution());
     p.rhs = substitute(p.rhs, g.substitution());
   }
+  markEmptyResultConditions(type, pre);
   return TypedDef{name, typed, type, std::move(pre)};
 }
 
 } // namespace
+
+Nat scalarCount(const Type& t) {
+  switch (t->kind()) {
+  case TypeKind::Scalar:
+  case TypeKind::Index:
+    return natConst(1);
+  case TypeKind::Vec:
+    return t->size();
+  case TypeKind::Array: {
+    Nat elem = scalarCount(t->elem());
+    return elem ? natMul(t->size(), elem) : nullptr;
+  }
+  case TypeKind::Pair: {
+    Nat a = scalarCount(t->first()), b = scalarCount(t->second());
+    return a && b ? natAdd(a, b) : nullptr;
+  }
+  default:
+    return nullptr;
+  }
+}
+
+std::vector<Precondition> refusingPreconditions(const std::vector<Precondition>& pre) {
+  std::vector<Precondition> out;
+  for (const Precondition& p : pre)
+    if (!p.onlyForNonEmptyResult)
+      out.push_back(p);
+  return out;
+}
 
 std::vector<DepBinder> sizeBinders(const TypedDef& def) {
   std::vector<DepBinder> sizes;

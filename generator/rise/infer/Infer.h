@@ -29,6 +29,12 @@ struct Precondition {
   Nat rhs;
   SourceLocation loc; ///< the primitive application that requires it
   std::string reason; ///< e.g. "split(32) needs the array length to be a multiple of 32"
+  /// The condition is `v >= 1` for a size `v` and fails only where the def's
+  /// result has no elements (v = 0 empties it): such a call has nothing to
+  /// compute, so it is not refused. Generated code returns 0 at once, the
+  /// interpreter returns the empty result, and the manifest does not list
+  /// the condition. Set by inference (markEmptyResultConditions).
+  bool onlyForNonEmptyResult = false;
 
   std::string str() const; ///< "n % 32 == 0"
 };
@@ -39,6 +45,14 @@ struct TypedDef {
   Type type; ///< remaining unknowns generalised to implicit binders `{n: Nat}`
   std::vector<Precondition> preconditions;
 };
+
+/// The preconditions of `def` that a call must meet (those not
+/// onlyForNonEmptyResult): what the manifest and the headers list.
+std::vector<Precondition> refusingPreconditions(const std::vector<Precondition>& pre);
+
+/// The number of scalars in a value of data type `t` (the lanes of a
+/// vector; both sides of a pair); null for a type variable.
+Nat scalarCount(const Type& t);
 
 /// The entry's Nat size parameters, in depFun order (the leading
 /// `depFun((n: Nat, ...) => ...)` of its expression).

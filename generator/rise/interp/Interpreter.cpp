@@ -337,8 +337,12 @@ std::string sizesText(const EntryShape& s, const SizeEnv& sizes) {
   return text;
 }
 
-void checkPreconditions(const TypedDef& def, const EntryShape& s, const SizeEnv& sizes,
+/// Checks the preconditions; returns false where one that holds for every
+/// non-empty result fails (Precondition::onlyForNonEmptyResult): the result
+/// is empty, and nothing is evaluated.
+bool checkPreconditions(const TypedDef& def, const EntryShape& s, const SizeEnv& sizes,
                         const std::map<std::uint64_t, std::int64_t>& byId) {
+  bool nonEmpty = true;
   auto lookup = [&byId](const NatVarInfo& v) -> std::optional<std::int64_t> {
     auto it = byId.find(v.id);
     return it == byId.end() ? std::nullopt : std::optional(it->second);
@@ -346,11 +350,14 @@ void checkPreconditions(const TypedDef& def, const EntryShape& s, const SizeEnv&
   for (const Precondition& p : def.preconditions) {
     std::optional<std::int64_t> lhs = natEvaluate(p.lhs, lookup), rhs = natEvaluate(p.rhs, lookup);
     bool holds = lhs && rhs && (p.rel == Precondition::Rel::Eq ? *lhs == *rhs : *lhs >= *rhs);
-    if (!holds)
+    if (!holds && p.onlyForNonEmptyResult && lhs && rhs)
+      nonEmpty = false;
+    else if (!holds)
       runtimeError(errc::kPrecondition, p.loc,
                    "size precondition `" + p.str() + "` does not hold for " + sizesText(s, sizes) +
                        (p.reason.empty() ? "" : ": " + p.reason));
   }
+  return nonEmpty;
 }
 
 /// Substitutes the sizes into a type and checks that the result is a data
@@ -384,13 +391,14 @@ struct Instance {
   EntryShape shape;
   std::map<std::uint64_t, std::int64_t> sizeById;
   EntryInterface iface;
+  bool emptyResult = false; ///< a condition that only a non-empty result needs fails
 };
 
 Instance instantiate(const TypedDef& def, const SizeEnv& sizes) {
   Instance inst;
   inst.shape = entryShape(def);
   inst.sizeById = bindSizes(def, inst.shape, sizes);
-  checkPreconditions(def, inst.shape, sizes, inst.sizeById);
+  inst.emptyResult = !checkPreconditions(def, inst.shape, sizes, inst.sizeById);
   TypeSubst subst;
   for (const auto& [id, v] : inst.sizeById)
     subst.nats[id] = natConst(v);
@@ -444,6 +452,8 @@ Value evaluate(const TypedDef& def, const SizeEnv& sizes, const std::vector<Valu
     if (auto m = checkValueType(inputs[i], inst.iface.inputTypes[i]))
       runtimeError(errc::kInputShape, inputLocation(inst, i),
                    m->str(inputLabel(i, inst.iface.inputNames[i])));
+  if (inst.emptyResult)
+    return emptyValue(inst.iface.outputType);
   // Bind every size by id, then evaluate the body inside the depFuns: this is
   // what applying the depFuns to the sizes would do, and it also binds sizes
   // that inference generalised (binders of the type without a depFun).

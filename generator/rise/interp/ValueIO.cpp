@@ -397,6 +397,21 @@ Value randomValue(const Type& t, std::mt19937_64& rng) {
   }
 }
 
+Value emptyValue(const Type& t) {
+  switch (t->kind()) {
+  case TypeKind::Array: {
+    std::vector<Value> out;
+    for (std::int64_t i = 0; i < constSize(t); ++i)
+      out.push_back(emptyValue(t->elem()));
+    return Value::array(std::move(out));
+  }
+  case TypeKind::Pair:
+    return Value::pair(emptyValue(t->first()), emptyValue(t->second()));
+  default:
+    throw InternalError("interpreter: " + typeToString(t) + " holds a scalar, it is not empty");
+  }
+}
+
 std::ostream& operator<<(std::ostream& os, const Value& v) {
   if (v.isFunction())
     return os << "<function>";

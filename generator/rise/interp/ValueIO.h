@@ -61,6 +61,10 @@ std::string valueToJson(const Value& v);
 /// output differs between standard libraries).
 Value randomValue(const Type& t, std::mt19937_64& rng);
 
+/// The value of a concrete data type that holds no scalar (`3.0.f32`);
+/// InternalError for a type with scalars.
+Value emptyValue(const Type& t);
+
 /// Prints valueToJson(v) (used by GoogleTest to show values).
 std::ostream& operator<<(std::ostream& os, const Value& v);
 
