@@ -11,9 +11,6 @@
  *   w (size): Nat
  *   image (input): h.w.f32, h*w elements
  *   weights (input): 3.3.f32, 9 elements
- * Preconditions:
- *   w >= 1
- *   h >= 1
  * Returns 0 on success; 1 if a precondition fails, 2 if a size is negative,
  * 3 if an array would have more than INT_MAX elements, 4 if a temporary cannot
  * be allocated. On a non-zero return nothing has been written to `output`.

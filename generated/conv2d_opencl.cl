@@ -11,9 +11,6 @@
  *   w (size): Nat
  *   image (input): h.w.f32, h*w elements
  *   weights (input): 3.3.f32, 9 elements
- * Preconditions:
- *   w >= 1
- *   h >= 1
  * The kernel conv2d_opencl (conv2d_opencl.cl) takes its arguments in the order of the C
  * target: output, sizes (int), inputs. Any global and local size
  * work: its loops are grid-stride loops. It checks nothing: call conv2d_opencl_check

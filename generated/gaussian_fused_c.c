@@ -10,9 +10,6 @@
  *   h (size): Nat
  *   w (size): Nat
  *   image (input): h.w.f32, h*w elements
- * Preconditions:
- *   w >= 1
- *   h >= 1
  * Returns 0 on success; 1 if a precondition fails, 2 if a size is negative,
  * 3 if an array would have more than INT_MAX elements, 4 if a temporary cannot
  * be allocated. On a non-zero return nothing has been written to `output`.
@@ -35,13 +32,13 @@ int gaussian_fused_c(float* restrict output, int h, int w, const float* restrict
   if ((double)h * (double)w > INT_MAX) {
     return 3;
   }
-  // the 2nd argument of `map` needs w + 4 to be at least 5
-  if (w < 1) {
-    return 1;
+  // w = 0: the result is empty, nothing to compute
+  if (w == 0) {
+    return 0;
   }
-  // the 1st argument of `slide` needs h + 4 to be at least 5
-  if (h < 1) {
-    return 1;
+  // h = 0: the result is empty, nothing to compute
+  if (h == 0) {
+    return 0;
   }
   // mapSeq
   for (int i = 0; i < h; i += 1) {

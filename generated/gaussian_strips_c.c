@@ -10,9 +10,6 @@
  *   h (size): Nat
  *   w (size): Nat
  *   image (input): h.w.f32, h*w elements
- * Preconditions:
- *   w >= 1
- *   h >= 1
  * Returns 0 on success; 1 if a precondition fails, 2 if a size is negative,
  * 3 if an array would have more than INT_MAX elements, 4 if a temporary cannot
  * be allocated. On a non-zero return nothing has been written to `output`.
@@ -36,13 +33,13 @@ int gaussian_strips_c(float* restrict output, int h, int w, const float* restric
   if ((double)h * (double)w > INT_MAX || 36.0 * (double)w > INT_MAX || 4.0 + (double)w > INT_MAX) {
     return 3;
   }
-  // padClamp needs a non-empty input array
-  if (w < 1) {
-    return 1;
+  // w = 0: the result is empty, nothing to compute
+  if (w == 0) {
+    return 0;
   }
-  // padClamp needs a non-empty input array
-  if (h < 1) {
-    return 1;
+  // h = 0: the result is empty, nothing to compute
+  if (h == 0) {
+    return 0;
   }
   float* restrict tmp = malloc((size_t)(36 * w) * sizeof(float));
   float* restrict tmp_2 = malloc((size_t)(w + 4) * sizeof(float));

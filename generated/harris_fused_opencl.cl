@@ -10,9 +10,6 @@
  *   h (size): Nat
  *   w (size): Nat
  *   image (input): h.w.f32, h*w elements
- * Preconditions:
- *   w >= 1
- *   h >= 1
  * The kernel harris_fused_opencl (harris_fused_opencl.cl) takes its arguments in the order of the C
  * target: output, sizes (int), inputs. Any global and local size
  * work: its loops are grid-stride loops. It checks nothing: call harris_fused_opencl_check

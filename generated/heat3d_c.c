@@ -11,10 +11,6 @@
  *   h (size): Nat
  *   w (size): Nat
  *   u (input): d.h.w.f32, d*h*w elements
- * Preconditions:
- *   d >= 1
- *   h >= 1
- *   w >= 1
  * Returns 0 on success; 1 if a precondition fails, 2 if a size is negative,
  * 3 if an array would have more than INT_MAX elements, 4 if a temporary cannot
  * be allocated. On a non-zero return nothing has been written to `output`.
@@ -30,17 +26,17 @@ int heat3d_c(float* restrict output, int d, int h, int w, const float* restrict 
   if ((double)d * (double)h * (double)w > INT_MAX) {
     return 3;
   }
-  // the 1st argument of this function needs d + 2 to be at least 3
-  if (d < 1) {
-    return 1;
+  // d = 0: the result is empty, nothing to compute
+  if (d == 0) {
+    return 0;
   }
-  // the 1st argument of this function needs h + 2 to be at least 3
-  if (h < 1) {
-    return 1;
+  // h = 0: the result is empty, nothing to compute
+  if (h == 0) {
+    return 0;
   }
-  // the 1st argument of this function needs w + 2 to be at least 3
-  if (w < 1) {
-    return 1;
+  // w = 0: the result is empty, nothing to compute
+  if (w == 0) {
+    return 0;
   }
   // mapSeq
   for (int i = 0; i < d; i += 1) {

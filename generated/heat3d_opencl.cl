@@ -11,10 +11,6 @@
  *   h (size): Nat
  *   w (size): Nat
  *   u (input): d.h.w.f32, d*h*w elements
- * Preconditions:
- *   w >= 1
- *   h >= 1
- *   d >= 1
  * The kernel heat3d_opencl (heat3d_opencl.cl) takes its arguments in the order of the C
  * target: output, sizes (int), inputs. Any global and local size
  * work: its loops are grid-stride loops. It checks nothing: call heat3d_opencl_check

@@ -9,8 +9,6 @@
  *   output (output): n.f32, n elements
  *   n (size): Nat
  *   xs (input): n.f32, n elements
- * Preconditions:
- *   n >= 1
  * Returns 0 on success; 1 if a precondition fails, 2 if a size is negative,
  * 3 if an array would have more than INT_MAX elements, 4 if a temporary cannot
  * be allocated. On a non-zero return nothing has been written to `output`.
@@ -23,9 +21,9 @@ int jacobi1d_c(float* restrict output, int n, const float* restrict xs) {
   if (n < 0) {
     return 2;
   }
-  // the 1st argument of `slide` needs n + 2 to be at least 3
-  if (n < 1) {
-    return 1;
+  // n = 0: the result is empty, nothing to compute
+  if (n == 0) {
+    return 0;
   }
   // mapSeq
   for (int i = 0; i < n; i += 1) {

@@ -9,8 +9,6 @@
  *   output (output): n.f32, n elements
  *   n (size): Nat
  *   xs (input): n.f32, n elements
- * Preconditions:
- *   n >= 1
  * The kernel jacobi1d_opencl (jacobi1d_opencl.cl) takes its arguments in the order of the C
  * target: output, sizes (int), inputs. Any global and local size
  * work: its loops are grid-stride loops. It checks nothing: call jacobi1d_opencl_check

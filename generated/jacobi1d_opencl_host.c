@@ -20,8 +20,6 @@ static const char jacobi1d_opencl_source[] =
     " *   output (output): n.f32, n elements\n"
     " *   n (size): Nat\n"
     " *   xs (input): n.f32, n elements\n"
-    " * Preconditions:\n"
-    " *   n >= 1\n"
     " * The kernel jacobi1d_opencl (jacobi1d_opencl.cl) takes its arguments in the order of the C\n"
     " * target: output, sizes (int), inputs. Any global and local size\n"
     " * work: its loops are grid-stride loops. It checks nothing: call jacobi1d_opencl_check\n"

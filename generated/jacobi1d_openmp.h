@@ -9,8 +9,6 @@
  *   output (output): n.f32, n elements
  *   n (size): Nat
  *   xs (input): n.f32, n elements
- * Preconditions:
- *   n >= 1
  * Returns 0 on success; 1 if a precondition fails, 2 if a size is negative,
  * 3 if an array would have more than INT_MAX elements, 4 if a temporary cannot
  * be allocated. On a non-zero return nothing has been written to `output`.

@@ -10,9 +10,6 @@
  *   h (size): Nat
  *   w (size): Nat
  *   grid (input): h.w.f32, h*w elements
- * Preconditions:
- *   w >= 1
- *   h >= 1
  * The kernel jacobi2d_opencl (jacobi2d_opencl.cl) takes its arguments in the order of the C
  * target: output, sizes (int), inputs. Any global and local size
  * work: its loops are grid-stride loops. It checks nothing: call jacobi2d_opencl_check

@@ -12,8 +12,6 @@
  *   k (size): Nat
  *   A (input): m.k.f32, k*m elements
  *   B (input): k.n.f32, k*n elements
- * Preconditions:
- *   n >= 1
  * Returns 0 on success; 1 if a precondition fails, 2 if a size is negative,
  * 3 if an array would have more than INT_MAX elements, 4 if a temporary cannot
  * be allocated. On a non-zero return nothing has been written to `output`.

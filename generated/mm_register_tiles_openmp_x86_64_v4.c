@@ -12,8 +12,6 @@
  *   k (size): Nat
  *   A (input): m.k.f32, k*m elements
  *   B (input): k.n.f32, k*n elements
- * Preconditions:
- *   n >= 1
  * Returns 0 on success; 1 if a precondition fails, 2 if a size is negative,
  * 3 if an array would have more than INT_MAX elements, 4 if a temporary cannot
  * be allocated. On a non-zero return nothing has been written to `output`.
@@ -40,9 +38,9 @@ int mm_register_tiles_openmp_x86_64_v4(float* restrict output, int m, int n, int
       (double)m * (double)n > INT_MAX || 32.0 * (double)k * ((31.0 + (double)n) / 32.0) > INT_MAX) {
     return 3;
   }
-  // `split` needs its size argument 32*((n + 31)/32) to be at least 1
-  if (n < 1) {
-    return 1;
+  // n = 0: the result is empty, nothing to compute
+  if (n == 0) {
+    return 0;
   }
   float* restrict tmp = malloc((size_t)(32 * k * ((n + 31) / 32)) * sizeof(float));
   int nthreads = omp_get_max_threads();
