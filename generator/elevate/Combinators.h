@@ -35,13 +35,25 @@ enum class Traversal {
   Function,
   Argument,
   Fmap,
+  TopDownArgumentFirst,  ///< topDown visiting an argument before its function
+  BottomUpArgumentFirst, ///< bottomUp visiting an argument before its function
 };
 StrategyPtr traverse(Traversal t, StrategyPtr s, SourceLocation loc);
+/// Shine's inLambda(s) = (isLambda ; body(inLambda(s))) <+ s: s under the
+/// leading binders (here also dependent ones: the entry's sizes).
+StrategyPtr inLambda(StrategyPtr s, SourceLocation loc);
+
+// ---- Shine's storeInMemory(what, how) (StoreInMemory.cpp) ---------------------
+StrategyPtr storeInMemory(StrategyPtr what, StrategyPtr how, SourceLocation loc);
 
 // ---- locations (Locations.cpp) ------------------------------------------------
 StrategyPtr outermost(StrategyPtr pred, StrategyPtr s, SourceLocation loc);
 StrategyPtr innermost(StrategyPtr pred, StrategyPtr s, SourceLocation loc);
 StrategyPtr everywhere(StrategyPtr s, SourceLocation loc);
+/// outermost and innermost visiting an argument before its function (Shine's
+/// alternative2 traversal, which tvmGemm's outermost and innermost use).
+StrategyPtr outermostArgFirst(StrategyPtr pred, StrategyPtr s, SourceLocation loc);
+StrategyPtr innermostArgFirst(StrategyPtr pred, StrategyPtr s, SourceLocation loc);
 
 // ---- predicates (Predicates.cpp) ----------------------------------------------
 /// A strategy that succeeds (unchanged) when `test` holds at the focus.

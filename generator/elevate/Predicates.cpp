@@ -20,9 +20,10 @@ StrategyPtr predicate(std::string display, std::function<bool(const Expr&)> test
       });
 }
 
+// The primitive itself too, as Shine's isMap (and risec's isReduce): so
+// that isApplied(isApplied(isMap)) is a map applied to its function and data.
 bool isMapNode(const Expr& e) {
-  rules::Spine s = rules::spineOf(e);
-  return rules::isPrim(s.head, Prim::Map) && !s.args.empty();
+  return rules::isPrim(rules::spineOf(e).head, Prim::Map);
 }
 
 bool isMapNest(const Expr& e, int depth) {

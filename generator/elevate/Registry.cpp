@@ -63,6 +63,26 @@ const StrategyRegistry& StrategyRegistry::instance() {
         {ParamKind::Predicate, ParamKind::Strategy},
         [](auto& a, auto& loc) { return innermost(strategyArg(a, 0), strategyArg(a, 1), loc); },
         true};
+    b["outermostArgFirst"] = {"location",
+                              {ParamKind::Predicate, ParamKind::Strategy},
+                              [](auto& a, auto& loc) {
+                                return outermostArgFirst(strategyArg(a, 0), strategyArg(a, 1), loc);
+                              },
+                              true};
+    b["innermostArgFirst"] = {"location",
+                              {ParamKind::Predicate, ParamKind::Strategy},
+                              [](auto& a, auto& loc) {
+                                return innermostArgFirst(strategyArg(a, 0), strategyArg(a, 1), loc);
+                              },
+                              true};
+    b["inLambda"] = {"traversal",
+                     {ParamKind::Strategy},
+                     [](auto& a, auto& loc) { return inLambda(strategyArg(a, 0), loc); },
+                     true};
+    b["storeInMemory"] = {
+        "lowering strategy", {ParamKind::Predicate, ParamKind::Strategy}, [](auto& a, auto& loc) {
+          return storeInMemory(strategyArg(a, 0), strategyArg(a, 1), loc);
+        }};
     b["everywhere"] = {"location",
                        {ParamKind::Strategy},
                        [](auto& a, auto& loc) { return everywhere(strategyArg(a, 0), loc); },

@@ -218,7 +218,13 @@ private:
         inner[d.params[i]] = args[i];
       return strategy(d.body, inner);
     }
-    if (const Builtin* b = StrategyRegistry::instance().find(n->name)) {
+    const Builtin* b = StrategyRegistry::instance().find(n->name);
+    // a builtin and a rule of one name (storeInMemory): the rule takes the
+    // calls with its number of arguments
+    if (const rules::RuleInfo* r = ruleRegistry().find(n->name);
+        b && r && !subject && args.size() == r->params.size() && args.size() != b->params.size())
+      b = nullptr;
+    if (b) {
       if (subject && !b->traversal)
         throw CompileError("E0705", n->loc,
                            "`" + n->name + "` is a " + b->category +

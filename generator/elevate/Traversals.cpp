@@ -14,10 +14,13 @@ namespace {
 
 using Apply = std::function<std::optional<State>(const State&, const Path&)>;
 
-std::optional<State> one(const Apply& s, const State& st, const Path& at) {
+/// `argumentFirst`: the children of an application in reverse order (the
+/// argument before the function; every other node has at most one child).
+std::optional<State> one(const Apply& s, const State& st, const Path& at,
+                         bool argumentFirst = false) {
   int n = childCount(nodeAt(st.expr, at));
-  for (int i = 0; i < n; ++i)
-    if (auto r = s(st, childPath(at, i)))
+  for (int k = 0; k < n; ++k)
+    if (auto r = s(st, childPath(at, argumentFirst ? n - 1 - k : k)))
       return r;
   return std::nullopt;
 }
@@ -98,6 +101,10 @@ std::string traversalName(Traversal t) {
     return "argument";
   case Traversal::Fmap:
     return "fmap";
+  case Traversal::TopDownArgumentFirst:
+    return "topDown (argument first)";
+  case Traversal::BottomUpArgumentFirst:
+    return "bottomUp (argument first)";
   }
   return "?";
 }
@@ -145,21 +152,25 @@ StrategyPtr traverse(Traversal t, StrategyPtr s, SourceLocation loc) {
     };
     break;
   case Traversal::TopDown:
-    fn = [run](const State& st, const Path& at, Session& se) {
+  case Traversal::TopDownArgumentFirst:
+    fn = [run, t](const State& st, const Path& at, Session& se) {
       Apply sa = run(se);
-      Recursive rec{[sa](const Apply& self, const State& x, const Path& p) {
+      bool argFirst = t == Traversal::TopDownArgumentFirst;
+      Recursive rec{[sa, argFirst](const Apply& self, const State& x, const Path& p) {
         if (auto r = sa(x, p))
           return r;
-        return one(self, x, p);
+        return one(self, x, p, argFirst);
       }};
       return rec(st, at);
     };
     break;
   case Traversal::BottomUp:
-    fn = [run](const State& st, const Path& at, Session& se) {
+  case Traversal::BottomUpArgumentFirst:
+    fn = [run, t](const State& st, const Path& at, Session& se) {
       Apply sa = run(se);
-      Recursive rec{[sa](const Apply& self, const State& x, const Path& p) {
-        if (auto r = one(self, x, p))
+      bool argFirst = t == Traversal::BottomUpArgumentFirst;
+      Recursive rec{[sa, argFirst](const Apply& self, const State& x, const Path& p) {
+        if (auto r = one(self, x, p, argFirst))
           return r;
         return sa(x, p);
       }};
@@ -202,6 +213,29 @@ StrategyPtr traverse(Traversal t, StrategyPtr s, SourceLocation loc) {
   }
   }
   return fnStrategy(display, std::move(loc), std::move(fn));
+}
+
+StrategyPtr inLambda(StrategyPtr s, SourceLocation loc) {
+  std::string display = s->display() + " @ inLambda";
+  return fnStrategy(display, std::move(loc),
+                    [s](const State& st, const Path& at, Session& se) -> std::optional<State> {
+                      Path p = at;
+                      for (;;) {
+                        ExprKind k = nodeAt(st.expr, p)->kind();
+                        if (k != ExprKind::Lambda && k != ExprKind::DepLambda)
+                          break;
+                        p = childPath(p, 0);
+                      }
+                      // innermost first: s under all the binders, else under
+                      // fewer, as the recursive definition backtracks
+                      for (;;) {
+                        if (auto r = s->apply(st, p, se))
+                          return r;
+                        if (p.size() == at.size())
+                          return std::nullopt;
+                        p.pop_back();
+                      }
+                    });
 }
 
 } // namespace risec::elevate

@@ -66,6 +66,16 @@ RuleFn splitJoin(std::int64_t n) {
   };
 }
 
+/// Shine's splitJoin2(n): an array e as join(split(n)(e)) (n divides its
+/// length), the blocks that a following rule rearranges.
+RuleFn splitJoin2(std::int64_t n) {
+  return [n](const Expr& e, RuleContext&) -> std::optional<Expr> {
+    if (!e->type() || !isArray(e->type()))
+      return std::nullopt;
+    return app(prim(Prim::Join), app(depNat(prim(Prim::Split), n), e));
+  };
+}
+
 bool fusable(Prim p) {
   return p == Prim::Map || p == Prim::MapSeq || p == Prim::MapPar || p == Prim::MapSeqUnroll;
 }
@@ -110,9 +120,21 @@ std::optional<Expr> fuseReduceMap(const Expr& e, RuleContext& ctx) {
   return app(prim(Prim::ReduceSeq), op, r.args[1], m.args[1]);
 }
 
+/// The three types of `op(acc)(elem)` are one (op may be the operator of a
+/// `reduce`).
+bool homogeneousOp(const Expr& call, const Expr& acc, const Expr& elem) {
+  return call->type() && acc->type() && elem->type() && typeEqual(call->type(), acc->type()) &&
+         typeEqual(call->type(), elem->type());
+}
+
+/// Shine's reduceMapFission (rules/algorithmic.scala): the element computed
+/// in the operator of a reduction becomes a map before it, and the
+/// reduction a `reduce` of the operator itself (a `reduceSeq` when the
+/// operator is not of a type t -> t -> t). Applies to the full application
+/// and to the function `reduceSeq(op)(init)` (then a `fun(x => ...)`).
 std::optional<Expr> reduceMapFission(const Expr& e, RuleContext& ctx) {
   Spine r = spineOf(e);
-  if (r.args.size() != 3 || !isPrim(r.head, Prim::ReduceSeq))
+  if (r.args.size() < 2 || r.args.size() > 3 || !isPrim(r.head, Prim::ReduceSeq))
     return std::nullopt;
   const Expr& op = r.args[0];
   if (op->kind() != ExprKind::Lambda || op->body()->kind() != ExprKind::Lambda)
@@ -129,10 +151,15 @@ std::optional<Expr> reduceMapFission(const Expr& e, RuleContext& ctx) {
       occursFree(acc, elem) || occursFree(inner->name(), opHead) ||
       (elem->kind() == ExprKind::Var && elem->name() == inner->name()))
     return std::nullopt;
-  std::string a = ctx.names.fresh("acc"), z = ctx.names.fresh("z");
-  Expr newOp = lam(a, lam(z, app(opHead, var(a), var(z))));
-  return app(prim(Prim::ReduceSeq), newOp, r.args[1],
-             app(prim(Prim::Map), lam(inner->name(), elem), r.args[2]));
+  Expr red = homogeneousOp(b, accUse, elem) ? app(prim(Prim::Reduce), opHead, r.args[1])
+                                            : app(prim(Prim::ReduceSeq), opHead, r.args[1]);
+  auto fissioned = [&](Expr xs) {
+    return app(red, app(prim(Prim::Map), lam(inner->name(), elem), std::move(xs)));
+  };
+  if (r.args.size() == 3)
+    return fissioned(r.args[2]);
+  std::string x = ctx.names.fresh("x");
+  return lam(x, fissioned(var(x)));
 }
 
 /// `init` is the neutral element of `op` (add with 0, mul with 1).
@@ -166,11 +193,26 @@ RuleFn splitStrategy(std::int64_t n) {
   };
 }
 
-std::optional<Expr> createTransposePair(const Expr& e, RuleContext&) {
-  const Type& t = e->type();
-  if (!t || t->kind() != TypeKind::Array || t->elem()->kind() != TypeKind::Array)
-    return std::nullopt;
-  return app(prim(Prim::Transpose), app(prim(Prim::Transpose), e));
+/// Shine's blockedReduce (its ICFP 2020 name is splitStrategy):
+///   reduce(op)(init)(xs)
+///     -> split(n)(xs) |> reduceSeq(fun(acc, y => op(acc)(reduce(op)(init)(y))))(init)
+/// the chunks' sums added into one accumulator as they are computed
+/// (risec's splitStrategy keeps them in a map). init neutral for op.
+RuleFn blockedReduce(std::int64_t n) {
+  return [n](const Expr& e, RuleContext& ctx) -> std::optional<Expr> {
+    Spine r = spineOf(e);
+    if (!isPrim(r.head, Prim::Reduce) || r.args.size() != 3 || !neutralPair(r.args[0], r.args[1]))
+      return std::nullopt;
+    std::string acc = ctx.names.fresh("acc"), y = ctx.names.fresh("y");
+    Expr chunk = app(prim(Prim::Reduce), r.args[0], r.args[1], var(y));
+    const Expr& f = r.args[0];
+    Expr step = app(f, var(acc), chunk);
+    if (f->kind() == ExprKind::Lambda && f->body()->kind() == ExprKind::Lambda)
+      step = substitute(substitute(f->body()->body(), f->name(), var(acc), ctx.names),
+                        f->body()->name(), chunk, ctx.names);
+    Expr op = lam(acc, lam(y, step));
+    return app(prim(Prim::ReduceSeq), op, r.args[1], app(depNat(prim(Prim::Split), n), r.args[2]));
+  };
 }
 
 std::optional<Expr> removeTransposePair(const Expr& e, RuleContext&) {
@@ -200,19 +242,22 @@ void registerAlgorithmicRules(RuleRegistry& r) {
   r.add(simpleRule("etaAbstraction", fam, "f", "fun(x => f(x))   (f of a function type)",
                    etaAbstraction));
   r.add(intRule("splitJoin", "map(f)", "split(n) >> map(map(f)) >> join", splitJoin));
+  r.add(intRule("splitJoin2", "e   (e: an array)", "join(split(n)(e))", splitJoin2));
   r.add(simpleRule("mapFusion", fam, "map(g) >> map(f)", "map(fun(y => f(g(y))))", mapFusion));
   r.add(simpleRule("mapFission", fam, "map(fun(x => f(e)))",
                    "map(fun(x => e)) >> map(f)   (x not free in f)", mapFission));
   r.add(simpleRule("fuseReduceMap", fam, "map(f) >> reduce(op)(init)",
                    "reduceSeq(fun(acc, y => op(acc)(f(y))))(init)", fuseReduceMap));
   r.add(simpleRule("reduceMapFission", fam, "reduceSeq(fun(acc, y => op(acc)(e)))(init)",
-                   "map(fun(y => e)) >> reduceSeq(fun(acc, z => op(acc)(z)))(init)",
+                   "map(fun(y => e)) >> reduce(op)(init)   (reduceSeq unless op: t -> t -> t)",
                    reduceMapFission));
   r.add(intRule("splitStrategy", "reduce(op)(init)",
                 "split(n) >> map(reduce(op)(init)) >> reduce(op)(init)   (init neutral for op)",
                 splitStrategy));
-  r.add(simpleRule("createTransposePair", fam, "e   (e: n.m.t)", "transpose(transpose(e))",
-                   createTransposePair));
+  r.add(intRule("blockedReduce", "reduce(op)(init)",
+                "split(n) >> reduceSeq(fun(acc, y => op(acc)(reduce(op)(init)(y))))(init)   "
+                "(init neutral for op)",
+                blockedReduce));
   r.add(
       simpleRule("removeTransposePair", fam, "transpose(transpose(e))", "e", removeTransposePair));
 }

@@ -71,6 +71,11 @@ void registerPeelTailRules(RuleRegistry& r);
 void registerPackingRules(RuleRegistry& r);
 void registerStencilRules(RuleRegistry& r);
 void registerVectorReduceRules(RuleRegistry& r);
+void registerIdentityRules(RuleRegistry& r);
+
+/// Shine's reorder over a nest of maps and reductions (ReorderNest.cpp); the
+/// `reorder` rule falls back to it where the nest is not of maps only.
+RuleFn reorderNest(std::vector<std::int64_t> perm);
 
 /// Helpers for registering rules without parameters / with integer ones.
 RuleInfo simpleRule(std::string name, std::string family, std::string before, std::string after,

@@ -34,6 +34,7 @@ const RuleRegistry& RuleRegistry::instance() {
     registerPackingRules(r);
     registerVectorReduceRules(r);
     registerStencilRules(r);
+    registerIdentityRules(r);
     return r;
   }();
   return registry;

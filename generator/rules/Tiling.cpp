@@ -241,8 +241,13 @@ void registerTilingRules(RuleRegistry& r) {
                  "map^d(f)(a)   (a map nest of depth d = length of the list)",
                  "permute(a) |> map^d(f) |> unpermute   (loop k runs over dimension p[k] of a; "
                  "the permutations are map^j(transpose) swaps)",
-                 [](const std::vector<RuleArg>& a) {
-                   return reorder(std::get<std::vector<std::int64_t>>(a.at(0)));
+                 [](const std::vector<RuleArg>& a) -> RuleFn {
+                   const auto& perm = std::get<std::vector<std::int64_t>>(a.at(0));
+                   return [maps = reorder(perm), nest = reorderNest(perm)](const Expr& e,
+                                                                           RuleContext& ctx) {
+                     auto r = maps(e, ctx);
+                     return r ? r : nest(e, ctx);
+                   };
                  }});
   r.add(simpleRule("loopInterchange", "tiling", "map(fun(i => map(fun(j => e))(b)))(a)",
                    "transpose(map(fun(j => map(fun(i => e))(a)))(b));  "

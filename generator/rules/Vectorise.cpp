@@ -99,7 +99,9 @@ RuleFn vectorize(std::int64_t n) {
     if (!vecInput)
       return std::nullopt;
     auto lifted = liftToVector(body, x);
-    if (!lifted || (*lifted)->kind() != ExprKind::App)
+    // an application, or the identity (a copy, as in Shine's array packing)
+    if (!lifted || ((*lifted)->kind() != ExprKind::App &&
+                    !((*lifted)->kind() == ExprKind::Var && (*lifted)->name() == x)))
       return std::nullopt;
     return app(prim(Prim::AsScalar), app(prim(Prim::Map), lam(x, *lifted), *vecInput));
   };
