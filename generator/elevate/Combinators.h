@@ -13,7 +13,13 @@ namespace risec::elevate {
 // ---- combinators (Combinators.cpp) -------------------------------------------
 StrategyPtr idStrategy(SourceLocation loc);
 StrategyPtr failStrategy(SourceLocation loc);
-StrategyPtr seq(StrategyPtr a, StrategyPtr b, SourceLocation loc);        ///< a ; b
+StrategyPtr seq(StrategyPtr a, StrategyPtr b, SourceLocation loc); ///< a ; b
+/// a ; b as written in a strategy file: when a step fails, the diagnostic
+/// names it and the steps before it (Session::stepFailure). `seq` is for the
+/// sequences that the library builds (`p ; s` of `s @ outermost(p)`).
+StrategyPtr stepSeq(StrategyPtr a, StrategyPtr b, SourceLocation loc);
+/// `s` displayed as `text` (a step as the user wrote it).
+StrategyPtr asWritten(StrategyPtr s, std::string text, SourceLocation loc);
 StrategyPtr leftChoice(StrategyPtr a, StrategyPtr b, SourceLocation loc); ///< a <+ b
 StrategyPtr tryStrategy(StrategyPtr s, SourceLocation loc);               ///< s <+ id
 StrategyPtr repeat(StrategyPtr s, SourceLocation loc);                    ///< try(s ; repeat(s))

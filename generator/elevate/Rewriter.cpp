@@ -9,6 +9,51 @@ namespace risec::elevate {
 
 using namespace risec::rise;
 
+namespace {
+
+/// A printed term cut to its first lines: a diagnostic shows where a step
+/// failed, not the whole program.
+std::string excerpt(const std::string& term) {
+  constexpr std::size_t kLines = 12;
+  std::size_t pos = 0;
+  for (std::size_t line = 0; line < kLines; ++line) {
+    pos = term.find('\n', pos);
+    if (pos == std::string::npos)
+      return term;
+    ++pos;
+  }
+  std::size_t rest = 1;
+  for (std::size_t p = pos; (p = term.find('\n', p)) != std::string::npos; ++p)
+    ++rest;
+  return term.substr(0, pos) + "  ... (" + std::to_string(rest) + " more lines)";
+}
+
+/// E0710 at the step that failed: what failed inside it and on what, the
+/// program's source of that sub-term, and the steps before it (which
+/// succeeded).
+CompileError stepFailureError(const StepFailure& f) {
+  std::string what =
+      f.rule
+          ? "`" + f.rule->rule + "` does not apply to " + excerpt(f.rule->fragment)
+          : "nothing in the program matches it; the program at this step is " + excerpt(f.program);
+  CompileError e("E0710", f.loc, "the strategy failed at the step `" + f.step + "`: " + what);
+  if (f.rule && f.rule->loc.known() &&
+      (f.rule->loc.line != f.loc.line || f.rule->loc.column != f.loc.column))
+    e.note(f.rule->loc, "the rule `" + f.rule->rule + "` is written here");
+  const SourceLocation& source = f.rule ? f.rule->fragmentLoc : f.programLoc;
+  if (source.known())
+    e.note(source, "the term it was applied to comes from here");
+  std::size_t n = f.before.size();
+  if (n > 0)
+    e.note(f.before.front()->loc(),
+           n == 1 ? "the step before it succeeded: `" + f.before.front()->display() + "`"
+                  : "the " + std::to_string(n) + " steps before it succeeded, from `" +
+                        f.before.front()->display() + "` to `" + f.before.back()->display() + "`");
+  return e;
+}
+
+} // namespace
+
 TypedDef rewriteDef(const Program& program, const TypedDef& def, const Strategy& strategy,
                     const RewriteOptions& opts) {
   Session session(program, def);
@@ -16,6 +61,8 @@ TypedDef rewriteDef(const Program& program, const TypedDef& def, const Strategy&
   auto result = strategy.apply(session.initial(), {}, session);
   if (result)
     return result->typed;
+  if (const StepFailure* f = session.stepFailure())
+    throw stepFailureError(*f);
   if (const auto& f = session.failure())
     throw CompileError("E0710", f->loc,
                        "the strategy failed: `" + f->rule + "` does not apply to " + f->fragment);

@@ -83,7 +83,43 @@ void Session::recordFailure(const Strategy& rule, const State& s, const Path& at
   // position a traversal started from, the most useful fragment to show.
   if (failure_ && failure_->depth < at.size())
     return;
-  failure_ = RuleFailure{rule.display(), rule.loc(), printExpr(nodeAt(s.expr, at)), at.size()};
+  const Expr& fragment = nodeAt(s.expr, at);
+  failure_ =
+      RuleFailure{rule.display(), rule.loc(), printExpr(fragment), fragment->loc(), at.size()};
+}
+
+std::size_t Session::beginStep() {
+  failure_.reset();
+  return stepFailures_.size();
+}
+
+void Session::stepFailed(const Strategy& step, const State& s, const Path& at, std::size_t mark) {
+  if (stepFailures_.size() > mark) {
+    stepFailures_.resize(mark + 1); // the first failure inside the step: where it began
+  } else {
+    const Expr& e = nodeAt(s.expr, at);
+    stepFailures_.push_back(
+        StepFailure{step.display(), step.loc(), printExpr(e), e->loc(), failure_, {}});
+  }
+  reported_ = mark;
+}
+
+void Session::stepsBefore(const Strategy& first, std::size_t mark) {
+  if (mark >= stepFailures_.size())
+    return;
+  std::vector<const Strategy*> steps;
+  first.appendSteps(steps);
+  std::vector<const Strategy*>& before = stepFailures_[mark].before;
+  before.insert(before.begin(), steps.begin(), steps.end());
+}
+
+void Session::forgetStepFailures(std::size_t mark) {
+  if (stepFailures_.size() > mark)
+    stepFailures_.resize(mark);
+}
+
+const StepFailure* Session::stepFailure() const {
+  return reported_ < stepFailures_.size() ? &stepFailures_[reported_] : nullptr;
 }
 
 void Session::tick(const Strategy& where) {

@@ -21,8 +21,21 @@ struct TraceStep {
 struct RuleFailure {
   std::string rule;
   SourceLocation loc;
-  std::string fragment; ///< printed program fragment the rule was tried on
+  std::string fragment;       ///< printed program fragment the rule was tried on
+  SourceLocation fragmentLoc; ///< where the fragment comes from in the program's source
   std::size_t depth = 0;
+};
+
+/// The step of a sequence `s1 ; s2 ; ...` that made a strategy fail: the
+/// innermost one (a step that is itself a sequence, or a def of one, names
+/// its own failing step).
+struct StepFailure {
+  std::string step; ///< as written
+  SourceLocation loc;
+  std::string program;             ///< what it was applied to, printed
+  SourceLocation programLoc;       ///< where that comes from in the program's source
+  std::optional<RuleFailure> rule; ///< the failure of a rule inside the step closest to the root
+  std::vector<const Strategy*> before; ///< the steps of the enclosing sequences before it
 };
 
 class Session {
@@ -47,6 +60,23 @@ public:
   void recordFailure(const Strategy& rule, const State& s, const Path& at);
   const std::optional<RuleFailure>& failure() const { return failure_; }
 
+  /// The bookkeeping of sequences. A step starts: the rule failures recorded
+  /// so far are forgotten, and the returned mark tells which step failures
+  /// happen inside it.
+  std::size_t beginStep();
+  /// The mark alone, for a combinator that recovers from failures.
+  std::size_t stepMark() const { return stepFailures_.size(); }
+  /// The step that started at `mark` failed on `s` at `at`: recorded unless
+  /// a step inside it was (that one is more precise).
+  void stepFailed(const Strategy& step, const State& s, const Path& at, std::size_t mark);
+  /// The step failure recorded since `mark` comes after the steps of `first`.
+  void stepsBefore(const Strategy& first, std::size_t mark);
+  /// The failures since `mark` were recovered from (`<+`, the end of `repeat`).
+  void forgetStepFailures(std::size_t mark);
+  /// The step failure that made the whole strategy fail (the outermost
+  /// sequence records it last).
+  const StepFailure* stepFailure() const;
+
   /// Counts one iteration of a loop (repeat, normalize); throws CompileError
   /// E0711 past the limit.
   void tick(const Strategy& where);
@@ -59,6 +89,8 @@ private:
   std::ostream* trace_ = nullptr;
   std::vector<TraceStep> steps_;
   std::optional<RuleFailure> failure_;
+  std::vector<StepFailure> stepFailures_;
+  std::size_t reported_ = 0; ///< index of the step failure to report, if any
   long ticks_ = 0;
 };
 

@@ -45,6 +45,10 @@ public:
   /// Where the strategy is written in the strategy file.
   const SourceLocation& loc() const { return loc_; }
 
+  /// The steps of the strategy as written: those of `s1 ; s2 ; ...` in
+  /// order, or the strategy itself.
+  virtual void appendSteps(std::vector<const Strategy*>& out) const { out.push_back(this); }
+
 private:
   std::string display_;
   SourceLocation loc_;

@@ -31,6 +31,12 @@ struct SNode {
   bool hasParens = false;          ///< Call written with `(...)`
 };
 
+/// The node as it is written (normalised spacing): `splitJoin(4) @
+/// outermost(isReduce)`, for diagnostics that name a step.
+std::string surfaceText(const SNode& n);
+/// Where the text of `n` begins (an infix node's `loc` is its operator's).
+const SourceLocation& startOf(const SNode& n);
+
 struct SDef {
   std::string name;
   std::vector<std::string> params;

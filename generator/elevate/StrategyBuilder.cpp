@@ -94,10 +94,10 @@ private:
   StrategyPtr strategy(const SNodePtr& n, const Env& env) {
     switch (n->kind) {
     case SNode::Kind::Seq:
-      return seq(strategy(n->args[0], env), strategy(n->args[1], env), n->loc);
+      return stepSeq(step(n->args[0], env), step(n->args[1], env), n->loc);
     case SNode::Kind::DSeq:
-      return seq(strategy(n->args[0], env),
-                 seq(normalForm("DFNF", n->loc), strategy(n->args[1], env), n->loc), n->loc);
+      return stepSeq(step(n->args[0], env),
+                     seq(normalForm("DFNF", n->loc), step(n->args[1], env), n->loc), n->loc);
     case SNode::Kind::Choice:
       return leftChoice(strategy(n->args[0], env), strategy(n->args[1], env), n->loc);
     case SNode::Kind::At:
@@ -109,6 +109,15 @@ private:
       throw CompileError("E0705", n->loc, "expected a strategy here, found a number");
     }
     throw InternalError("unknown strategy node");
+  }
+
+  /// An operand of `;` or `;;`: a sequence of its own, or a step named in
+  /// diagnostics as it is written.
+  StrategyPtr step(const SNodePtr& n, const Env& env) {
+    StrategyPtr s = strategy(n, env);
+    if (n->kind == SNode::Kind::Seq || n->kind == SNode::Kind::DSeq)
+      return s;
+    return asWritten(std::move(s), surfaceText(*n), startOf(*n));
   }
 
   /// An argument as a value (before its kind is checked).

@@ -2,6 +2,8 @@
 // semantics of combinators and traversals.
 #include "ElevateTestUtil.h"
 
+#include <algorithm>
+
 using namespace risec;
 using namespace risec::testutil;
 
@@ -103,9 +105,86 @@ TEST(ElevateDiagnostics, FailureNamesTheRuleItsPlaceAndTheFragment) {
     EXPECT_EQ(e.code(), "E0710");
     EXPECT_EQ(e.location().line, 2);
     EXPECT_EQ(e.location().column, 3);
-    EXPECT_EQ(e.message(),
-              "the strategy failed: `splitJoin(4)` does not apply to ys |> reduce(add, 0.0f)");
+    EXPECT_EQ(e.message(), "the strategy failed at the step `splitJoin(4) @ outermost(isReduce)`: "
+                           "`splitJoin(4)` does not apply to ys |> reduce(add, 0.0f)");
+    ASSERT_EQ(e.notes().size(), 2u);
+    EXPECT_EQ(e.notes()[0].message, "the term it was applied to comes from here");
+    EXPECT_EQ(e.notes()[0].location.line, 1);
+    EXPECT_EQ(e.notes()[0].location.column, 51); // the `reduce` of ys |> reduce(...)
+    EXPECT_EQ(e.notes()[1].message, "the step before it succeeded: `id`");
+    EXPECT_EQ(e.notes()[1].location.line, 1);
   }
+}
+
+/// The E0710 that `strat` ends in on the program of `t`.
+CompileError strategyFailure(const Typed& t, const std::string& strat) {
+  try {
+    rewrite(t, strat);
+  } catch (const CompileError& e) {
+    return e;
+  }
+  ADD_FAILURE() << "the strategy did not fail: " << strat;
+  return CompileError("", {}, "");
+}
+
+TEST(ElevateDiagnostics, AStepWhoseLocationMatchesNothingIsReportedAsWritten) {
+  // the third step fails: isReduce holds nowhere once reduceToSeq ran. The
+  // last rule failure (mapToSeq at the end of its `everywhere`) is not it.
+  Typed t = typed("def f = depFun((n: Nat) => fun(ys: n.f32 => ys |> reduce(add)(0.0f)))");
+  CompileError e = strategyFailure(t, "reduceToSeq @ everywhere ;\n"
+                                      "mapToSeq @ everywhere ;\n"
+                                      "  splitJoin(4) @ outermost(isReduce) ;\n"
+                                      "id");
+  EXPECT_EQ(e.code(), "E0710");
+  EXPECT_EQ(e.location().line, 3);
+  EXPECT_EQ(e.location().column, 3);
+  EXPECT_EQ(e.message(), "the strategy failed at the step `splitJoin(4) @ outermost(isReduce)`: "
+                         "nothing in the program matches it; the program at this step is "
+                         "depFun(n: Nat => fun(ys: n.f32 => ys |> reduceSeq(add, 0.0f)))");
+  ASSERT_FALSE(e.notes().empty());
+  EXPECT_EQ(e.notes().back().message, "the 2 steps before it succeeded, from `reduceToSeq @ "
+                                      "everywhere` to `mapToSeq @ everywhere`");
+}
+
+TEST(ElevateDiagnostics, AFailureInsideADefIsReportedAtItsOwnStep) {
+  Typed t = typed("def f = depFun((n: Nat) => fun(ys: n.f32 => ys |> map(fun(y => y * 2.0f))))");
+  CompileError e = strategyFailure(t, "def twice = mapToSeq @ outermost(isMap) ;\n"
+                                      "            mapToSeq @ outermost(isMap)\n"
+                                      "id ;\n"
+                                      "twice");
+  EXPECT_EQ(e.location().line, 2);
+  EXPECT_EQ(e.location().column, 13);
+  EXPECT_NE(e.message().find("at the step `mapToSeq @ outermost(isMap)`"), std::string::npos)
+      << e.message();
+  ASSERT_FALSE(e.notes().empty());
+  // the steps before it: `id` (the main sequence), then the def's first step
+  EXPECT_EQ(e.notes().back().message,
+            "the 2 steps before it succeeded, from `id` to `mapToSeq @ outermost(isMap)`");
+  EXPECT_EQ(e.notes().back().location.line, 3);
+}
+
+TEST(ElevateDiagnostics, RecoveredFailuresAreNotReported) {
+  Typed t = typed("def f = depFun((n: Nat) => fun(ys: n.f32 => ys |> map(fun(y => y * 2.0f))))");
+  // the failure inside `try` (no reduce) is recovered from; the step after it fails
+  CompileError e = strategyFailure(t, "try(id ; splitJoin(4) @ outermost(isReduce)) ;\n"
+                                      "repeat(mapToSeq @ outermost(isMap)) ;\n"
+                                      "vectorize(4) @ outermost(isMap)");
+  EXPECT_EQ(e.location().line, 3);
+  EXPECT_EQ(e.location().column, 1);
+  EXPECT_NE(e.message().find("at the step `vectorize(4) @ outermost(isMap)`: nothing in the "
+                             "program matches it"),
+            std::string::npos)
+      << e.message();
+}
+
+TEST(ElevateDiagnostics, ALongTermIsCutToItsFirstLines) {
+  std::string body = "ys";
+  for (int i = 0; i < 30; ++i)
+    body += " |> map(fun(y => y * 2.0f))";
+  Typed t = typed("def f = depFun((n: Nat) => fun(ys: n.f32 => " + body + "))");
+  CompileError e = strategyFailure(t, "id ;\nsplitJoin(4) @ outermost(isReduce)");
+  EXPECT_NE(e.message().find(" more lines)"), std::string::npos) << e.message();
+  EXPECT_LE(std::count(e.message().begin(), e.message().end(), '\n'), 12) << e.message();
 }
 
 } // namespace

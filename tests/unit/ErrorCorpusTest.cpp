@@ -10,6 +10,11 @@
 //       run `risec SUBCOMMAND FILE ARGS...` instead of `risec check FILE`
 //   // note: TEXT                     (optional, repeatable)
 //       stderr must contain `FILE:TEXT` (a note and its location)
+//   // strategy: NAME.elevate         (optional)
+//       add `--strategy DIR/NAME.elevate` (the strategy file beside the
+//       program); the error directive then speaks about that file
+//   // strategy-note: TEXT            (optional, repeatable)
+//       stderr must contain `DIR/NAME.elevate:TEXT`
 #include "../support/Process.h"
 
 #include "TestFiles.h"
@@ -45,9 +50,11 @@ using risec::test::readFile;
 using risec::test::trim;
 
 struct Expectation {
-  std::string error;              ///< "LINE:COL: MESSAGE [CODE]"
-  std::vector<std::string> args;  ///< empty: `check`
-  std::vector<std::string> notes; ///< "LINE:COL: note: MESSAGE"
+  std::string error;                      ///< "LINE:COL: MESSAGE [CODE]"
+  std::vector<std::string> args;          ///< empty: `check`
+  std::vector<std::string> notes;         ///< "LINE:COL: note: MESSAGE"
+  std::string strategy;                   ///< a strategy file beside the program; empty: none
+  std::vector<std::string> strategyNotes; ///< notes in the strategy file
 };
 
 /// Reads the directives from the leading comment lines.
@@ -62,6 +69,10 @@ std::optional<Expectation> parseDirectives(const std::string& text) {
     if (line.rfind("// error:", 0) == 0) {
       e.error = trim(line.substr(9));
       haveError = true;
+    } else if (line.rfind("// strategy-note:", 0) == 0) {
+      e.strategyNotes.push_back(trim(line.substr(17)));
+    } else if (line.rfind("// strategy:", 0) == 0) {
+      e.strategy = trim(line.substr(12));
     } else if (line.rfind("// note:", 0) == 0) {
       e.notes.push_back(trim(line.substr(8)));
     } else if (line.rfind("// args:", 0) == 0) {
@@ -100,6 +111,12 @@ TEST_P(ErrorCorpusTest, Diagnostic) {
     argv.push_back(file);
     argv.insert(argv.end(), expect->args.begin() + 1, expect->args.end());
   }
+  const std::string strategy =
+      expect->strategy.empty() ? "" : (corpusDir() / expect->strategy).string();
+  if (!strategy.empty()) {
+    argv.push_back("--strategy");
+    argv.push_back(strategy);
+  }
   risec::test::ProcessResult r = risec::test::runProcess(argv);
 
   // "LINE:COL: MESSAGE" becomes "FILE:LINE:COL: error: MESSAGE".
@@ -107,7 +124,8 @@ TEST_P(ErrorCorpusTest, Diagnostic) {
   std::size_t first = e.find(':');
   std::size_t second = first == std::string::npos ? first : e.find(':', first + 1);
   ASSERT_NE(second, std::string::npos) << "malformed error directive: " << e;
-  std::string expected = file + ":" + e.substr(0, second) + ": error:" + e.substr(second + 1);
+  std::string expected = (strategy.empty() ? file : strategy) + ":" + e.substr(0, second) +
+                         ": error:" + e.substr(second + 1);
 
   std::string firstLine = r.err.substr(0, r.err.find('\n'));
   EXPECT_EQ(r.exitCode, 1) << "stderr:\n" << r.err;
@@ -116,6 +134,10 @@ TEST_P(ErrorCorpusTest, Diagnostic) {
   for (const std::string& note : expect->notes)
     EXPECT_NE(r.err.find(file + ":" + note), std::string::npos)
         << "missing `" << file << ":" << note << "` in stderr:\n"
+        << r.err;
+  for (const std::string& note : expect->strategyNotes)
+    EXPECT_NE(r.err.find(strategy + ":" + note), std::string::npos)
+        << "missing `" << strategy << ":" << note << "` in stderr:\n"
         << r.err;
 }
 
