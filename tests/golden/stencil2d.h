@@ -10,9 +10,6 @@
  *   h (size): Nat
  *   w (size): Nat
  *   grid (input): h.w.f32, h*w elements
- * Preconditions:
- *   h >= 1
- *   w >= 1
  * Returns 0 on success; 1 if a precondition fails, 2 if a size is negative,
  * 3 if an array would have more than INT_MAX elements, 4 if a temporary cannot
  * be allocated. On a non-zero return nothing has been written to `output`.
