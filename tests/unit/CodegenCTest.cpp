@@ -14,11 +14,12 @@ using namespace risec::rise;
 
 namespace {
 
-codegen::c::CFiles compile(const std::string& text, const std::string& symbol = "") {
+codegen::c::CFiles compile(const std::string& text, const std::string& symbol = "",
+                           codegen::Target target = codegen::Target::C) {
   rise::Program program = parseProgram(makeSourceFile("test.rise", text));
   TypedDef def = inferDef(program, program.defs.back().name);
   std::string name = symbol.empty() ? def.name : symbol;
-  return codegen::compileToC(program, def, {name, "test.rise", "1.2.3", ""}).files;
+  return codegen::compileToC(program, def, {name, "test.rise", "1.2.3", "", target}).files;
 }
 
 std::string source(const std::string& text) {
@@ -140,45 +141,130 @@ TEST(CodegenCMemory, LargeFixedTemporariesAreHoistedToTheHeap) {
 
 // take(n) in acceptor position (discardTailAcc): the padded computation
 // writes straight into the output, each write guarded by `index < n`; no
-// temporary holds the padded result.
-TEST(CodegenCWrites, TakeOfAComputedArrayIsAGuardedWrite) {
+// temporary holds the padded result. A sequential loop whose writes are all
+// guarded ends where the guards fail, and the guards its end proves are not
+// emitted (EmitGuards.cpp): the loop a person writes, which C compilers
+// vectorise.
+TEST(CodegenCWrites, TakeOfAComputedArrayEndsTheLoop) {
   std::string c = source("def tw = depFun(n: Nat => fun(xs: n.f32 =>\n"
                          "  xs |> padClamp(0, 4*((n + 3)/4) - n) |> mapSeq(fun(x => x * 2.0f)) "
                          "|> take(n)))\n");
-  EXPECT_CONTAINS(c, "for (int i = 0; i < 4 * ((n + 3) / 4); i += 1) {\n"
-                     "    if (i < n) {\n"
-                     "      output[i] = xs[risec_min(i, n - 1)] * 2.0f;\n"
-                     "    }\n");
+  // min(4*((n + 3)/4), n) simplifies to n
+  EXPECT_CONTAINS(c, "for (int i = 0; i < n; i += 1) {\n"
+                     "    output[i] = xs[risec_min(i, n - 1)] * 2.0f;\n"
+                     "  }\n");
+  EXPECT_EQ(c.find("if (i"), std::string::npos) << c;
   EXPECT_EQ(c.find("malloc"), std::string::npos) << c;
   EXPECT_EQ(c.find("tmp"), std::string::npos) << c;
   // padClamp by a padding that is 0 for n = 0: no precondition to check
   EXPECT_EQ(c.find("return 1;"), std::string::npos) << c;
 }
 
-TEST(CodegenCWrites, TakeInBothDimensionsGuardsBothIndices) {
+TEST(CodegenCWrites, TakeInBothDimensionsEndsBothLoops) {
   std::string c =
       source("def tw = depFun((n: Nat, m: Nat) => fun(xs: n.m.f32 => fun(ys: m.f32 =>\n"
              "  xs |> padClamp(0, 4*((n + 3)/4) - n)\n"
              "     |> mapSeq(fun(r => ys |> padClamp(0, 3*((m + 2)/3) - m)\n"
              "                           |> mapSeq(fun(y => y + reduceSeq(add)(0.0f)(r)))))\n"
              "     |> transpose |> take(m) |> transpose |> take(n))))\n");
-  EXPECT_CONTAINS(c, "for (int j = 0; j < 3 * ((m + 2) / 3); j += 1) {");
-  EXPECT_CONTAINS(
-      c, "if (j < m && i < n) {\n        output[j + m * i] = ys[risec_min(j, m - 1)] + acc;");
+  EXPECT_CONTAINS(c, "for (int i = 0; i < n; i += 1) {");
+  EXPECT_CONTAINS(c, "for (int j = 0; j < m; j += 1) {");
+  EXPECT_CONTAINS(c, "      output[j + m * i] = ys[risec_min(j, m - 1)] + acc;");
+  EXPECT_EQ(c.find("if (j"), std::string::npos) << c;
   EXPECT_EQ(c.find("malloc"), std::string::npos) << c;
   EXPECT_EQ(c.find("return 1;"), std::string::npos) << c;
 }
 
 TEST(CodegenCWrites, TakeOfVectorsIsWrittenLaneByLane) {
   // A vector store of the last, partial vector would write past the output.
+  // The loop needs its every iteration (lane 0 of the last vector is
+  // written): only lane 0's guard, which the loop's end proves, goes.
   std::string c =
       source("def tw = depFun(n: Nat => fun(xs: n.f32 =>\n"
              "  xs |> padClamp(0, 4*((n + 3)/4) - n) |> asVector(4)\n"
              "     |> mapSeq(fun(v => v * vectorFromScalar(2.0f))) |> asScalar |> take(n)))\n");
-  EXPECT_CONTAINS(c, "for (int i = 0; i < (n + 3) / 4; i += 1) {");
+  EXPECT_CONTAINS(c, "for (int i = 0; i < (n + 3) / 4; i += 1) {\n"
+                     "    output[4 * i] = xs[4 * i] * 2.0f;\n"
+                     "    if ((4 * i + 1) < n) {\n");
   EXPECT_CONTAINS(c, "if ((4 * i + 3) < n) {\n      output[4 * i + 3] = ");
   EXPECT_EQ(c.find("&output"), std::string::npos) << c; // no vector store into the output
   EXPECT_EQ(c.find("malloc"), std::string::npos) << c;
+}
+
+// The rows of strips of 32 (harris_strips, issue 18): the loop over the rows
+// of strip i ends at min(32, h - 32*i), a bound of the sizes and the index
+// of the loop around; the loop over the columns has no guard left.
+namespace {
+
+const char* kStrips = R"(def strips = depFun((h: Nat, w: Nat) => fun(xs: h.w.f32 =>
+  xs |> padClamp(0, 32*((h + 31)/32) - h) |> split(32)
+     |> MAP(fun(strip => strip |> mapSeq(mapSeq(fun(x => x * 2.0f)))))
+     |> join |> take(h)))
+)";
+
+std::string strips(const std::string& map, codegen::Target target) {
+  std::string text = kStrips;
+  text.replace(text.find("MAP"), 3, map);
+  return compile(text, "", target).source;
+}
+
+} // namespace
+
+TEST(CodegenCWrites, TakeOfStripsEndsTheRowLoopSymbolically) {
+  std::string c = strips("mapSeq", codegen::Target::C);
+  EXPECT_CONTAINS(c, "  for (int i = 0; i < (h + 31) / 32; i += 1) {\n"
+                     "    // mapSeq\n"
+                     "    for (int j = 0; j < risec_min(32, h - 32 * i); j += 1) {\n"
+                     "      // mapSeq\n"
+                     "      for (int k = 0; k < w; k += 1) {\n"
+                     "        output[k + w * j + 32 * w * i] = ");
+  EXPECT_EQ(c.find("if ((j"), std::string::npos) << c;
+}
+
+TEST(CodegenCWrites, TakeOfStripsInParallelEndsTheRowLoopOfEachStrip) {
+  // the index of the OpenMP loop is fixed while a strip's rows run
+  std::string c = strips("mapPar", codegen::Target::OpenMP);
+  EXPECT_CONTAINS(c, "#pragma omp parallel for\n"
+                     "  // mapPar\n"
+                     "  for (int i = 0; i < (h + 31) / 32; i += 1) {\n"
+                     "    // mapSeq\n"
+                     "    for (int j = 0; j < risec_min(32, h - 32 * i); j += 1) {\n");
+  EXPECT_CONTAINS(c, "        output[k + w * j + 32 * w * i] = ");
+  EXPECT_EQ(c.find("if ((j"), std::string::npos) << c;
+}
+
+TEST(CodegenCWrites, TakeOfStripsOnOpenCLKeepsItsLoopsAndGuards) {
+  // a sequential loop of a work-item may hold a barrier: its trip count
+  // must not depend on the work-item's indices, so nothing changes
+  std::string c = strips("mapGlobal(0)", codegen::Target::OpenCL);
+  EXPECT_CONTAINS(c, "    for (int j = 0; j < 32; j += 1) {\n");
+  EXPECT_CONTAINS(c, "        if ((j + 32 * i) < h) {\n"
+                     "          output[k + w * j + 32 * w * i] = ");
+  EXPECT_EQ(c.find("risec_min(32"), std::string::npos) << c;
+}
+
+TEST(CodegenCWrites, TakeOfTheJoinOfSplitsEndsTheInnerLoop) {
+  // the guard j + 4*i < n: the inner loop ends at min(4, n - 4*i); the
+  // outer one, whose guard depends on j, runs (n + 3)/4 times
+  std::string c = source("def tw = depFun(n: Nat => fun(xs: n.f32 =>\n"
+                         "  xs |> padClamp(0, 4*((n + 3)/4) - n) |> split(4)\n"
+                         "     |> mapSeq(mapSeq(fun(x => x * 2.0f))) |> join |> take(n)))\n");
+  EXPECT_CONTAINS(c, "  for (int i = 0; i < (n + 3) / 4; i += 1) {\n"
+                     "    // mapSeq\n"
+                     "    for (int j = 0; j < risec_min(4, n - 4 * i); j += 1) {\n"
+                     "      output[j + 4 * i] = xs[risec_min(n - 1, j + 4 * i)] * 2.0f;\n"
+                     "    }\n");
+  EXPECT_EQ(c.find("if (("), std::string::npos) << c;
+}
+
+TEST(CodegenCWrites, TakeOfAConstantSizeEndsTheLoopAtAConstant) {
+  std::string c =
+      source("def tk = fun(xs: 5.f32 => xs |> padClamp(0, 3) |> mapSeq(fun(x => x * 2.0f)) "
+             "|> take(5))\n");
+  EXPECT_CONTAINS(c, "for (int i = 0; i < 5; i += 1) {\n"
+                     "    output[i] = xs[risec_min(4, i)] * 2.0f;\n"
+                     "  }\n");
+  EXPECT_EQ(c.find("if ("), std::string::npos) << c;
 }
 
 TEST(CodegenCWrites, TakeOfEverythingIsNotGuarded) {

@@ -59,18 +59,21 @@ void Emitter::assignment(const Phrase& lhs, const Phrase& rhs, const rise::Type&
   Path l = at, r = at;
   CExpr target = acc(lhs, l);
   const ExprNode* variable = writtenVariable(target.get());
-  noteWrite(l.writeBounds, variable ? variable->text() : "");
   CStmt write = assign(std::move(target), exp(rhs, r));
-  if (l.writeBounds.empty()) {
+  // a write that an acceptor may discard (take(n) of a padded computation):
+  // one condition per bound, so that the loops around can drop those their
+  // ends prove (EmitGuards.cpp)
+  std::vector<CExpr> conditions;
+  for (const dpia::Path::Bound& b : l.writeBounds)
+    conditions.push_back(binary(COp::Lt, nats_.expr(b.index), nats_.expr(b.bound)));
+  noteWrite(l.writeBounds, conditions, variable ? variable->text() : "");
+  if (conditions.empty()) {
     out.push_back(std::move(write));
     return;
   }
-  // a write that an acceptor may discard (take(n) of a padded computation)
   CExpr cond;
-  for (const dpia::Path::Bound& b : l.writeBounds) {
-    CExpr c = binary(COp::Lt, nats_.expr(b.index), nats_.expr(b.bound));
+  for (const CExpr& c : conditions)
     cond = cond ? binary(COp::And, cond, c) : c;
-  }
   out.push_back(ifStmt(cond, {std::move(write)}));
 }
 
@@ -150,68 +153,24 @@ void Emitter::sequentialLoop(const Phrase& c, std::vector<CStmt>& out) {
   natNames_[dpia::forIndex(c)->var().id] = i;
   loops_.push_back(i);
   LoopWrites writes;
-  writes.index = dpia::forIndex(c)->var().id;
-  writes.count = count->isConst() ? count->value() : -1;
+  writes.index = dpia::forIndex(c);
+  writes.count = count;
+  writes.fixed = sizeIds_;
+  writes.fixed.insert(loopIndices_.begin(), loopIndices_.end());
   loopWrites_.push_back(writes);
+  loopIndices_.push_back(writes.index->var().id);
   std::vector<CStmt> body;
   comm(c->args()[0], body);
+  loopIndices_.pop_back();
   loops_.pop_back();
   writes = loopWrites_.back();
   loopWrites_.pop_back();
   // no iteration (e.g. a map over the empty part that peelTail leaves): its
   // body, which may index an empty array, is never run (fuzz finding R2)
-  if (writes.count == 0)
+  if (count->isConst(0))
     return;
-  // iterations whose writes are all discarded (take(n) of a longer
-  // computation) are not run: the loop stops where the guards of its writes
-  // say, so that a C compiler sees every element written (fuzz finding R3,
-  // gcc's -Wmaybe-uninitialized)
-  CExpr end = nats_.bare(count);
-  if (!opencl() && !writes.unguarded && writes.needed > 0 && writes.needed < writes.count)
-    end = intLit(writes.needed);
+  CExpr end = boundedEnd(writes, body);
   out.push_back(countingLoop(namedType("int"), i, intLit(0), end, intLit(1), body, c->tag()));
-}
-
-void Emitter::noteWrite(const std::vector<dpia::Path::Bound>& guards, const std::string& target) {
-  for (LoopWrites& loop : loopWrites_) {
-    if (loop.unguarded || loop.locals.count(target))
-      continue;
-    if (guards.empty() || loop.count < 0) {
-      loop.unguarded = true;
-      continue;
-    }
-    // the write happens only before the first iteration where a guard fails
-    std::int64_t end = loop.count;
-    for (const dpia::Path::Bound& g : guards)
-      if (auto e = guardEnd(loop, g))
-        end = std::min(end, *e);
-    loop.needed = std::max(loop.needed, end);
-  }
-}
-
-std::optional<std::int64_t> Emitter::guardEnd(const LoopWrites& loop, const dpia::Path::Bound& g) {
-  if (!g.bound->isConst() || !rise::natContainsVar(g.index, loop.index))
-    return std::nullopt;
-  // the guard `index < bound` is false for every iteration from m on when
-  // index, with the loop's index m + w (w >= 0), is at least the bound for
-  // every value of the other indices (their ranges: interval analysis)
-  const rise::Nat w = rise::natVar("w", rise::natConst(0));
-  auto falseFrom = [&](std::int64_t m) {
-    auto low = rise::natConstLowerBound(
-        rise::natSubstitute(g.index, {{loop.index, rise::natConst(m) + w}}));
-    return low && *low >= g.bound->value();
-  };
-  if (!falseFrom(loop.count))
-    return std::nullopt;
-  std::int64_t lo = 0, hi = loop.count; // falseFrom(hi)
-  while (lo < hi) {
-    std::int64_t mid = lo + (hi - lo) / 2;
-    if (falseFrom(mid))
-      hi = mid;
-    else
-      lo = mid + 1;
-  }
-  return falseFrom(lo) ? std::optional<std::int64_t>(lo) : std::nullopt;
 }
 
 void Emitter::newVariable(const Phrase& c, std::vector<CStmt>& out) {

@@ -31,9 +31,11 @@ void Emitter::parallelLoop(const Phrase& c, std::vector<CStmt>& out) {
   std::uint64_t id = dpia::forIndex(c)->var().id;
   natNames_[id] = i;
   loops_.push_back(i);
+  loopIndices_.push_back(id);
   std::vector<CStmt> body = privateSlices(id);
   comm(c->args()[0], body);
   restoreSlices(id);
+  loopIndices_.pop_back();
   loops_.pop_back();
   std::string text = c->isPrim(dpia::primitive::parForReduce())
                          ? openmp::reductionFor(c->tag(), memoryOf(c->args()[1]).name)

@@ -5,6 +5,8 @@
 //   EmitExpressions.cpp    phrases read and acceptors written through views
 //   EmitForeign.cpp        foreign functions: calls, pair results, definitions
 //   EmitCommands.cpp       commands as C statements, names (stage 9)
+//   EmitGuards.cpp         guarded writes (take in acceptor position): the
+//                          loops they bound, the guards those bounds prove
 //   EmitOpenMPLoops.cpp    OpenMP work-sharing loops, per-thread slices,
 //                          reductions combined explicitly
 //   EmitOpenCLKernel.cpp   grid-stride loops, local and global temporaries,
@@ -153,29 +155,50 @@ private:
   void newVariable(const dpia::Phrase& c, std::vector<CStmt>& out);
   void comm(const dpia::Phrase& c, std::vector<CStmt>& out);
   /// A sequential loop: omitted when it runs no iteration; bounded by the
-  /// guards of its writes when they leave its last iterations without one.
+  /// guards of its writes when they leave its last iterations without one
+  /// (EmitGuards.cpp).
   void sequentialLoop(const dpia::Phrase& c, std::vector<CStmt>& out);
-  /// A sequential loop being emitted and what its body writes (the guards of
-  /// discarded writes, assignment): iterations from `needed` on write nothing.
-  struct LoopWrites {
-    std::uint64_t index;     ///< the id of the loop's index variable
-    std::int64_t count;      ///< its constant trip count (-1: symbolic)
-    bool unguarded = false;  ///< a write that no guard bounds
-    std::int64_t needed = 0; ///< the iterations [0, needed) hold every write
-    /// the variables declared in its body: writes to them last one iteration
-    std::set<std::string> locals;
-  };
-  /// Records a write to the variable `target` (empty: unknown) with these
-  /// guards (none: unguarded) in every loop around that `target` is not
-  /// local to.
-  void noteWrite(const std::vector<dpia::Path::Bound>& guards, const std::string& target = "");
-  /// The first iteration of `loop` from which guard `g` is false, if known.
-  static std::optional<std::int64_t> guardEnd(const LoopWrites& loop, const dpia::Path::Bound& g);
   /// A name for a temporary: not a loop index name either.
   std::string fresh(const std::string& hint);
   /// Loop indices are named i, j, k, l by nesting depth (reused by sibling
   /// loops, as a person writes them), avoiding every other name.
   std::string loopName();
+
+  // ---- guarded writes (EmitGuards.cpp) ----------------------------------------
+
+  /// A sequential loop being emitted and what its body writes (the guards of
+  /// discarded writes, assignment): iterations from `needed` on write nothing.
+  struct LoopWrites {
+    rise::Nat index;               ///< the loop's index variable
+    rise::Nat count;               ///< its trip count
+    std::set<std::uint64_t> fixed; ///< the variables constant during the loop
+    bool unguarded = false;        ///< a write that no guard bounds
+    rise::Nat needed;              ///< [0, needed) holds every write (null: none yet)
+    /// A guard `index < bound` that holds in iterations [0, end) and fails
+    /// from `end` on, `condition` its C expression in an `if`.
+    struct Guard {
+      CExpr condition;
+      rise::Nat end;
+    };
+    std::vector<Guard> exact;
+    /// the variables declared in its body: writes to them last one iteration
+    std::set<std::string> locals;
+  };
+  /// Records a write to the variable `target` (empty: unknown) with these
+  /// guards (none: unguarded) and their C conditions (`conditions[i]` tests
+  /// `guards[i]`) in every loop around that `target` is not local to.
+  void noteWrite(const std::vector<dpia::Path::Bound>& guards,
+                 const std::vector<CExpr>& conditions = {}, const std::string& target = "");
+  /// The first iteration of `loop` from which guard `g` is false, if known;
+  /// `exact`: the guard holds in every iteration before it.
+  struct GuardEnd {
+    rise::Nat end;
+    bool exact;
+  };
+  static std::optional<GuardEnd> guardEnd(const LoopWrites& loop, const dpia::Path::Bound& g);
+  /// The end of `loop` that its writes need (its count when they need every
+  /// iteration); removes from `body` the guard conditions that it makes true.
+  CExpr boundedEnd(const LoopWrites& loop, std::vector<CStmt>& body);
 
   // ---- OpenMP (EmitOpenMPLoops.cpp; dpia/Parallel.h) --------------------------
 
@@ -242,8 +265,10 @@ private:
   std::vector<CStmt> localDecls_;                    ///< OpenCL: `local T name[N];` at kernel scope
   std::vector<std::string> loops_;                   ///< loop indices in scope, outermost first
   std::vector<LoopWrites> loopWrites_; ///< the sequential loops being emitted, outermost first
-  std::set<std::uint64_t> sizeIds_;    ///< the size parameters
-  host::GridLoops gridLoops_;          ///< OpenCL: for the launch configuration
+  /// the indices of the sequential and OpenMP loops around, outermost first
+  std::vector<std::uint64_t> loopIndices_;
+  std::set<std::uint64_t> sizeIds_;            ///< the size parameters
+  host::GridLoops gridLoops_;                  ///< OpenCL: for the launch configuration
   std::vector<opencl::GridLoopRef> gridStack_; ///< OpenCL: the grid loops around, outermost first
   std::set<int> usedDims_;                     ///< OpenCL: the dimensions of all grid loops
   opencl::PrivateMemoryCheck privateMemory_;   ///< OpenCL: rule 1 on every private temporary
