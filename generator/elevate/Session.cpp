@@ -122,6 +122,14 @@ const StepFailure* Session::stepFailure() const {
   return reported_ < stepFailures_.size() ? &stepFailures_[reported_] : nullptr;
 }
 
+Session::Recursion::Recursion(Session& s, const Strategy& where) : session_(s) {
+  if (session_.depth_ >= kDepthLimit)
+    throw CompileError("E0711", where.loc(),
+                       "the recursive strategy `" + where.display() + "` did not terminate: " +
+                           std::to_string(kDepthLimit) + " calls of it are nested");
+  ++session_.depth_;
+}
+
 void Session::tick(const Strategy& where) {
   if (++ticks_ > kStepLimit)
     throw CompileError("E0711", where.loc(),

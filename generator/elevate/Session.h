@@ -82,6 +82,20 @@ public:
   void tick(const Strategy& where);
   static constexpr long kStepLimit = 20000;
 
+  /// One level of a recursive def's calls (RAII): more than kDepthLimit
+  /// nested calls are E0711.
+  class Recursion {
+  public:
+    Recursion(Session& s, const Strategy& where);
+    ~Recursion() { --session_.depth_; }
+    Recursion(const Recursion&) = delete;
+    Recursion& operator=(const Recursion&) = delete;
+
+  private:
+    Session& session_;
+  };
+  static constexpr int kDepthLimit = 1000;
+
 private:
   const rise::Program& program_;
   rise::TypedDef original_;
@@ -92,6 +106,7 @@ private:
   std::vector<StepFailure> stepFailures_;
   std::size_t reported_ = 0; ///< index of the step failure to report, if any
   long ticks_ = 0;
+  int depth_ = 0; ///< nested calls of recursive defs
 };
 
 } // namespace risec::elevate

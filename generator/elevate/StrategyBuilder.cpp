@@ -1,6 +1,7 @@
 // Name resolution and construction of a strategy from its parse tree.
 #include "elevate/Combinators.h"
 #include "elevate/Registry.h"
+#include "elevate/Session.h"
 #include "elevate/StrategyFile.h"
 #include "elevate/StrategyParams.h"
 #include "elevate/StrategyParser.h"
@@ -9,6 +10,7 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
 #include <set>
 
 namespace risec::elevate {
@@ -25,9 +27,32 @@ std::string plural(std::size_t n, const std::string& word) {
   return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
 }
 
-class Builder {
+/// A recursive call of a def (Shine's inLambda, afterTopLevel, argumentsTd):
+/// its body is built when the call is first applied, so that the recursion
+/// unfolds only as deep as the program it runs on. Owns the builder, which
+/// owns the parsed file.
+class Builder;
+class RecursiveCall final : public Strategy {
 public:
-  StrategyPtr build(const StrategyFileAst& f, const ParamValues& bindings) {
+  RecursiveCall(std::shared_ptr<Builder> builder, const SDef* def, std::map<std::string, Arg> env,
+                std::string display, SourceLocation loc)
+      : Strategy(std::move(display), std::move(loc)), builder_(std::move(builder)), def_(def),
+        env_(std::move(env)) {}
+  std::optional<State> apply(const State& s, const Path& at, Session& session) const override;
+
+private:
+  std::shared_ptr<Builder> builder_;
+  const SDef* def_;
+  std::map<std::string, Arg> env_;
+  mutable StrategyPtr body_;
+};
+
+class Builder : public std::enable_shared_from_this<Builder> {
+public:
+  explicit Builder(StrategyFileAst file) : file_(std::move(file)) {}
+
+  StrategyPtr build(const ParamValues& bindings) {
+    const StrategyFileAst& f = file_;
     // The parameters' values (the defaults, overridden by the bindings) are
     // the outermost scope of every def and of the strategy to apply.
     StrategyInterface iface = strategyInterface(f);
@@ -50,18 +75,34 @@ public:
         if (!seen.insert(p).second)
           throw CompileError("E0706", d.loc, "parameter `" + p + "` appears twice");
       // Check the body once with placeholder arguments only for syntax of
-      // names: unknown names are reported at definition time.
+      // names: unknown names are reported at definition time. A def may
+      // call itself.
+      defs_[d.name] = &d;
       std::set<std::string> scope = globalNames;
       scope.insert(d.params.begin(), d.params.end());
       checkNames(d.body, scope);
-      defs_[d.name] = &d;
     }
     return strategy(f.main, globals_);
   }
 
-private:
   using Env = std::map<std::string, Arg>;
 
+  /// The body of `d` with its parameters bound (`env`), built while `d` is
+  /// being expanded (its own calls in it become RecursiveCalls).
+  StrategyPtr expand(const SDef& d, const Env& env) {
+    expanding_.insert(d.name);
+    StrategyPtr s;
+    try {
+      s = strategy(d.body, env);
+    } catch (...) {
+      expanding_.erase(d.name);
+      throw;
+    }
+    expanding_.erase(d.name);
+    return s;
+  }
+
+private:
   void checkNames(const SNodePtr& n, const std::set<std::string>& params) {
     if (n->kind == SNode::Kind::Call && !params.count(n->name))
       resolveKnown(n);
@@ -225,7 +266,10 @@ private:
       Env inner = globals_;
       for (std::size_t i = 0; i < args.size(); ++i)
         inner[d.params[i]] = args[i];
-      return strategy(d.body, inner);
+      if (expanding_.count(d.name))
+        return std::make_shared<RecursiveCall>(shared_from_this(), &d, std::move(inner),
+                                               surfaceText(*n), n->loc);
+      return expand(d, inner);
     }
     const Builtin* b = StrategyRegistry::instance().find(n->name);
     // a builtin and a rule of one name (storeInMemory): the rule takes the
@@ -266,9 +310,18 @@ private:
     return namedRule(n->name, ruleArgs, n->loc);
   }
 
+  StrategyFileAst file_;
   std::map<std::string, const SDef*> defs_;
-  Env globals_; ///< the file's parameters
+  std::set<std::string> expanding_; ///< the defs whose bodies are being built
+  Env globals_;                     ///< the file's parameters
 };
+
+std::optional<State> RecursiveCall::apply(const State& s, const Path& at, Session& session) const {
+  if (!body_)
+    body_ = builder_->expand(*def_, env_);
+  Session::Recursion depth(session, *this);
+  return body_->apply(s, at, session);
+}
 
 } // namespace
 
@@ -283,8 +336,8 @@ std::vector<std::string> strategyNames() {
 
 StrategyPtr loadStrategy(const std::shared_ptr<const SourceFile>& file,
                          const ParamValues& bindings) {
-  StrategyFileAst ast = parseStrategyFile(file);
-  return Builder().build(ast, bindings);
+  auto builder = std::make_shared<Builder>(parseStrategyFile(file));
+  return builder->build(bindings);
 }
 
 } // namespace risec::elevate

@@ -86,6 +86,35 @@ def f = depFun(n: Nat => fun(xs: n.f32 => scaleBy(2.0f, n, xs)))
   }
 }
 
+TEST(ElevateStrategy, ADefMayCallItself) {
+  // Shine's inLambda: s under the leading lambdas, as a recursive def
+  Typed t = typed("def f = fun(a: 4.f32 => fun(b: 4.f32 => zip(a, b) |> map(fun(p => fst(p) + "
+                  "snd(p)))))");
+  rise::TypedDef r = rewrite(t, "def under(s) = (isLambda ; body(under(s))) <+ s\n"
+                                "under(mapToSeq)");
+  EXPECT_EQ(printed(r),
+            "fun(a: 4.f32, b: 4.f32 => zip(a, b) |> mapSeq(fun(p => fst(p) + snd(p))))");
+  EXPECT_TRUE(sameResults(t.def, r, {}, 5));
+  // the recursion unfolds as deep as the program: it fails where s fails
+  EXPECT_THROW(rewrite(t, "def under(s) = (isLambda ; body(under(s))) <+ s\n"
+                          "under(reduceToSeq)"),
+               CompileError);
+}
+
+TEST(ElevateStrategy, ARecursionThatNeverStopsIsAnError) {
+  Typed t = typed("def f = fun(a: 4.f32 => a)");
+  try {
+    rewrite(t, "def loop(s) = s ; loop(s)\nloop(id)");
+    FAIL() << "no error";
+  } catch (const CompileError& e) {
+    EXPECT_EQ(e.code(), "E0711");
+    EXPECT_EQ(e.location().line, 1);
+    EXPECT_EQ(e.location().column, 19);
+    EXPECT_EQ(e.message(),
+              "the recursive strategy `loop(s)` did not terminate: 1000 calls of it are nested");
+  }
+}
+
 TEST(ElevateSpecs, MatMulLadderIsCorrectAndEachStepChangesTheProgram) {
   Typed mm = specProgram("mm.rise");
   std::string previous = printed(mm.def);
