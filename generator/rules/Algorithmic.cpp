@@ -66,11 +66,16 @@ RuleFn splitJoin(std::int64_t n) {
   };
 }
 
+/// A length that n divides, or a symbolic one (then a precondition).
+bool mayDivide(const Nat& size, std::int64_t n) {
+  return !size->isConst() || size->value() % n == 0;
+}
+
 /// Shine's splitJoin2(n): an array e as join(split(n)(e)) (n divides its
 /// length), the blocks that a following rule rearranges.
 RuleFn splitJoin2(std::int64_t n) {
   return [n](const Expr& e, RuleContext&) -> std::optional<Expr> {
-    if (!e->type() || !isArray(e->type()))
+    if (!e->type() || !isArray(e->type()) || !mayDivide(e->type()->size(), n))
       return std::nullopt;
     return app(prim(Prim::Join), app(depNat(prim(Prim::Split), n), e));
   };
@@ -201,7 +206,9 @@ RuleFn splitStrategy(std::int64_t n) {
 RuleFn blockedReduce(std::int64_t n) {
   return [n](const Expr& e, RuleContext& ctx) -> std::optional<Expr> {
     Spine r = spineOf(e);
-    if (!isPrim(r.head, Prim::Reduce) || r.args.size() != 3 || !neutralPair(r.args[0], r.args[1]))
+    if (!isPrim(r.head, Prim::Reduce) || r.args.size() != 3 || !neutralPair(r.args[0], r.args[1]) ||
+        !r.args[2]->type() || !isArray(r.args[2]->type()) ||
+        !mayDivide(r.args[2]->type()->size(), n))
       return std::nullopt;
     std::string acc = ctx.names.fresh("acc"), y = ctx.names.fresh("y");
     Expr chunk = app(prim(Prim::Reduce), r.args[0], r.args[1], var(y));

@@ -167,7 +167,13 @@ std::optional<std::vector<rules::RuleArg>> chooseArgs(const rules::RuleInfo& inf
   if (info.params.empty())
     return std::vector<rules::RuleArg>{};
   const std::string& n = info.name;
-  if (n == "splitJoin" || n == "splitStrategy" || n == "vectorize") {
+  if (n == "splitJoin2") { // the focus is the array split
+    auto k = randomDivisor(focus->type() ? std::optional(focus->type()) : std::nullopt, rng);
+    if (!k)
+      return std::nullopt;
+    return std::vector<rules::RuleArg>{*k};
+  }
+  if (n == "splitJoin" || n == "splitStrategy" || n == "blockedReduce" || n == "vectorize") {
     auto k = randomDivisor(dataType(focus), rng);
     if (!k)
       return std::nullopt;
