@@ -9,6 +9,7 @@
 #include "support/Text.h"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <memory>
 #include <set>
@@ -31,6 +32,32 @@ std::string plural(std::size_t n, const std::string& word) {
 /// its body is built when the call is first applied, so that the recursion
 /// unfolds only as deep as the program it runs on. Owns the builder, which
 /// owns the parsed file.
+/// The words of a camelCase name, lower case and sorted, with `fuse` read as
+/// `fusion`: `reduceMapFusion` and `fuseReduceMap` have the same words.
+std::vector<std::string> wordsOf(const std::string& name) {
+  std::vector<std::string> words;
+  for (char c : name) {
+    if (words.empty() || std::isupper(static_cast<unsigned char>(c)))
+      words.emplace_back();
+    words.back() += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  for (std::string& w : words)
+    if (w == "fuse")
+      w = "fusion";
+  std::sort(words.begin(), words.end());
+  return words;
+}
+
+/// Whether one name says fusion where the other says fission: never a
+/// spelling mistake of each other.
+bool opposite(const std::string& a, const std::string& b) {
+  auto says = [](const std::string& n, const char* w) {
+    std::vector<std::string> ws = wordsOf(n);
+    return std::find(ws.begin(), ws.end(), w) != ws.end();
+  };
+  return (says(a, "fusion") && says(b, "fission")) || (says(a, "fission") && says(b, "fusion"));
+}
+
 class Builder;
 class RecursiveCall final : public Strategy {
 public:
@@ -120,8 +147,8 @@ private:
     for (const auto& [name, d] : defs_)
       candidates.push_back(name);
     for (const std::string& c : candidates) {
-      std::size_t dist = editDistance(n->name, c);
-      if (dist < bestDist) {
+      std::size_t dist = wordsOf(c) == wordsOf(n->name) ? 0 : editDistance(n->name, c);
+      if (dist < bestDist && !opposite(n->name, c)) {
         bestDist = dist;
         best = c;
       }

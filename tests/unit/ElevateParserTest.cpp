@@ -25,6 +25,11 @@ void expectError(const std::string& text, const std::string& code, int line, int
 TEST(ElevateParser, Diagnostics) {
   expectError("splitJoin(32) @ outermost(isMpa)", "E0703", 1, 27,
               "unknown strategy `isMpa`; did you mean `isMap`?");
+  // the same words in another order, never the opposite rule (fusion, fission)
+  expectError("reduceMapFusion @ everywhere", "E0703", 1, 1,
+              "unknown strategy `reduceMapFusion`; did you mean `fuseReduceMap`?");
+  expectError("mapFusoin", "E0703", 1, 1,
+              "unknown strategy `mapFusoin`; did you mean `mapFusion`?");
   expectError("splitJoin(32, 4)", "E0704", 1, 1,
               "`splitJoin` takes 1 argument, but 2 arguments were given");
   expectError("splitJoin(isMap)", "E0705", 1, 11,
