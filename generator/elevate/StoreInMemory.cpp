@@ -12,6 +12,7 @@
 #include "elevate/Combinators.h"
 #include "elevate/Path.h"
 #include "elevate/Session.h"
+#include "rise/ast/Expr.h"
 
 namespace risec::elevate {
 
@@ -31,16 +32,18 @@ std::optional<Path> firstWhere(const StrategyPtr& p, const State& st, const Path
   return std::nullopt;
 }
 
-/// The node at `at` with every position where `p` holds replaced by `x`
-/// (the outermost ones; what they contain goes with them).
-Expr replaceWhere(const StrategyPtr& p, const State& st, const Path& at, const Expr& x,
-                  Session& se) {
+/// The node at `at` with every position where `p` holds and the term is
+/// `found` replaced by `x` (the outermost ones; what they contain goes with
+/// them). Shine replaces every position where `p` holds; one that holds
+/// another term would leave the program ill-typed.
+Expr replaceWhere(const StrategyPtr& p, const State& st, const Path& at, const Expr& found,
+                  const Expr& x, Session& se) {
   Expr e = nodeAt(st.expr, at);
-  if (p->apply(st, at, se))
+  if (alphaEquivalent(e, found) && p->apply(st, at, se))
     return x;
   int n = childCount(e);
   for (int i = 0; i < n; ++i) {
-    Expr child = replaceWhere(p, st, childPath(at, i), x, se);
+    Expr child = replaceWhere(p, st, childPath(at, i), found, x, se);
     if (child != childAt(e, i))
       e = replaceAt(e, {i}, child);
   }
@@ -62,7 +65,7 @@ public:
       return std::nullopt;
     Expr value = nodeAt(stored->expr, *found);
     std::string x = se.names().fresh("x");
-    Expr body = replaceWhere(what_, st, at, rules::var(x), se);
+    Expr body = replaceWhere(what_, st, at, nodeAt(st.expr, *found), rules::var(x), se);
     Expr let = rules::app(rules::prim(Prim::Let), rules::app(rules::prim(Prim::ToMem), value),
                           rules::lam(x, body));
     return se.commit(st, at, let, *this);
