@@ -64,14 +64,12 @@ int gaussian_strips_c(float* restrict output, int h, int w, const float* restric
       }
     }
     // mapSeq
-    for (int j = 0; j < 32; j += 1) {
+    for (int j = 0; j < risec_min(32, h - 32 * i); j += 1) {
       // mapSeq
       for (int k = 0; k < w; k += 1) {
-        if ((j + 32 * i) < h) {
-          output[k + w * j + 32 * w * i] = (tmp[k + w * j] + tmp[k + w * j + 4 * w]) * 0.0625f +
-                                           (tmp[k + w + w * j] + tmp[k + w * j + 3 * w]) * 0.25f +
-                                           tmp[k + w * j + 2 * w] * 0.375f;
-        }
+        output[k + w * j + 32 * w * i] = (tmp[k + w * j] + tmp[k + w * j + 4 * w]) * 0.0625f +
+                                         (tmp[k + w + w * j] + tmp[k + w * j + 3 * w]) * 0.25f +
+                                         tmp[k + w * j + 2 * w] * 0.375f;
       }
     }
   }

@@ -73,16 +73,14 @@ int gaussian_strips_openmp(float* restrict output, int h, int w, const float* re
       }
     }
     // mapSeq
-    for (int j = 0; j < 32; j += 1) {
+    for (int j = 0; j < risec_min(32, h - 32 * i); j += 1) {
 #pragma omp simd
       // mapSeq
       for (int k = 0; k < w; k += 1) {
-        if ((j + 32 * i) < h) {
-          output[k + w * j + 32 * w * i] =
-              (tmp_own[k + w * j] + tmp_own[k + w * j + 4 * w]) * 0.0625f +
-              (tmp_own[k + w + w * j] + tmp_own[k + w * j + 3 * w]) * 0.25f +
-              tmp_own[k + w * j + 2 * w] * 0.375f;
-        }
+        output[k + w * j + 32 * w * i] =
+            (tmp_own[k + w * j] + tmp_own[k + w * j + 4 * w]) * 0.0625f +
+            (tmp_own[k + w + w * j] + tmp_own[k + w * j + 3 * w]) * 0.25f +
+            tmp_own[k + w * j + 2 * w] * 0.375f;
       }
     }
   }

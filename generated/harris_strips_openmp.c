@@ -20,6 +20,10 @@
 #include <omp.h>
 #include <stdlib.h>
 
+static inline int risec_min(int a, int b) {
+  return a < b ? a : b;
+}
+
 int harris_strips_openmp(float* restrict output, int h, int w, const float* restrict image) {
   if (h < 0 || w < 0) {
     return 2;
@@ -104,7 +108,7 @@ int harris_strips_openmp(float* restrict output, int h, int w, const float* rest
       }
     }
     // mapSeq
-    for (int j = 0; j < 32; j += 1) {
+    for (int j = 0; j < risec_min(32, h - 32 * i); j += 1) {
 #pragma omp simd
       // mapSeq
       for (int k = 0; k < w; k += 1) {
@@ -147,10 +151,8 @@ int harris_strips_openmp(float* restrict output, int h, int w, const float* rest
                 tmp_4_own[k + w * j + 2 * j + 2 * w + 5] * tmp_4_own[k + w * j + 2 * j + 2 * w + 5];
         acc_3 = acc_3 +
                 tmp_4_own[k + w * j + 2 * j + 2 * w + 6] * tmp_4_own[k + w * j + 2 * j + 2 * w + 6];
-        if ((j + 32 * i) < h) {
-          output[k + w * j + 32 * w * i] =
-              acc * acc_3 - acc_2 * acc_2 - 0.04f * (acc + acc_3) * (acc + acc_3);
-        }
+        output[k + w * j + 32 * w * i] =
+            acc * acc_3 - acc_2 * acc_2 - 0.04f * (acc + acc_3) * (acc + acc_3);
       }
     }
   }

@@ -126,12 +126,10 @@ int mm_register_tiles_c_x86_64(float* restrict output, int m, int n, int k, cons
                   *(const risec_f32x4u*)&tmp[16 * p + 16 * k * j + 12];
         }
         // mapSeq
-        for (int p = 0; p < 2; p += 1) {
+        for (int p = 0; p < risec_min(2, m - 32 * i - 2 * l); p += 1) {
           // mapSeq
-          for (int q = 0; q < 16; q += 1) {
-            if ((q + 16 * j) < n && (p + 32 * i + 2 * l) < m) {
-              output[q + n * p + 16 * j + 32 * n * i + 2 * n * l] = acc[q + 16 * p];
-            }
+          for (int q = 0; q < risec_min(16, n - 16 * j); q += 1) {
+            output[q + n * p + 16 * j + 32 * n * i + 2 * n * l] = acc[q + 16 * p];
           }
         }
       }

@@ -160,12 +160,10 @@ int mm_register_tiles_c_x86_64_v3(float* restrict output, int m, int n, int k,
                   *(const risec_f32x8u*)&tmp[16 * p + 16 * k * j + 8];
         }
         // mapSeq
-        for (int p = 0; p < 4; p += 1) {
+        for (int p = 0; p < risec_min(4, m - 64 * i - 4 * l); p += 1) {
           // mapSeq
-          for (int q = 0; q < 16; q += 1) {
-            if ((q + 16 * j) < n && (p + 64 * i + 4 * l) < m) {
-              output[q + n * p + 16 * j + 64 * n * i + 4 * n * l] = acc[q + 16 * p];
-            }
+          for (int q = 0; q < risec_min(16, n - 16 * j); q += 1) {
+            output[q + n * p + 16 * j + 64 * n * i + 4 * n * l] = acc[q + 16 * p];
           }
         }
       }

@@ -209,13 +209,11 @@ int mm_register_tiles_openmp_x86_64_v3(float* restrict output, int m, int n, int
                   *(const risec_f32x8u*)&tmp[16 * p + 16 * k * j + 8];
         }
         // mapSeq
-        for (int p = 0; p < 6; p += 1) {
+        for (int p = 0; p < risec_min(6, m - 96 * i - 6 * l); p += 1) {
 #pragma omp simd
           // mapSeq
-          for (int q = 0; q < 16; q += 1) {
-            if ((q + 16 * j) < n && (p + 96 * i + 6 * l) < m) {
-              output[q + n * p + 16 * j + 96 * n * i + 6 * n * l] = acc[q + 16 * p];
-            }
+          for (int q = 0; q < risec_min(16, n - 16 * j); q += 1) {
+            output[q + n * p + 16 * j + 96 * n * i + 6 * n * l] = acc[q + 16 * p];
           }
         }
       }

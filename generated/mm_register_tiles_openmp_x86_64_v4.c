@@ -757,13 +757,11 @@ int mm_register_tiles_openmp_x86_64_v4(float* restrict output, int m, int n, int
                   *(const risec_f32x16u*)&tmp[32 * p + 8192 * (k / 256) + 32 * k * j + 16];
         }
         // mapSeq
-        for (int p = 0; p < 8; p += 1) {
+        for (int p = 0; p < risec_min(8, m - 64 * i - 8 * l); p += 1) {
 #pragma omp simd
           // mapSeq
-          for (int q = 0; q < 32; q += 1) {
-            if ((q + 32 * j) < n && (p + 64 * i + 8 * l) < m) {
-              output[q + n * p + 32 * j + 64 * n * i + 8 * n * l] = acc_3[q + 32 * p];
-            }
+          for (int q = 0; q < risec_min(32, n - 32 * j); q += 1) {
+            output[q + n * p + 32 * j + 64 * n * i + 8 * n * l] = acc_3[q + 32 * p];
           }
         }
       }
