@@ -111,6 +111,24 @@ TEST(CodegenOpenMP, TemporariesInsideMapParArePerThread) {
   EXPECT_TRUE(hasLine(s, "tmp_own[j] = M[j + m * i] * x[j];")) << s;
 }
 
+TEST(CodegenOpenMP, AParallelLoopOverALoopNestIsCollapsed) {
+  Compiled c = compile("omp_collapse.rise", readFile(e2e("omp_collapse.rise")));
+  const std::string& s = c.result.files.source;
+  EXPECT_TRUE(hasLine(s, "#pragma omp parallel for collapse(2)")) << s;
+  // the thread's slice of the temporary is declared inside the inner loop:
+  // nothing stands between collapsed loops
+  std::size_t inner = s.find("for (int j = 0; j < b; j += 1) {");
+  std::size_t own = s.find("float* restrict tmp_own = tmp + (size_t)omp_get_thread_num()");
+  ASSERT_NE(inner, std::string::npos) << s;
+  ASSERT_NE(own, std::string::npos) << s;
+  EXPECT_LT(inner, own);
+  // a parallel loop over an innermost loop is not collapsed (that loop is
+  // the one `omp simd` may mark)
+  Compiled nest = compile("omp_nest.rise", readFile(e2e("omp_nest.rise")));
+  EXPECT_TRUE(hasLine(nest.result.files.source, "#pragma omp parallel for"))
+      << nest.result.files.source;
+}
+
 TEST(CodegenOpenMP, CTargetStaysSequential) {
   rise::Program program =
       rise::parseProgram(makeSourceFile("omp_sum.rise", readFile(e2e("omp_sum.rise"))));
@@ -211,6 +229,14 @@ TEST(CodegenOpenMPEndToEnd, SumWithReductionClause) {
 }
 TEST(CodegenOpenMPEndToEnd, MaxWithExplicitCombine) {
   runEndToEnd({"omp_max.rise", "", {{{"n", 0}}, {{"n", 1}}, {{"n", 3}}, {{"n", 999}}}});
+}
+TEST(CodegenOpenMPEndToEnd, CollapsedNest) {
+  runEndToEnd({"omp_collapse.rise",
+               "",
+               {{{"a", 1}, {"b", 7}, {"c", 5}},
+                {{"a", 3}, {"b", 1}, {"c", 2}},
+                {{"a", 2}, {"b", 0}, {"c", 3}},
+                {{"a", 5}, {"b", 33}, {"c", 17}}}});
 }
 TEST(CodegenOpenMPEndToEnd, NestOuterParallel) {
   runEndToEnd({"omp_nest.rise", "", {{{"n", 3}, {"m", 7}}, {{"n", 31}, {"m", 2}}}});

@@ -10,6 +10,8 @@
 #include "dpia/Primitive.h"
 #include "support/Diagnostic.h"
 
+#include <algorithm>
+
 namespace risec::codegen::c {
 
 using dpia::Phrase;
@@ -37,13 +39,64 @@ void Emitter::parallelLoop(const Phrase& c, std::vector<CStmt>& out) {
   restoreSlices(id);
   loopIndices_.pop_back();
   loops_.pop_back();
-  std::string text = c->isPrim(dpia::primitive::parForReduce())
-                         ? openmp::reductionFor(c->tag(), memoryOf(c->args()[1]).name)
-                         : openmp::parallelFor();
+  std::size_t slices = privateHeap_.count(id);
+  bool reduce = c->isPrim(dpia::primitive::parForReduce());
+  bool collapse = !reduce && collapsible(i, body, slices);
+  std::string text = reduce ? openmp::reductionFor(c->tag(), memoryOf(c->args()[1]).name)
+                            : openmp::parallelFor(collapse ? 2 : 1);
   out.push_back(pragma(text));
   out.push_back(countingLoop(namedType("int"), i, intLit(0), nats_.bare(dpia::forCount(c)),
                              intLit(1), body,
                              c->isPrim(dpia::primitive::parForReduce()) ? "reducePar" : c->tag()));
+}
+
+namespace {
+
+bool mentions(const CExpr& e, const std::string& name) {
+  if (e->kind() == ExprNode::Kind::Ident && e->text() == name)
+    return true;
+  return anyChild(e, [&](const CExpr& o) { return mentions(o, name); });
+}
+
+bool containsLoop(const CStmt& s) {
+  return s->kind() == StmtNode::Kind::For || anyChildStatement(s, containsLoop);
+}
+
+} // namespace
+
+/// A parallel loop over few iterations (the blocks of rows of a skinny
+/// matrix) leaves threads idle; when its body is one loop whose range does
+/// not depend on it and which holds loops of its own (so that it is not the
+/// loop `omp simd` marks), the two are shared out together: `collapse(2)`.
+/// The private slices of heap temporaries (the first `slices` statements of
+/// `body`) move into the inner loop's body, since nothing may stand between
+/// collapsed loops. Rewrites `body` when it returns true.
+bool Emitter::collapsible(const std::string& index, std::vector<CStmt>& body, std::size_t slices) {
+  std::size_t inner = body.size();
+  for (std::size_t k = slices; k < body.size(); ++k) {
+    if (body[k]->kind() == StmtNode::Kind::Comment)
+      continue;
+    if (body[k]->kind() != StmtNode::Kind::For || inner != body.size())
+      return false;
+    inner = k;
+  }
+  if (inner == body.size())
+    return false;
+  const CStmt& loop = body[inner];
+  if (!loop->forInit() || !loop->expr() || mentions(loop->expr(), index) ||
+      (loop->forStep() && mentions(loop->forStep(), index)) ||
+      (loop->forInit()->expr() && mentions(loop->forInit()->expr(), index)))
+    return false;
+  if (!std::any_of(loop->body().begin(), loop->body().end(), containsLoop))
+    return false;
+  std::vector<CStmt> innerBody(body.begin(), body.begin() + static_cast<std::ptrdiff_t>(slices));
+  innerBody.insert(innerBody.end(), loop->body().begin(), loop->body().end());
+  CStmt collapsed =
+      forLoop(loop->forInit(), loop->expr(), loop->forStep(), innerBody, loop->comment());
+  std::vector<CStmt> rest(body.begin() + static_cast<std::ptrdiff_t>(slices), body.end());
+  rest[inner - slices] = collapsed;
+  body = std::move(rest);
+  return true;
 }
 
 std::vector<CStmt> Emitter::privateSlices(std::uint64_t loop) {

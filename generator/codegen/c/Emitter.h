@@ -209,6 +209,7 @@ private:
   /// it is this thread's slice of the per-thread allocation, declared inside
   /// the loop (so private to the iteration).
   std::vector<CStmt> privateSlices(std::uint64_t loop);
+  bool collapsible(const std::string& index, std::vector<CStmt>& body, std::size_t slices);
   void restoreSlices(std::uint64_t loop);
   /// reducePar with an operator OpenMP has no clause for: chunks reduced in
   /// parallel, combined in chunk order.

@@ -2,8 +2,13 @@
 
 namespace risec::codegen::openmp {
 
-std::string parallelFor() {
-  return "omp parallel for";
+std::string parallelFor(int collapse) {
+  return collapse > 1 ? "omp parallel for collapse(" + std::to_string(collapse) + ")"
+                      : "omp parallel for";
+}
+
+bool isParallelFor(const std::string& pragmaText) {
+  return pragmaText == parallelFor() || pragmaText == parallelFor(2);
 }
 
 std::string reductionFor(const std::string& op, const std::string& var) {

@@ -12,8 +12,13 @@ namespace risec::codegen::openmp {
 /// results are a stack array of this many entries.
 constexpr std::int64_t kMaxChunks = 64;
 
-/// `omp parallel for`: a loop whose iterations are independent (mapPar).
-std::string parallelFor();
+/// `omp parallel for`: a loop whose iterations are independent (mapPar);
+/// with `collapse` 2, `omp parallel for collapse(2)`: the iterations of it
+/// and of the loop nested in it are shared out together.
+std::string parallelFor(int collapse = 1);
+
+/// Whether a pragma's text is one of parallelFor's.
+bool isParallelFor(const std::string& pragmaText);
 
 /// `omp parallel for reduction(OP:VAR)`; `op` is `+`, `*`, `min` or `max`.
 std::string reductionFor(const std::string& op, const std::string& var);

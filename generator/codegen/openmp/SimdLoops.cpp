@@ -209,7 +209,7 @@ std::vector<CStmt> markSimdLoops(const std::vector<CStmt>& body) {
   std::vector<CStmt> out;
   for (std::size_t i = 0; i < body.size(); ++i) {
     const CStmt& s = body[i];
-    bool parallel = s->kind() == StmtNode::Kind::Pragma && s->text() == parallelFor() &&
+    bool parallel = s->kind() == StmtNode::Kind::Pragma && isParallelFor(s->text()) &&
                     i + 1 < body.size() && body[i + 1]->kind() == StmtNode::Kind::For;
     if (parallel) {
       out.push_back(s);
