@@ -96,6 +96,28 @@ TEST(PrimitiveTable, EveryRowIsConsistent) {
 
 // Every scalar primitive is spelt in C by the table: its operator, its math
 // function, or one of the forms EmitExpressions.cpp writes (min, max, select).
+TEST(PrimitiveTable, TheOpenClFactsComeFromTheRows) {
+  // derived from the family, a trait and the signature, not listed by hand
+  std::set<std::string> grid, intoSpace, takesSpace;
+  for (Prim p : allPrims()) {
+    if (isOpenClMap(p))
+      grid.insert(std::string(primName(p)));
+    if (storesInAddrSpace(p))
+      intoSpace.insert(std::string(primName(p)));
+    if (takesAddrSpace(p))
+      takesSpace.insert(std::string(primName(p)));
+  }
+  EXPECT_EQ(grid, (std::set<std::string>{"mapGlobal", "mapWorkGroup", "mapLocal"}));
+  EXPECT_EQ(intoSpace, (std::set<std::string>{"toGlobal", "toLocal", "toPrivate", "oclToMem"}));
+  EXPECT_EQ(takesSpace, (std::set<std::string>{"oclToMem", "oclReduceSeq", "oclIterate",
+                                               "circularBuffer", "rotateValues"}));
+  for (Prim p : allPrims()) {
+    if (storesInAddrSpace(p)) {
+      EXPECT_TRUE(primInfo(p).traits.storesIntoMemory) << primName(p);
+    }
+  }
+}
+
 TEST(PrimitiveTable, EveryScalarPrimitiveHasACSpelling) {
   for (Prim p : allPrims()) {
     if (!isScalarPrimitive(p))

@@ -1,5 +1,6 @@
 #include "codegen/opencl/Legality.h"
 
+#include "rise/infer/Signatures.h"
 #include "support/Diagnostic.h"
 
 namespace risec::codegen::opencl {
@@ -27,9 +28,7 @@ void visit(const Expr& e) {
     return;
   case ExprKind::DepApp: {
     const Expr& f = e->fn();
-    if (f->kind() == ExprKind::Primitive &&
-        (f->prim() == Prim::OclToMem || f->prim() == Prim::OclReduceSeq ||
-         f->prim() == Prim::OclIterate)) {
+    if (f->kind() == ExprKind::Primitive && takesAddrSpace(f->prim())) {
       const auto* a = std::get_if<AddrSpace>(&e->typeArg());
       if (!a || a->tag == AddrSpace::Tag::Var)
         reject(f,

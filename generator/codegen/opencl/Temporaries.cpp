@@ -4,6 +4,7 @@
 #include "codegen/c/EmitTypes.h"
 #include "codegen/opencl/GridLoop.h"
 #include "dpia/Imperative.h"
+#include "rise/infer/Signatures.h"
 #include "support/Diagnostic.h"
 
 #include <optional>
@@ -36,17 +37,6 @@ std::optional<rise::Prim> origin(const dpia::Phrase& c) {
   return p;
 }
 
-/// The OpenCL primitives that take the address space of their temporary.
-bool takesAddrSpace(rise::Prim p) {
-  return p == rise::Prim::OclToMem || p == rise::Prim::OclReduceSeq || p == rise::Prim::OclIterate;
-}
-
-/// A store into memory of an explicit address space: `toLocal`, `oclToMem`.
-bool storesInAddrSpace(rise::Prim p) {
-  return p == rise::Prim::ToGlobal || p == rise::Prim::ToLocal || p == rise::Prim::ToPrivate ||
-         p == rise::Prim::OclToMem;
-}
-
 /// The primitive that made the temporary, with the address space for those
 /// that take one (`oclIterate(Local)`); "" when unknown or without a source
 /// location.
@@ -55,7 +45,7 @@ std::string madeBy(const dpia::Phrase& c, AddrSpace::Tag t) {
   if (!p)
     return "";
   std::string name(rise::primName(*p));
-  if (takesAddrSpace(*p))
+  if (rise::takesAddrSpace(*p))
     return name + "(" + spaceName(t) + ")";
   return name;
 }
@@ -63,7 +53,7 @@ std::string madeBy(const dpia::Phrase& c, AddrSpace::Tag t) {
 /// How the program asked for the temporary: `toLocal`, `oclToMem(Local)`,
 /// `oclReduceSeq(Local)` (an accumulator), ...
 std::string primitiveOf(const dpia::Phrase& c, AddrSpace::Tag t) {
-  if (std::optional<rise::Prim> p = origin(c); p && takesAddrSpace(*p))
+  if (std::optional<rise::Prim> p = origin(c); p && rise::takesAddrSpace(*p))
     return madeBy(c, t);
   if (c->tag() == "acc")
     return "oclReduceSeq(" + spaceName(t) + ")";
@@ -84,7 +74,7 @@ std::string describeTemporary(const dpia::Phrase& c) {
     return "the accumulator of `" + written + "`" + at;
   if (tag == "buf" && !written.empty())
     return "the buffer of `" + written + "`" + at;
-  if (std::optional<rise::Prim> p = origin(c); p && storesInAddrSpace(*p))
+  if (std::optional<rise::Prim> p = origin(c); p && rise::storesInAddrSpace(*p))
     return "`" + written + "`" + at;
   return "the temporary `" + tag + "` stored" + at;
 }

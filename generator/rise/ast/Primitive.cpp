@@ -63,4 +63,12 @@ bool isReduceLike(Prim p) {
   return primInfo(p).traits.reduceLike;
 }
 
+bool isOpenClMap(Prim p) {
+  return primInfo(p).family == PrimFamily::OpenCL && primInfo(p).traits.mapLike;
+}
+
+bool storesInAddrSpace(Prim p) {
+  return primInfo(p).traits.storesIntoSpace;
+}
+
 } // namespace risec::rise

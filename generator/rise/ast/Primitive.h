@@ -86,6 +86,9 @@ struct PrimTraits {
   /// It writes its result into memory: reductions, scans, iterate, toMem,
   /// the buffers (dpia/FromRise.cpp).
   bool storesIntoMemory = false;
+  /// It stores its argument into memory of an address space it names
+  /// (toGlobal, toLocal, toPrivate; oclToMem takes the space).
+  bool storesIntoSpace = false;
   /// A unary view that is a bijection on the elements, so that a value
   /// written through it reaches every element of the memory behind once.
   bool layoutView = false;
@@ -134,6 +137,7 @@ struct PrimTraits {
   }
   constexpr PrimTraits vectorOp() const { return with(&PrimTraits::vectorOperator, true); }
   constexpr PrimTraits liftable() const { return with(&PrimTraits::liftableToVector, true); }
+  constexpr PrimTraits intoSpace() const { return with(&PrimTraits::storesIntoSpace, true); }
   /// The value arguments' uses; the result is read, or a view when an
   /// argument is a view.
   template <class... A> constexpr PrimTraits uses(A... args) const {
@@ -289,14 +293,17 @@ using Traits = PrimTraits;
   X(OclReduceSeq, "oclReduceSeq", OpenCL, "(a: AddrSpace) -> " RISEC_SIG_REDUCE_SEQ, \
     Traits{}.reducing().stores().before(3).uses(use::fnWr(2), use::wr, use::rd)) \
   X(OclToMem, "oclToMem", OpenCL, "(a: AddrSpace) -> " RISEC_SIG_TO_MEM, \
-    Traits{}.stores().before(1).uses(use::wr)) \
+    Traits{}.stores().intoSpace().before(1).uses(use::wr)) \
   X(OclIterate, "oclIterate", OpenCL, \
     "(a: AddrSpace) -> (k: Nat) -> {n: Nat} -> {m: Nat} -> {t: Data} -> " \
     "((l: Nat) -> (l*n).t -> l.t) -> (m*n^k).t -> m.t", Traits{}.stores().before(3) \
     .uses(use::depFnWr(), use::rd).givesWritten()) \
-  X(ToGlobal, "toGlobal", OpenCL, RISEC_SIG_TO_MEM, Traits{}.stores().before(0).uses(use::wr)) \
-  X(ToLocal, "toLocal", OpenCL, RISEC_SIG_TO_MEM, Traits{}.stores().before(0).uses(use::wr)) \
-  X(ToPrivate, "toPrivate", OpenCL, RISEC_SIG_TO_MEM, Traits{}.stores().before(0).uses(use::wr)) \
+  X(ToGlobal, "toGlobal", OpenCL, RISEC_SIG_TO_MEM, \
+    Traits{}.stores().intoSpace().before(0).uses(use::wr)) \
+  X(ToLocal, "toLocal", OpenCL, RISEC_SIG_TO_MEM, \
+    Traits{}.stores().intoSpace().before(0).uses(use::wr)) \
+  X(ToPrivate, "toPrivate", OpenCL, RISEC_SIG_TO_MEM, \
+    Traits{}.stores().intoSpace().before(0).uses(use::wr)) \
   /* stretch */ \
   X(CircularBuffer, "circularBuffer", Stretch, \
     "(a: AddrSpace) -> (alloc: Nat) -> (sz: Nat) -> {n: Nat} -> {s: Data} -> {t: Data} -> " \
@@ -374,6 +381,12 @@ bool isScalarPrimitive(Prim p);
 bool isMapLike(Prim p);
 /// reduce and its implementations: reducePar, reduceSeq, reduceSeqUnroll, oclReduceSeq.
 bool isReduceLike(Prim p);
+/// The maps of the OpenCL grid (mapGlobal, mapWorkGroup, mapLocal): the
+/// mapping primitives of the OpenCL family.
+bool isOpenClMap(Prim p);
+/// A store into memory of a fixed address space (toGlobal, toLocal,
+/// toPrivate) or of the one it takes (oclToMem).
+bool storesInAddrSpace(Prim p);
 std::optional<Prim> primFromName(std::string_view name);
 const std::vector<Prim>& allPrims();
 

@@ -53,12 +53,6 @@ std::string ordinal(int n) {
   return std::to_string(n) + suffix;
 }
 
-/// Primitives whose explicit size arguments must be at least 1 (chunk sizes,
-/// window sizes, steps, vector widths).
-bool isOpenClMap(Prim p) {
-  return p == Prim::MapGlobal || p == Prim::MapWorkGroup || p == Prim::MapLocal;
-}
-
 } // namespace
 
 std::string describeArgument(const Expr& fnSpine, int valueIndex) {

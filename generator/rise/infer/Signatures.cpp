@@ -23,6 +23,11 @@ const Type& signature(Prim p) {
   return table.at(p);
 }
 
+bool takesAddrSpace(Prim p) {
+  const Type& t = signature(p);
+  return t->kind() == TypeKind::DepFun && t->binder().kind == Kind::AddrSpace;
+}
+
 int depArity(Prim p) {
   int n = 0;
   for (Type t = signature(p); t->kind() == TypeKind::DepFun; t = t->result())

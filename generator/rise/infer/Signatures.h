@@ -23,6 +23,11 @@ std::string_view signatureText(Prim p);
 /// it with fresh variables before unifying (see Infer.cpp).
 const Type& signature(Prim p);
 
+/// Whether the primitive takes an address space argument (its signature
+/// starts with `(a: AddrSpace) ->`: oclToMem, oclReduceSeq, oclIterate,
+/// circularBuffer, rotateValues).
+bool takesAddrSpace(Prim p);
+
 /// Number of dependent (type-level) parameters and of value parameters.
 int depArity(Prim p);
 int valueArity(Prim p);
