@@ -41,7 +41,7 @@ int gaussian_fused_openmp(float* restrict output, int h, int w, const float* res
   if (h == 0) {
     return 0;
   }
-#pragma omp parallel for
+#pragma omp parallel for collapse(2)
   // mapPar
   for (int i = 0; i < h; i += 1) {
     // mapSeq

@@ -39,7 +39,7 @@ int heat3d_openmp(float* restrict output, int d, int h, int w, const float* rest
   if (d == 0) {
     return 0;
   }
-#pragma omp parallel for
+#pragma omp parallel for collapse(2)
   // mapPar
   for (int i = 0; i < d; i += 1) {
     // mapSeq

@@ -47,7 +47,7 @@ int mm_register_tiles_openmp_x86_64_v3(float* restrict output, int m, int n, int
     free(tmp);
     return 4;
   }
-#pragma omp parallel for
+#pragma omp parallel for collapse(2)
   // mapPar
   for (int i = 0; i < k; i += 1) {
     // mapSeq
@@ -59,7 +59,7 @@ int mm_register_tiles_openmp_x86_64_v3(float* restrict output, int m, int n, int
       }
     }
   }
-#pragma omp parallel for
+#pragma omp parallel for collapse(2)
   // mapPar
   for (int i = 0; i < (m + 95) / 96; i += 1) {
     // mapSeq

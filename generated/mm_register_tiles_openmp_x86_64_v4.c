@@ -55,7 +55,7 @@ int mm_register_tiles_openmp_x86_64_v4(float* restrict output, int m, int n, int
     free(tmp_3);
     return 4;
   }
-#pragma omp parallel for
+#pragma omp parallel for collapse(2)
   // mapPar
   for (int i = 0; i < k; i += 1) {
     // mapSeq
@@ -67,14 +67,14 @@ int mm_register_tiles_openmp_x86_64_v4(float* restrict output, int m, int n, int
       }
     }
   }
-#pragma omp parallel for
+#pragma omp parallel for collapse(2)
   // mapPar
   for (int i = 0; i < (m + 63) / 64; i += 1) {
-    float* restrict tmp_2_own = tmp_2 + (size_t)omp_get_thread_num() * (size_t)2048;
-    float* restrict acc_own = acc + (size_t)omp_get_thread_num() * (size_t)2048;
-    float* restrict tmp_3_own = tmp_3 + (size_t)omp_get_thread_num() * (size_t)2048;
     // mapSeq
     for (int j = 0; j < (n + 31) / 32; j += 1) {
+      float* restrict tmp_2_own = tmp_2 + (size_t)omp_get_thread_num() * (size_t)2048;
+      float* restrict acc_own = acc + (size_t)omp_get_thread_num() * (size_t)2048;
+      float* restrict tmp_3_own = tmp_3 + (size_t)omp_get_thread_num() * (size_t)2048;
       // mapSeq
       for (int l = 0; l < 8; l += 1) {
         // mapSeq
