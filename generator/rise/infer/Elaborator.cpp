@@ -53,6 +53,21 @@ std::string ordinal(int n) {
   return std::to_string(n) + suffix;
 }
 
+/// `a * xs |> f` as written: an application whose argument, an infix
+/// operator's result, is written before the function (`|>`); `f` was meant
+/// for `xs` alone.
+bool pipedOperatorResult(const Expr& app) {
+  const Expr& arg = app->arg();
+  if (!arg->loc().known() || !app->loc().known() ||
+      std::make_pair(arg->loc().line, arg->loc().column) >=
+          std::make_pair(app->loc().line, app->loc().column))
+    return false;
+  if (arg->kind() != ExprKind::App || arg->fn()->kind() != ExprKind::App)
+    return false;
+  const Expr& op = arg->fn()->fn();
+  return op->kind() == ExprKind::Primitive && primInfix(op->prim()).has_value();
+}
+
 } // namespace
 
 std::string describeArgument(const Expr& fnSpine, int valueIndex) {
@@ -369,8 +384,18 @@ Expr Elaborator::elabApp(const Expr& e) {
   int index = valueArgsInSpine(fn) + 1;
   if (t->kind() == TypeKind::Fun) {
     Expr arg = elaborate(e->arg());
-    u_.unify(t->param(), arg->type(),
-             {arg->loc(), describeArgument(fn, index), spineHead(fn)->loc()});
+    try {
+      u_.unify(t->param(), arg->type(),
+               {arg->loc(), describeArgument(fn, index), spineHead(fn)->loc()});
+    } catch (CompileError& err) {
+      // the usual mistake: an array operand (`xs`) of a scalar operator
+      if (pipedOperatorResult(e) && u_.resolve(t->param())->kind() == TypeKind::Array &&
+          u_.resolve(arg->type())->kind() == TypeKind::Scalar)
+        err.note(e->arg()->loc(),
+                 "`|>` binds more loosely than arithmetic and comparison operators: `a * xs |> f` "
+                 "means `(a * xs) |> f`; write `a * (xs |> f)` to apply `f` to `xs` alone");
+      throw;
+    }
     return makeApp(fn, arg, e->loc(), t->result());
   }
   if (t->kind() == TypeKind::Var && t->var().meta && t->var().sort == TypeSort::Any) {
