@@ -82,6 +82,28 @@ void registerLoweringRules(RuleRegistry& r) {
                    return renameHead({Prim::Reduce}, Prim::OclReduceSeq,
                                      {std::get<AddrSpace>(a.at(0))});
                  }});
+  // the address space of a temporary, chosen by the strategy: the program
+  // says toMem, and its OpenCL variant's strategy says where
+  r.add(RuleInfo{"toMemIn",
+                 "lowering",
+                 {ParamKind::AddrSpace},
+                 "toMem(e)",
+                 "toGlobal(e) | toLocal(e) | toPrivate(e)   (a = Global, Local, Private)",
+                 [](const std::vector<RuleArg>& a) -> RuleFn {
+                   switch (std::get<AddrSpace>(a.at(0)).tag) {
+                   case AddrSpace::Tag::Global:
+                     return renameHead({Prim::ToMem}, Prim::ToGlobal);
+                   case AddrSpace::Tag::Local:
+                     return renameHead({Prim::ToMem}, Prim::ToLocal);
+                   case AddrSpace::Tag::Private:
+                     return renameHead({Prim::ToMem}, Prim::ToPrivate);
+                   case AddrSpace::Tag::Var:
+                     break;
+                   }
+                   return [](const Expr&, RuleContext&) -> std::optional<Expr> {
+                     return std::nullopt;
+                   };
+                 }});
   // the address space of iterate's double buffers (docs/dpia.md, "Temporaries")
   r.add(RuleInfo{"iterateToOcl",
                  "lowering",
