@@ -31,6 +31,10 @@ struct risec_cl_context {
   char* last_error;
   cached_program* programs;
   risec_cl_stats stats;
+  int zero_copy;         /* wrap aligned host arrays (CL_MEM_USE_HOST_PTR) */
+  cl_mem* staging;       /* staging buffers by slot (NULL: none yet) */
+  size_t* staging_bytes; /* their sizes */
+  unsigned staging_count;
 };
 
 static void set_error(risec_cl_context* ctx, const char* format, ...) {
@@ -233,6 +237,15 @@ int risec_cl_create(risec_cl_context** out, const char* selector) {
     return status;
   }
   read_identity(ctx);
+  cl_bool unified = CL_FALSE;
+  if (clGetDeviceInfo(ctx->device, CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof unified, &unified, NULL) !=
+      CL_SUCCESS)
+    unified = CL_FALSE;
+  const char* zero_copy = getenv("RISEC_CL_ZERO_COPY");
+  if (zero_copy && *zero_copy)
+    ctx->zero_copy = strcmp(zero_copy, "0") != 0;
+  else
+    ctx->zero_copy = unified == CL_TRUE;
   *out = ctx;
   return RISEC_CL_OK;
 }
@@ -240,6 +253,7 @@ int risec_cl_create(risec_cl_context** out, const char* selector) {
 void risec_cl_release(risec_cl_context* ctx) {
   if (!ctx)
     return;
+  risec_cl_trim(ctx);
   for (cached_program* p = ctx->programs; p;) {
     cached_program* next = p->next;
     clReleaseProgram(p->program);
@@ -297,6 +311,133 @@ const char* risec_cl_default_error(void) {
 int risec_cl_fail(risec_cl_context* ctx, const char* what, cl_int err) {
   set_error(ctx, "%s: %s", what, risec_cl_error_string(err));
   return RISEC_CL_OPENCL_ERROR;
+}
+
+/* ---- host arrays ---------------------------------------------------------------- */
+
+int risec_cl_zero_copy(const risec_cl_context* ctx) {
+  return ctx->zero_copy;
+}
+
+void risec_cl_set_zero_copy(risec_cl_context* ctx, int on) {
+  ctx->zero_copy = on != 0;
+}
+
+void risec_cl_trim(risec_cl_context* ctx) {
+  for (unsigned i = 0; i < ctx->staging_count; ++i)
+    if (ctx->staging[i])
+      clReleaseMemObject(ctx->staging[i]);
+  free(ctx->staging);
+  free(ctx->staging_bytes);
+  ctx->staging = NULL;
+  ctx->staging_bytes = NULL;
+  ctx->staging_count = 0;
+}
+
+/* The staging buffer `slot` with at least `bytes` bytes (at least 1). */
+static int staging_buffer(risec_cl_context* ctx, unsigned slot, size_t bytes, cl_mem* out) {
+  if (slot >= ctx->staging_count) {
+    unsigned count = slot + 1;
+    cl_mem* buffers = realloc(ctx->staging, count * sizeof *buffers);
+    if (buffers)
+      ctx->staging = buffers;
+    size_t* sizes = buffers ? realloc(ctx->staging_bytes, count * sizeof *sizes) : NULL;
+    if (!sizes) {
+      set_error(ctx, "out of host memory for the staging buffers");
+      return RISEC_CL_OPENCL_ERROR;
+    }
+    ctx->staging_bytes = sizes;
+    for (unsigned i = ctx->staging_count; i < count; ++i) {
+      ctx->staging[i] = NULL;
+      ctx->staging_bytes[i] = 0;
+    }
+    ctx->staging_count = count;
+  }
+  if (bytes == 0)
+    bytes = 1;
+  if (!ctx->staging[slot] || ctx->staging_bytes[slot] < bytes) {
+    if (ctx->staging[slot])
+      clReleaseMemObject(ctx->staging[slot]);
+    ctx->staging[slot] = NULL;
+    ctx->staging_bytes[slot] = 0;
+    cl_int err = CL_SUCCESS;
+    cl_mem buffer = clCreateBuffer(ctx->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
+    if (err != CL_SUCCESS)
+      return risec_cl_fail(ctx, "clCreateBuffer(staging)", err);
+    ctx->staging[slot] = buffer;
+    ctx->staging_bytes[slot] = bytes;
+    ++ctx->stats.staging_allocations;
+  }
+  *out = ctx->staging[slot];
+  return RISEC_CL_OK;
+}
+
+int risec_cl_host_array_begin(risec_cl_context* ctx, unsigned slot, const void* host, size_t bytes,
+                              size_t alignment, int output, risec_cl_host_array* array) {
+  array->buffer = NULL;
+  array->wrapped = 0;
+  cl_int err = CL_SUCCESS;
+  if (ctx->zero_copy && bytes > 0 && host && alignment > 0 && (uintptr_t)host % alignment == 0) {
+    cl_mem_flags flags = CL_MEM_USE_HOST_PTR | (output ? CL_MEM_WRITE_ONLY : CL_MEM_READ_ONLY);
+    /* the device only reads an input: casting away const is safe */
+    cl_mem buffer = clCreateBuffer(ctx->context, flags, bytes, (void*)(uintptr_t)host, &err);
+    if (err == CL_SUCCESS) {
+      array->buffer = buffer;
+      array->wrapped = 1;
+      ++ctx->stats.zero_copy;
+      return RISEC_CL_OK;
+    }
+    /* the device refuses to wrap it: copy instead */
+  }
+  int status = staging_buffer(ctx, slot, bytes, &array->buffer);
+  if (status != RISEC_CL_OK)
+    return status;
+  ++ctx->stats.staged;
+  if (!output && bytes > 0) {
+    err = clEnqueueWriteBuffer(ctx->queue, array->buffer, CL_FALSE, 0, bytes, host, 0, NULL, NULL);
+    if (err != CL_SUCCESS) {
+      array->buffer = NULL;
+      return risec_cl_fail(ctx, "clEnqueueWriteBuffer", err);
+    }
+  }
+  return RISEC_CL_OK;
+}
+
+int risec_cl_host_array_end(risec_cl_context* ctx, risec_cl_host_array* array, void* host,
+                            size_t bytes, int output, int status) {
+  if (!array->buffer)
+    return status;
+  cl_int err = CL_SUCCESS;
+  if (status != RISEC_CL_OK) {
+    /* nothing may use the host array once the wrapper returns */
+    clFinish(ctx->queue);
+  } else if (output && bytes > 0 && array->wrapped) {
+    /* the host array holds the result once mapped (OpenCL 1.2, 5.4.3) */
+    void* mapped = clEnqueueMapBuffer(ctx->queue, array->buffer, CL_TRUE, CL_MAP_READ, 0, bytes, 0,
+                                      NULL, NULL, &err);
+    if (err != CL_SUCCESS) {
+      status = risec_cl_fail(ctx, "clEnqueueMapBuffer", err);
+    } else {
+      err = clEnqueueUnmapMemObject(ctx->queue, array->buffer, mapped, 0, NULL, NULL);
+      if (err == CL_SUCCESS)
+        err = clFinish(ctx->queue);
+      if (err != CL_SUCCESS)
+        status = risec_cl_fail(ctx, "clEnqueueUnmapMemObject", err);
+    }
+  } else if (output && bytes > 0) {
+    err = clEnqueueReadBuffer(ctx->queue, array->buffer, CL_TRUE, 0, bytes, host, 0, NULL, NULL);
+    if (err != CL_SUCCESS)
+      status = risec_cl_fail(ctx, "clEnqueueReadBuffer", err);
+  } else if (!output && !array->wrapped && bytes > 0) {
+    /* the copy from the host array has finished with the kernel (in order) */
+    err = clFinish(ctx->queue);
+    if (err != CL_SUCCESS)
+      status = risec_cl_fail(ctx, "clFinish", err);
+  }
+  if (array->wrapped)
+    clReleaseMemObject(array->buffer);
+  array->buffer = NULL;
+  return status;
 }
 
 /* ---- binary cache ------------------------------------------------------------ */

@@ -18,6 +18,15 @@
  * any of them misses. Setting RISEC_CL_CACHE_DIR to the empty string disables
  * the cache. A cache file that is unreadable, truncated or corrupt is ignored
  * and rewritten; it never makes a build fail.
+ *
+ * Host arrays (risec_cl_host_array_*, used by the host-pointer wrappers
+ * SYMBOL(...) and SYMBOL_ctx(...), docs/host.md): on a device that shares
+ * memory with the host (CL_DEVICE_HOST_UNIFIED_MEMORY, e.g. PoCL's CPU
+ * device) a host array that is aligned as the kernel needs is wrapped in a
+ * CL_MEM_USE_HOST_PTR buffer: the kernel reads and writes it in place, with
+ * no copy. Otherwise (a discrete GPU, an array aligned less than the kernel
+ * needs, or RISEC_CL_ZERO_COPY=0) it is copied into a staging buffer that the
+ * context keeps and reuses, and outputs are read back from it.
  */
 #ifndef RISEC_CL_H
 #define RISEC_CL_H
@@ -43,11 +52,14 @@ typedef struct risec_cl_context risec_cl_context;
 
 /* Counters for tests and diagnostics. */
 typedef struct risec_cl_stats {
-  unsigned source_builds; /* programs compiled from source */
-  unsigned binary_loads;  /* programs loaded from the on-disk cache */
-  unsigned memory_hits;   /* programs found in this context's in-memory cache */
-  unsigned cache_writes;  /* binaries written to the on-disk cache */
-  unsigned cache_rejects; /* cache files ignored as unreadable or corrupt */
+  unsigned source_builds;       /* programs compiled from source */
+  unsigned binary_loads;        /* programs loaded from the on-disk cache */
+  unsigned memory_hits;         /* programs found in this context's in-memory cache */
+  unsigned cache_writes;        /* binaries written to the on-disk cache */
+  unsigned cache_rejects;       /* cache files ignored as unreadable or corrupt */
+  unsigned zero_copy;           /* host arrays wrapped in place (CL_MEM_USE_HOST_PTR) */
+  unsigned staged;              /* host arrays copied through a staging buffer */
+  unsigned staging_allocations; /* staging buffers created (the others were reused) */
 } risec_cl_stats;
 
 /* Creates a context and an in-order queue on the selected device. */
@@ -67,6 +79,53 @@ const char* risec_cl_device_name(const risec_cl_context* ctx);
  */
 int risec_cl_program(risec_cl_context* ctx, const char* source, const char* options,
                      cl_program* out);
+
+/*
+ * Whether host arrays are wrapped in place (zero copy) when aligned: 1 on a
+ * device with CL_DEVICE_HOST_UNIFIED_MEMORY unless the environment variable
+ * RISEC_CL_ZERO_COPY is "0" at creation; "1" forces it on (USE_HOST_PTR is
+ * correct on every device, only slower on a discrete one).
+ * risec_cl_set_zero_copy changes it for later calls.
+ */
+int risec_cl_zero_copy(const risec_cl_context* ctx);
+void risec_cl_set_zero_copy(risec_cl_context* ctx, int on);
+
+/*
+ * One array argument of a host-pointer wrapper, from risec_cl_host_array_begin
+ * to risec_cl_host_array_end. `buffer` is what the kernel gets.
+ */
+typedef struct risec_cl_host_array {
+  cl_mem buffer;
+  int wrapped; /* 1: CL_MEM_USE_HOST_PTR on the host array; 0: a staging buffer */
+} risec_cl_host_array;
+
+/*
+ * Makes the buffer for a host array of `bytes` bytes at `host` (an input
+ * when `output` is 0: the kernel only reads it; an output: the kernel writes
+ * it and risec_cl_host_array_end makes the host array hold the result).
+ * `alignment` (bytes, a power of two) is what the kernel needs of the
+ * array's address: the host array is wrapped in place when zero copy is on
+ * and `host` is a multiple of it. Else the context's staging buffer number
+ * `slot` is used (created or grown as needed, kept until risec_cl_release or
+ * risec_cl_trim), and an input is copied into it (without waiting: the queue
+ * is in order). `bytes` may be 0. Returns RISEC_CL_OK or
+ * RISEC_CL_OPENCL_ERROR (risec_cl_last_error says which call failed).
+ */
+int risec_cl_host_array_begin(risec_cl_context* ctx, unsigned slot, const void* host, size_t bytes,
+                              size_t alignment, int output, risec_cl_host_array* array);
+/*
+ * Ends the use of `array`: when `status` is RISEC_CL_OK and it is an output,
+ * brings the result into `host` (a blocking map and unmap when wrapped, a
+ * blocking read when staged). Releases a wrapped buffer. Returns `status`
+ * unchanged if it was a failure, else RISEC_CL_OK or RISEC_CL_OPENCL_ERROR.
+ * Call it for every array that _begin set up, also after a failure.
+ */
+int risec_cl_host_array_end(risec_cl_context* ctx, risec_cl_host_array* array, void* host,
+                            size_t bytes, int output, int status);
+
+/* Releases the staging buffers that the context keeps (they are made again
+ * when needed). */
+void risec_cl_trim(risec_cl_context* ctx);
 
 /* The message of the last failure in this context (a build log, a call). */
 const char* risec_cl_last_error(const risec_cl_context* ctx);

@@ -1,6 +1,8 @@
 // Tests of the OpenCL host runtime (host/risec_cl.c) on PoCL: device
 // selection, building and running a kernel, the in-memory and on-disk
-// program caches, and robustness against corrupt cache files.
+// program caches, robustness against corrupt cache files, and the host
+// arrays of the host-pointer wrappers (in place or through reused staging
+// buffers, at any alignment).
 #include "risec_cl.h"
 
 #include <gtest/gtest.h>
@@ -30,10 +32,12 @@ protected:
     fs::remove_all(cache_);
     setenv("RISEC_CL_CACHE_DIR", cache_.c_str(), 1);
     unsetenv("RISEC_CL_DEVICE");
+    unsetenv("RISEC_CL_ZERO_COPY");
   }
   void TearDown() override {
     fs::remove_all(cache_);
     unsetenv("RISEC_CL_CACHE_DIR");
+    unsetenv("RISEC_CL_ZERO_COPY");
   }
 
   /// A fresh context, as a new process would have.
@@ -79,6 +83,77 @@ std::vector<float> runTwice(risec_cl_context* ctx, cl_program program) {
   clReleaseMemObject(dIn);
   clReleaseMemObject(dOut);
   return out;
+}
+
+/// Floats at `offset` bytes past a 128-byte boundary, with 16 guard floats
+/// after `n` (all set to `fill`).
+struct Array {
+  Array(std::size_t n, std::size_t offset, float fill)
+      : n(n), base(static_cast<char*>(
+                  std::aligned_alloc(128, ((n + 16) * 4 + offset + 127) / 128 * 128))),
+        data(reinterpret_cast<float*>(base + offset)) {
+    for (std::size_t i = 0; i < n + 16; ++i)
+      data[i] = fill;
+  }
+  ~Array() { std::free(base); }
+  Array(const Array&) = delete;
+  Array& operator=(const Array&) = delete;
+  std::size_t n;
+  char* base;
+  float* data;
+};
+
+/// What runTwiceOnHostArrays saw.
+struct HostRun {
+  int status = -1;
+  int outWrapped = -1, inWrapped = -1;
+};
+
+/// `out = 2 * in` through risec_cl_host_array_begin/_end, as the wrappers do.
+HostRun runTwiceOnHostArrays(risec_cl_context* ctx, cl_program program, float* out, const float* in,
+                             std::size_t n, std::size_t alignment) {
+  HostRun r;
+  risec_cl_host_array o{}, i{};
+  std::size_t bytes = n * sizeof(float);
+  int status = risec_cl_host_array_begin(ctx, 0, out, bytes, alignment, 1, &o);
+  if (status == RISEC_CL_OK)
+    status = risec_cl_host_array_begin(ctx, 1, in, bytes, alignment, 0, &i);
+  r.outWrapped = o.wrapped;
+  r.inWrapped = i.wrapped;
+  if (status == RISEC_CL_OK && n > 0) {
+    cl_int err = CL_SUCCESS;
+    cl_kernel k = clCreateKernel(program, "twice", &err);
+    clSetKernelArg(k, 0, sizeof o.buffer, &o.buffer);
+    clSetKernelArg(k, 1, sizeof i.buffer, &i.buffer);
+    err = clEnqueueNDRangeKernel(risec_cl_queue(ctx), k, 1, nullptr, &n, nullptr, 0, nullptr,
+                                 nullptr);
+    if (err == CL_SUCCESS)
+      err = clFinish(risec_cl_queue(ctx));
+    if (err != CL_SUCCESS)
+      status = risec_cl_fail(ctx, "kernel", err);
+    clReleaseKernel(k);
+  }
+  status = risec_cl_host_array_end(ctx, &o, out, bytes, 1, status);
+  r.status = risec_cl_host_array_end(ctx, &i, nullptr, bytes, 0, status);
+  EXPECT_EQ(o.buffer, nullptr);
+  EXPECT_EQ(i.buffer, nullptr);
+  return r;
+}
+
+/// Checks out = 2 * in on n floats, the guards after them, and that `in`
+/// still holds 0.5 * i.
+void expectTwice(const Array& out, const Array& in) {
+  for (std::size_t k = 0; k < out.n; ++k) {
+    ASSERT_EQ(in.data[k], 0.5f * static_cast<float>(k)) << "input changed at " << k;
+    ASSERT_EQ(out.data[k], static_cast<float>(k)) << "at " << k << " of " << out.n;
+  }
+  for (std::size_t k = out.n; k < out.n + 16; ++k)
+    ASSERT_EQ(out.data[k], -7.0f) << "guard " << k - out.n << " after " << out.n;
+}
+
+void fillHalves(Array& in) {
+  for (std::size_t k = 0; k < in.n; ++k)
+    in.data[k] = 0.5f * static_cast<float>(k);
 }
 
 } // namespace
@@ -219,6 +294,94 @@ TEST_F(HostCl, BuildFailuresCarryTheBuildLog) {
   EXPECT_NE(std::string(risec_cl_last_error(ctx)).find("undeclared_name"), std::string::npos)
       << risec_cl_last_error(ctx);
   EXPECT_TRUE(cacheFiles().empty());
+  risec_cl_release(ctx);
+}
+
+TEST_F(HostCl, HostArraysAreUsedInPlaceWhenAligned) {
+  risec_cl_context* ctx = create();
+  ASSERT_NE(ctx, nullptr);
+  EXPECT_EQ(risec_cl_zero_copy(ctx), 1) << "PoCL's CPU device shares the host's memory";
+  cl_program program = nullptr;
+  ASSERT_EQ(risec_cl_program(ctx, kSource, nullptr, &program), RISEC_CL_OK);
+  // offsets in bytes from a 128-byte boundary; alignments the kernel needs
+  for (std::size_t alignment : {4, 16, 128})
+    for (std::size_t offset : {0, 4, 8, 16, 64})
+      for (std::size_t n : {1, 5, 1000, 100003}) {
+        SCOPED_TRACE("alignment " + std::to_string(alignment) + ", offset " +
+                     std::to_string(offset) + ", n " + std::to_string(n));
+        Array in(n, offset, 0.0f), out(n, offset, -7.0f);
+        fillHalves(in);
+        risec_cl_stats before = risec_cl_get_stats(ctx);
+        HostRun r = runTwiceOnHostArrays(ctx, program, out.data, in.data, n, alignment);
+        ASSERT_EQ(r.status, RISEC_CL_OK) << risec_cl_last_error(ctx);
+        int inPlace = offset % alignment == 0;
+        EXPECT_EQ(r.outWrapped, inPlace);
+        EXPECT_EQ(r.inWrapped, inPlace);
+        risec_cl_stats after = risec_cl_get_stats(ctx);
+        EXPECT_EQ(after.zero_copy - before.zero_copy, inPlace ? 2u : 0u);
+        EXPECT_EQ(after.staged - before.staged, inPlace ? 0u : 2u);
+        expectTwice(out, in);
+      }
+  risec_cl_release(ctx);
+}
+
+TEST_F(HostCl, StagingBuffersAreReusedAndGrown) {
+  setenv("RISEC_CL_ZERO_COPY", "0", 1); // the path of a discrete GPU
+  risec_cl_context* ctx = create();
+  ASSERT_NE(ctx, nullptr);
+  EXPECT_EQ(risec_cl_zero_copy(ctx), 0);
+  cl_program program = nullptr;
+  ASSERT_EQ(risec_cl_program(ctx, kSource, nullptr, &program), RISEC_CL_OK);
+  // repeated calls: two buffers made for the first, reused while big enough
+  std::vector<std::pair<std::size_t, unsigned>> calls{{1000, 2}, {1000, 2}, {10, 2}, {1000, 2},
+                                                      {5000, 4}, {4999, 4}, {0, 4},  {1, 4}};
+  for (auto [n, allocations] : calls) {
+    Array in(n, 0, 0.0f), out(n, 0, -7.0f);
+    fillHalves(in);
+    HostRun r = runTwiceOnHostArrays(ctx, program, out.data, in.data, n, 4);
+    ASSERT_EQ(r.status, RISEC_CL_OK) << risec_cl_last_error(ctx);
+    EXPECT_EQ(r.outWrapped, 0);
+    EXPECT_EQ(r.inWrapped, 0);
+    EXPECT_EQ(risec_cl_get_stats(ctx).staging_allocations, allocations) << "n " << n;
+    expectTwice(out, in);
+  }
+  // trim gives them back; the next call makes them again
+  risec_cl_trim(ctx);
+  Array in(64, 4, 0.0f), out(64, 4, -7.0f);
+  fillHalves(in);
+  ASSERT_EQ(runTwiceOnHostArrays(ctx, program, out.data, in.data, 64, 4).status, RISEC_CL_OK);
+  EXPECT_EQ(risec_cl_get_stats(ctx).staging_allocations, 6u);
+  expectTwice(out, in);
+  // switched on again: in place
+  risec_cl_set_zero_copy(ctx, 1);
+  Array in2(64, 0, 0.0f), out2(64, 0, -7.0f);
+  fillHalves(in2);
+  HostRun r = runTwiceOnHostArrays(ctx, program, out2.data, in2.data, 64, 4);
+  EXPECT_EQ(r.outWrapped, 1);
+  expectTwice(out2, in2);
+  risec_cl_release(ctx);
+  setenv("RISEC_CL_ZERO_COPY", "1", 1);
+  ctx = create();
+  EXPECT_EQ(risec_cl_zero_copy(ctx), 1);
+  risec_cl_release(ctx);
+}
+
+TEST_F(HostCl, FailedCallsLeaveStagedOutputsUntouched) {
+  risec_cl_context* ctx = create();
+  ASSERT_NE(ctx, nullptr);
+  for (int zeroCopy : {0, 1}) {
+    risec_cl_set_zero_copy(ctx, zeroCopy);
+    Array in(100, 0, 0.0f), out(100, 0, -7.0f);
+    fillHalves(in);
+    risec_cl_host_array o{}, i{};
+    ASSERT_EQ(risec_cl_host_array_begin(ctx, 0, out.data, 400, 4, 1, &o), RISEC_CL_OK);
+    ASSERT_EQ(risec_cl_host_array_begin(ctx, 1, in.data, 400, 4, 0, &i), RISEC_CL_OK);
+    // the kernel never ran: the failure is returned as it is, nothing is read back
+    EXPECT_EQ(risec_cl_host_array_end(ctx, &o, out.data, 400, 1, 6), 6);
+    EXPECT_EQ(risec_cl_host_array_end(ctx, &i, nullptr, 400, 0, 6), 6);
+    for (std::size_t k = 0; k < 116; ++k)
+      ASSERT_EQ(out.data[k], -7.0f) << "zero copy " << zeroCopy << ", at " << k;
+  }
   risec_cl_release(ctx);
 }
 

@@ -7,7 +7,8 @@
 // SYMBOL_buffers(...) with cl_mem, compared with the reference interpreter
 // on random inputs at sizes including 0, 1 and non-divisible ones; a
 // violated precondition returns 1 and leaves the output untouched; a device
-// that does not exist returns 5.
+// that does not exist returns 5; host arrays at every alignment, in place
+// (zero copy) and through the staging buffers, on repeated calls.
 #include "CKernelRunner.h"
 #include "TestFiles.h"
 #include "codegen/Compile.h"
@@ -246,6 +247,27 @@ TEST(HostSource, GlobalTemporariesAreAllocatedAndPassedLast) {
       << host;
   if (!::testing::Test::HasFailure())
     fs::remove_all(dir);
+}
+
+TEST(HostSource, ZeroCopyAlignmentIsTheLargestVectorType) {
+  using codegen::host::largestVectorBytes;
+  EXPECT_EQ(largestVectorBytes("global float* restrict out, const global float* xs"), 0u);
+  EXPECT_EQ(largestVectorBytes("vstore4((float4)(a) * vload4(0, xs), 0, out)"), 16u);
+  EXPECT_EQ(largestVectorBytes("double3 d; int2 i; uchar16 c;"), 32u) << "a 3-vector is 4 wide";
+  EXPECT_EQ(largestVectorBytes("float16 f; long8 l;"), 64u);
+  EXPECT_EQ(largestVectorBytes("myfloat4 x; float42 y; float4x"), 0u) << "whole words only";
+  // scalar kernels need the element's alignment; vector ones the vector's
+  std::string scalar = compile("e2e/ocl_scal.rise", "opencl").result.files.hostSource;
+  EXPECT_NE(squeeze(scalar).find("risec_cl_host_array_begin(risec_ctx, 1, xs, risec_xs_bytes, "
+                                 "_Alignof(float), 0, &risec_xs_array)"),
+            std::string::npos)
+      << scalar;
+  std::string vector = compile("e2e/vec_scal_global.rise", "opencl").result.files.hostSource;
+  EXPECT_NE(squeeze(vector).find("risec_cl_host_array_begin(risec_ctx, 0, output, "
+                                 "risec_output_bytes, (16 > _Alignof(float) ? 16 : "
+                                 "_Alignof(float)), 1, &risec_output_array)"),
+            std::string::npos)
+      << vector;
 }
 
 // ---- --launch ------------------------------------------------------------------------
@@ -594,6 +616,89 @@ TEST_F(HostEndToEnd, BuffersWrapperTakesClMem) {
     rise::interp::Value actual = unflatten(iface.outputType, tok, pos);
     std::string why;
     EXPECT_TRUE(rise::interp::valuesClose(actual, expected, 1e-5, 1e-5, &why)) << why;
+  }
+}
+
+/// A driver that calls SYMBOL(output, n, a, xs) (scal) with host arrays at
+/// each offset (in floats) from a 128-byte boundary, zero copy on and off,
+/// twice per size: checks the result, that the input is unchanged and that
+/// the floats around the output are untouched; prints the runtime's counts.
+const char* kHostArraysDriver = R"(#include "SYMBOL.h"
+#include <stdio.h>
+#include <stdlib.h>
+int main(void) {
+  risec_cl_context* ctx;
+  if (risec_cl_default(&ctx) != RISEC_CL_OK) return 91;
+  const int sizes[] = {0, 4, 64, 4100, 100000};
+  int bad = 0, calls = 0;
+  for (int zeroCopy = 1; zeroCopy >= 0; --zeroCopy) {
+    risec_cl_set_zero_copy(ctx, zeroCopy);
+    for (int off = 0; off < 5; ++off)
+      for (int s = 0; s < 5; ++s)
+        for (int rep = 0; rep < 2; ++rep) {
+          int n = sizes[s];
+          size_t floats = (size_t)n + 2 * 16 + 8;
+          float* xb = aligned_alloc(128, (floats * 4 + 127) / 128 * 128);
+          float* ob = aligned_alloc(128, (floats * 4 + 127) / 128 * 128);
+          float* x = xb + 16 + off;
+          float* o = ob + 16 + off;
+          for (size_t i = 0; i < floats; ++i) xb[i] = ob[i] = -7.0f;
+          for (int i = 0; i < n; ++i) x[i] = (float)(i % 97) - 40.0f;
+          float a = rep ? -0.5f : 3.0f;
+          int rc = SYMBOL(o, n, a, x);
+          ++calls;
+          if (rc != 0) { printf("rc %d %s\n", rc, risec_cl_default_error()); ++bad; }
+          for (int i = 0; i < n; ++i)
+            if (o[i] != a * ((float)(i % 97) - 40.0f) || x[i] != (float)(i % 97) - 40.0f) {
+              printf("wrong at %d: n %d off %d zero copy %d\n", i, n, off, zeroCopy);
+              ++bad;
+              break;
+            }
+          for (size_t i = 0; i < floats; ++i)
+            if ((ob + i < o || ob + i >= o + n) && ob[i] != -7.0f) {
+              printf("written outside at %zu: n %d off %d zero copy %d\n", i, n, off, zeroCopy);
+              ++bad;
+              break;
+            }
+          free(xb);
+          free(ob);
+        }
+  }
+  risec_cl_stats st = risec_cl_get_stats(ctx);
+  printf("bad %d calls %d zero_copy %u staged %u staging_allocations %u\n", bad, calls,
+         st.zero_copy, st.staged, st.staging_allocations);
+  return 0;
+}
+)";
+
+TEST_F(HostEndToEnd, HostArraysAtEveryAlignmentInPlaceAndStaged) {
+  // oclScal reads floats (zero copy at any float address); scalGlobal float4
+  // vectors (zero copy at multiples of 16 bytes, offsets 0 and 4)
+  struct Case {
+    const char* file;
+    unsigned inPlaceOffsets;
+  };
+  for (Case k : {Case{"e2e/ocl_scal.rise", 5}, Case{"e2e/vec_scal_global.rise", 2}}) {
+    Compiled c = compile(k.file, "opencl");
+    const std::string& symbol = c.result.files.abi.symbol;
+    std::string driver = std::regex_replace(kHostArraysDriver, std::regex("SYMBOL"), symbol);
+    std::string log;
+    ASSERT_EQ(buildKernel(dir_, symbol, c.result.files, driver, "gcc", defaultCFlags(), log), 0)
+        << log;
+    std::string out;
+    EXPECT_EQ(runDriver(dir_, (dir_ / "gcc").string(), "", out), 0) << out;
+    // 2 modes x 5 offsets x 5 sizes x 2 calls; the 4 non-empty sizes each
+    // use two arrays, wrapped (zero copy on, aligned) or staged
+    unsigned inPlace = k.inPlaceOffsets * 4 * 2 * 2;
+    unsigned staged = 5 * 4 * 2 * 2 * 2 - inPlace;
+    std::ostringstream expected;
+    expected << "bad 0 calls 100 zero_copy " << inPlace << " staged " << staged;
+    EXPECT_EQ(out.substr(0, out.find(" staging_allocations")), expected.str()) << k.file << "\n"
+                                                                               << out;
+    // staging buffers are reused: made again only when a size grows
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(out, m, std::regex("staging_allocations (\\d+)"))) << out;
+    EXPECT_LE(std::stoi(m[1]), 8) << out;
   }
 }
 

@@ -8,6 +8,7 @@
 
 #include <kainjow/mustache.hpp>
 
+#include <algorithm>
 #include <map>
 #include <regex>
 #include <set>
@@ -63,7 +64,7 @@ std::vector<std::string> abiList(const KernelAbi& abi, bool buffers, bool argume
     if (p.role == Role::Temporary)
       continue;
     if (arguments)
-      out.push_back(p.array && buffers ? "risec_" + p.name + "_buffer" : p.name);
+      out.push_back(p.array && buffers ? "risec_" + p.name + "_array.buffer" : p.name);
     else
       out.push_back(declaration(p, buffers));
   }
@@ -259,6 +260,27 @@ std::string openclHeader(const KernelAbi& abi, const c::COptions& opts, const La
   return render(embedded::kOpenCLHeader, d);
 }
 
+/// The largest OpenCL vector type (`float4`, `int8`, ...) the kernel source
+/// names, in bytes (a 3-vector takes 4 elements), or 0. A kernel may access
+/// an array through a pointer to it, which must then be aligned to its size
+/// (OpenCL 1.2, 6.1.5): the zero-copy path of the host wrappers requires it
+/// of a host array's address. Names in comments count too: it errs on the
+/// safe side.
+std::size_t largestVectorBytes(const std::string& source) {
+  static const std::regex vector(
+      R"(\b(u?char|u?short|u?int|u?long|half|float|double)(2|3|4|8|16)\b)");
+  static const std::map<std::string, std::size_t> scalarBytes{
+      {"char", 1}, {"uchar", 1}, {"short", 2}, {"ushort", 2}, {"int", 4},   {"uint", 4},
+      {"long", 8}, {"ulong", 8}, {"half", 2},  {"float", 4},  {"double", 8}};
+  std::size_t largest = 0;
+  for (auto it = std::sregex_iterator(source.begin(), source.end(), vector);
+       it != std::sregex_iterator(); ++it) {
+    std::size_t lanes = std::stoul((*it)[2].str());
+    largest = std::max(largest, scalarBytes.at((*it)[1].str()) * (lanes == 3 ? 4 : lanes));
+  }
+  return largest;
+}
+
 std::string openclHostSource(const KernelAbi& abi, const c::COptions& opts, const LaunchPlan& plan,
                              const std::string& kernelSource) {
   mustache::data d = common(abi, opts);
@@ -275,9 +297,9 @@ std::string openclHostSource(const KernelAbi& abi, const c::COptions& opts, cons
   d.set("source_literal", cStringLiteral(kernelSource));
 
   mustache::data temporaries{mustache::data::type::list}, args{mustache::data::type::list},
-      buffers{mustache::data::type::list}, inputs{mustache::data::type::list},
-      outputs{mustache::data::type::list};
-  int index = 0;
+      buffers{mustache::data::type::list};
+  int index = 0, slot = 0;
+  std::size_t vectorBytes = largestVectorBytes(kernelSource);
   for (const AbiParam& p : abi.params) {
     mustache::data q;
     q.set("name", p.name);
@@ -285,7 +307,6 @@ std::string openclHostSource(const KernelAbi& abi, const c::COptions& opts, cons
     q.set("countC", p.array ? print(p.count) : "1");
     q.set("index", std::to_string(index++));
     q.set("argType", p.array ? "cl_mem" : p.cType);
-    q.set("flags", p.role == Role::Input ? "CL_MEM_READ_ONLY" : "CL_MEM_WRITE_ONLY");
     args.push_back(q);
     if (p.role == Role::Temporary) {
       temporaries.push_back(q);
@@ -293,14 +314,21 @@ std::string openclHostSource(const KernelAbi& abi, const c::COptions& opts, cons
     }
     if (!p.array)
       continue;
+    bool output = p.role != Role::Input;
+    std::string align = "_Alignof(" + p.cType + ")";
+    if (vectorBytes > 0) {
+      std::string v = std::to_string(vectorBytes);
+      align = "(" + v + " > " + align + " ? " + v + " : " + align + ")";
+    }
+    q.set("slot", std::to_string(slot++));
+    q.set("alignment", align);
+    q.set("output", output ? "1" : "0");
+    q.set("hostPointer", output ? p.name : "NULL");
     buffers.push_back(q);
-    (p.role == Role::Input ? inputs : outputs).push_back(q);
   }
   d.set("temporaries", temporaries);
   d.set("args", args);
   d.set("buffers", buffers);
-  d.set("inputBuffers", inputs);
-  d.set("outputBuffers", outputs);
   d.set("helpers", print.helpers());
   return render(embedded::kOpenCLHost, d);
 }

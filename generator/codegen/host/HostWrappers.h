@@ -48,4 +48,9 @@ std::string runtimeHeader();
 /// `text` as a C string literal, one `"line\n"` piece per line.
 std::string cStringLiteral(const std::string& text);
 
+/// The size in bytes of the largest OpenCL vector type that `kernelSource`
+/// names (`float4`: 16, `double3`: 32), 0 if none: the alignment that the
+/// zero-copy path of SYMBOL_ctx requires of a host array (with the element's).
+std::size_t largestVectorBytes(const std::string& kernelSource);
+
 } // namespace risec::codegen::host
