@@ -99,6 +99,41 @@ Expr toMem(const Expr& e) {
                  e->type());
 }
 
+/// let(v)(f) where v computes a scalar or a vector: v is stored once,
+/// let(toMem(v))(f) (toPrivate for OpenCL), instead of being substituted
+/// into every use of f's parameter (a layer norm's mean was recomputed in
+/// each of its uses). Variables, literals and stored values stay as they are.
+class StoreLetBoundScalars {
+public:
+  explicit StoreLetBoundScalars(LowerTarget target) : opencl_(target == LowerTarget::OpenCL) {}
+
+  Expr run(const Expr& e) {
+    Expr r = mapChildren(e, [this](const Expr& c) { return run(c); });
+    Spine s = spineOf(r);
+    if (s.head->kind() != ExprKind::Primitive || s.head->prim() != Prim::Let ||
+        s.args.size() != 2 || !computed(s.args[0]))
+      return r;
+    const Expr& v = s.args[0];
+    Prim store = opencl_ ? Prim::ToPrivate : Prim::ToMem;
+    Expr stored =
+        makeApp(primWithDepArgs(store, {{v->type(), true}}, v->loc()), v, v->loc(), v->type());
+    return replaceChildren(r, replaceChildren(r->fn(), r->fn()->fn(), stored), r->arg());
+  }
+
+private:
+  static bool computed(const Expr& v) {
+    TypeKind k = v->type()->kind();
+    if (k != TypeKind::Scalar && k != TypeKind::Vec)
+      return false;
+    if (v->kind() != ExprKind::App)
+      return false; // a variable, a literal
+    std::optional<Prim> p = headPrim(v);
+    return !(p && primInfo(*p).traits.storesIntoMemory); // already stored once
+  }
+
+  bool opencl_;
+};
+
 /// Step 1: the sequential choice for every primitive that leaves one open.
 class Sequentialise {
 public:
@@ -476,6 +511,7 @@ TypedDef betaNormal(const Program& program, const TypedDef& def) {
 
 TypedDef lowerToC(const Program& program, const TypedDef& def, LowerTarget target) {
   TypedDef out = betaNormal(program, def);
+  out.expr = StoreLetBoundScalars(target).run(out.expr);
   Sequentialise seq(target);
   out.expr = seq.run(out.expr);
   if (target != LowerTarget::OpenCL)

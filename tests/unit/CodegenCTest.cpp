@@ -363,3 +363,23 @@ TEST(CodegenTarget, ParsesAndPrintsEachTargetName) {
   EXPECT_FALSE(codegen::parseTarget("OpenCL").has_value()); // names are lower case
   EXPECT_FALSE(codegen::parseTarget("").has_value());
 }
+
+// A let-bound scalar that is computed (a row's mean) is stored once in a
+// variable (lowerToC stores it, issue 21), not substituted into each use.
+TEST(CodegenCLet, AComputedScalarIsComputedOnce) {
+  std::string c = source("def centred = depFun((n: Nat, m: Nat) => fun(x: n.m.f32 =>\n"
+                         "  x |> map(fun(row =>\n"
+                         "    let((row |> reduce(add)(0.0f)) / 4.0f)(fun(mean =>\n"
+                         "      row |> map(fun(v => v - mean * mean))))))))\n");
+  EXPECT_CONTAINS(c, "tmp = acc / 4.0f;\n");
+  EXPECT_CONTAINS(c, "output[j + m * i] = x[j + m * i] - tmp * tmp;\n");
+  EXPECT_EQ(c.find("acc / 4.0f"), c.rfind("acc / 4.0f")) << c; // once
+}
+
+// A let-bound variable or literal needs no variable of its own.
+TEST(CodegenCLet, AVariableOrALiteralIsNotStoredAgain) {
+  std::string c = source("def shift = depFun(n: Nat => fun(xs: n.f32 => fun(a: f32 =>\n"
+                         "  let(a)(fun(b => xs |> map(fun(v => v + b)))))))\n");
+  EXPECT_CONTAINS(c, "output[i] = xs[i] + a;\n");
+  EXPECT_EQ(c.find("tmp"), std::string::npos) << c;
+}

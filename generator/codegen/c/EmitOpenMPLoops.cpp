@@ -4,6 +4,8 @@
 // each thread's slice of the heap temporaries hoisted out of a parallel loop.
 #include "codegen/c/Emitter.h"
 
+#include "codegen/c/CPrinter.h"
+
 #include "codegen/openmp/Pragmas.h"
 #include "dpia/Imperative.h"
 #include "dpia/Parallel.h"
@@ -11,6 +13,7 @@
 #include "support/Diagnostic.h"
 
 #include <algorithm>
+#include <cctype>
 
 namespace risec::codegen::c {
 
@@ -52,10 +55,16 @@ void Emitter::parallelLoop(const Phrase& c, std::vector<CStmt>& out) {
 
 namespace {
 
+/// Whether the C text of `e` names `name` (sizes and indices may sit in
+/// literal text, e.g. `risec_min(32, h - 32 * i)`).
 bool mentions(const CExpr& e, const std::string& name) {
-  if (e->kind() == ExprNode::Kind::Ident && e->text() == name)
-    return true;
-  return anyChild(e, [&](const CExpr& o) { return mentions(o, name); });
+  std::string text = printExpr(e);
+  auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (std::size_t at = text.find(name); at != std::string::npos; at = text.find(name, at + 1))
+    if ((at == 0 || !word(text[at - 1])) &&
+        (at + name.size() == text.size() || !word(text[at + name.size()])))
+      return true;
+  return false;
 }
 
 bool containsLoop(const CStmt& s) {
