@@ -1,133 +1,14 @@
-// Halide 14 pipelines for gaussian blur 5x5 (separable), conv2d 3x3, jacobi
-// 2D (5 points) and harris corner detection, with schedules in Halide's usual
-// style: strips or tiles in parallel, x vectorised, intermediates compute_at
-// the strip or tile. Zero-padded inputs are staged per strip
-// (`in.compute_at(output, y)`): Halide 14 does not partition the clamped
-// loads of BoundaryConditions out of a vectorised loop, so inlining them puts
-// gathers into every vector (5-25x slower at 256x256); staging pays the
-// border test once per element. Each pipeline is JIT-compiled once, outside the timed region;
-// HL_NUM_THREADS sets the thread pool size. Semantics and borders are those of bench/Kernels.md
-// (checked against the naive C before timing).
+// Halide 14 anchors of bench/run: the pipelines of HalidePipelines.h, each
+// JIT-compiled once, outside the timed region; HL_NUM_THREADS sets the thread
+// pool size. Results are checked against the naive C before timing.
 #include "../common/Harness.h"
-
-#include <Halide.h>
+#include "HalidePipelines.h"
 
 #include <map>
 #include <memory>
 
-using namespace Halide;
 using bench::Data;
-
-namespace {
-
-constexpr int kVec = 16; // floats per AVX-512 vector
-
-/// A JIT-compiled pipeline over 2-D float images (x = column, y = row).
-struct JitPipeline {
-  ImageParam input{Float(32), 2, "input"};
-  ImageParam weights{Float(32), 2, "weights"}; // conv2d only
-  Func output{"output"};
-  Var x{"x"}, y{"y"}, xi{"xi"}, yi{"yi"};
-  bool usesWeights = false;
-
-  void compile() { output.compile_jit(get_jit_target_from_environment()); }
-
-  int run(Data& d) {
-    int h = int(d.dims[0]), w = int(d.dims[1]);
-    input.set(Buffer<float>(d.in[0].data(), w, h));
-    if (usesWeights)
-      weights.set(Buffer<float>(d.in[1].data(), 3, 3));
-    Buffer<float> out(d.out.data(), w, h);
-    output.realize(out);
-    return 0;
-  }
-};
-
-/// (1 4 6 4 1)/16 along x, then along y; clamped borders.
-std::unique_ptr<JitPipeline> gaussian() {
-  auto p = std::make_unique<JitPipeline>();
-  Var &x = p->x, &y = p->y;
-  Func in = BoundaryConditions::repeat_edge(p->input);
-  Func rows("rows");
-  rows(x, y) = (in(x - 2, y) + in(x + 2, y)) * 0.0625f + (in(x - 1, y) + in(x + 1, y)) * 0.25f +
-               in(x, y) * 0.375f;
-  Func clampedRows = BoundaryConditions::repeat_edge(
-      rows, {{0, p->input.dim(0).extent()}, {0, p->input.dim(1).extent()}});
-  Func& out = p->output;
-  out(x, y) = (clampedRows(x, y - 2) + clampedRows(x, y + 2)) * 0.0625f +
-              (clampedRows(x, y - 1) + clampedRows(x, y + 1)) * 0.25f + clampedRows(x, y) * 0.375f;
-  // schedule: the blur of the Halide tutorial (lesson 12)
-  out.tile(x, y, p->xi, p->yi, 256, 32).vectorize(p->xi, kVec).parallel(y);
-  rows.compute_at(out, x).vectorize(x, kVec);
-  return p;
-}
-
-/// 3x3 weights over the zero-padded image.
-std::unique_ptr<JitPipeline> conv2d() {
-  auto p = std::make_unique<JitPipeline>();
-  p->usesWeights = true;
-  Var &x = p->x, &y = p->y;
-  Func in = BoundaryConditions::constant_exterior(p->input, 0.0f);
-  Expr s = 0.0f;
-  for (int di = 0; di < 3; di++)
-    for (int dj = 0; dj < 3; dj++)
-      s = s + in(x + dj - 1, y + di - 1) * p->weights(dj, di);
-  p->output(x, y) = s;
-  p->output.split(y, y, p->yi, 32).parallel(y).vectorize(x, kVec);
-  in.compute_at(p->output, y).vectorize(in.args()[0], kVec);
-  return p;
-}
-
-/// (north + west + centre + east + south) * 0.2, zeros beyond the borders.
-std::unique_ptr<JitPipeline> jacobi2d() {
-  auto p = std::make_unique<JitPipeline>();
-  Var &x = p->x, &y = p->y;
-  Func in = BoundaryConditions::constant_exterior(p->input, 0.0f);
-  p->output(x, y) = (in(x, y - 1) + in(x - 1, y) + in(x, y) + in(x + 1, y) + in(x, y + 1)) * 0.2f;
-  p->output.split(y, y, p->yi, 32).parallel(y).vectorize(x, kVec);
-  in.compute_at(p->output, y).vectorize(in.args()[0], kVec);
-  return p;
-}
-
-/// Sobel gradients (zero-padded image), their products, 3x3 box sums of the
-/// zero-padded products, det - 0.04 trace^2.
-std::unique_ptr<JitPipeline> harris() {
-  auto p = std::make_unique<JitPipeline>();
-  Var &x = p->x, &y = p->y;
-  Func in = BoundaryConditions::constant_exterior(p->input, 0.0f);
-  Func ix("ix"), iy("iy");
-  ix(x, y) = (in(x + 1, y - 1) + 2.0f * in(x + 1, y) + in(x + 1, y + 1)) -
-             (in(x - 1, y - 1) + 2.0f * in(x - 1, y) + in(x - 1, y + 1));
-  iy(x, y) = (in(x - 1, y + 1) + 2.0f * in(x, y + 1) + in(x + 1, y + 1)) -
-             (in(x - 1, y - 1) + 2.0f * in(x, y - 1) + in(x + 1, y - 1));
-  // the products, zero outside the image (a select on values, not on loads)
-  Expr inside = x >= 0 && x < p->input.dim(0).extent() && y >= 0 && y < p->input.dim(1).extent();
-  Func pxx("pxx"), pxy("pxy"), pyy("pyy");
-  pxx(x, y) = select(inside, ix(x, y) * ix(x, y), 0.0f);
-  pxy(x, y) = select(inside, ix(x, y) * iy(x, y), 0.0f);
-  pyy(x, y) = select(inside, iy(x, y) * iy(x, y), 0.0f);
-  auto box = [&](Func f) {
-    Expr s = 0.0f;
-    for (int di = -1; di <= 1; di++)
-      for (int dj = -1; dj <= 1; dj++)
-        s = s + f(x + dj, y + di);
-    return s;
-  };
-  Func sxx("sxx"), sxy("sxy"), syy("syy");
-  sxx(x, y) = box(pxx);
-  sxy(x, y) = box(pxy);
-  syy(x, y) = box(pyy);
-  p->output(x, y) = sxx(x, y) * syy(x, y) - sxy(x, y) * sxy(x, y) -
-                    0.04f * (sxx(x, y) + syy(x, y)) * (sxx(x, y) + syy(x, y));
-  // schedule: strips in parallel; the padded input and the products per strip
-  p->output.split(y, y, p->yi, 32).parallel(y).vectorize(x, kVec);
-  in.compute_at(p->output, y).vectorize(in.args()[0], kVec);
-  for (Func* f : {&pxx, &pxy, &pyy})
-    f->compute_at(p->output, y).vectorize(x, kVec);
-  return p;
-}
-
-} // namespace
+using namespace bench::halide;
 
 int main(int argc, char** argv) {
   std::map<std::string, std::shared_ptr<JitPipeline>> pipelines{{"gaussian", gaussian()},
@@ -137,7 +18,11 @@ int main(int argc, char** argv) {
   std::string name = "halide" + bench::threadSuffix("HL_NUM_THREADS");
   for (auto& [kernel, pipeline] : pipelines) {
     pipeline->compile(); // JIT, once, outside every timed region
-    bench::registerVariant(kernel, name, {{}, [pl = pipeline](Data& d) { return pl->run(d); }});
+    bench::registerVariant(
+        kernel, name, {{}, [pl = pipeline](Data& d) {
+                         return pl->run(d.out.data(), int(d.dims[0]), int(d.dims[1]),
+                                        d.in[0].data(), pl->usesWeights ? d.in[1].data() : nullptr);
+                       }});
   }
   return bench::runBenchmarks(argc, argv);
 }
