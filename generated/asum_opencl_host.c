@@ -105,38 +105,29 @@ int asum_opencl_ctx(risec_cl_context* risec_ctx, float* restrict output, int n,
   for (cl_uint risec_d = 0; risec_d < risec_dims; ++risec_d)
     if (risec_global[risec_d] == 0)
       return 0; /* no work */
-  cl_int risec_err = CL_SUCCESS;
   size_t risec_output_bytes = (size_t)(1) * sizeof(float);
-  cl_mem risec_output_buffer = NULL;
+  risec_cl_host_array risec_output_array = {NULL, 0};
   size_t risec_xs_bytes = (size_t)(n) * sizeof(float);
-  cl_mem risec_xs_buffer = NULL;
-  if (risec_rc == 0) {
-    risec_output_buffer =
-        clCreateBuffer(risec_cl_context_handle(risec_ctx), CL_MEM_WRITE_ONLY,
-                       risec_output_bytes > 0 ? risec_output_bytes : 1, NULL, &risec_err);
-    if (risec_err != CL_SUCCESS)
-      risec_rc = asum_opencl_failed(risec_ctx, "clCreateBuffer(output)", risec_err);
-  }
-  if (risec_rc == 0) {
-    risec_xs_buffer = clCreateBuffer(risec_cl_context_handle(risec_ctx), CL_MEM_READ_ONLY,
-                                     risec_xs_bytes > 0 ? risec_xs_bytes : 1, NULL, &risec_err);
-    if (risec_err != CL_SUCCESS)
-      risec_rc = asum_opencl_failed(risec_ctx, "clCreateBuffer(xs)", risec_err);
-  }
-  if (risec_rc == 0 && risec_xs_bytes > 0 &&
-      (risec_err = clEnqueueWriteBuffer(risec_cl_queue(risec_ctx), risec_xs_buffer, CL_TRUE, 0,
-                                        risec_xs_bytes, xs, 0, NULL, NULL)) != CL_SUCCESS)
-    risec_rc = asum_opencl_failed(risec_ctx, "clEnqueueWriteBuffer(xs)", risec_err);
+  risec_cl_host_array risec_xs_array = {NULL, 0};
+  /* in place when the device shares the host's memory and the array is
+     aligned as the kernel needs, else through the context's staging buffers */
+  if (risec_rc == 0 &&
+      risec_cl_host_array_begin(risec_ctx, 0, output, risec_output_bytes, _Alignof(float), 1,
+                                &risec_output_array) != RISEC_CL_OK)
+    risec_rc = 7;
+  if (risec_rc == 0 && risec_cl_host_array_begin(risec_ctx, 1, xs, risec_xs_bytes, _Alignof(float),
+                                                 0, &risec_xs_array) != RISEC_CL_OK)
+    risec_rc = 7;
   if (risec_rc == 0)
-    risec_rc = asum_opencl_buffers(risec_ctx, risec_output_buffer, n, risec_xs_buffer);
-  if (risec_rc == 0 && risec_output_bytes > 0 &&
-      (risec_err = clEnqueueReadBuffer(risec_cl_queue(risec_ctx), risec_output_buffer, CL_TRUE, 0,
-                                       risec_output_bytes, output, 0, NULL, NULL)) != CL_SUCCESS)
-    risec_rc = asum_opencl_failed(risec_ctx, "clEnqueueReadBuffer(output)", risec_err);
-  if (risec_output_buffer)
-    clReleaseMemObject(risec_output_buffer);
-  if (risec_xs_buffer)
-    clReleaseMemObject(risec_xs_buffer);
+    risec_rc = asum_opencl_buffers(risec_ctx, risec_output_array.buffer, n, risec_xs_array.buffer);
+  if (risec_cl_host_array_end(risec_ctx, &risec_output_array, output, risec_output_bytes, 1,
+                              risec_rc) != RISEC_CL_OK &&
+      risec_rc == 0)
+    risec_rc = 7;
+  if (risec_cl_host_array_end(risec_ctx, &risec_xs_array, NULL, risec_xs_bytes, 0, risec_rc) !=
+          RISEC_CL_OK &&
+      risec_rc == 0)
+    risec_rc = 7;
   return risec_rc;
 }
 

@@ -131,55 +131,41 @@ int conv2d_opencl_ctx(risec_cl_context* risec_ctx, float* restrict output, int h
   for (cl_uint risec_d = 0; risec_d < risec_dims; ++risec_d)
     if (risec_global[risec_d] == 0)
       return 0; /* no work */
-  cl_int risec_err = CL_SUCCESS;
   size_t risec_output_bytes = (size_t)(h * w) * sizeof(float);
-  cl_mem risec_output_buffer = NULL;
+  risec_cl_host_array risec_output_array = {NULL, 0};
   size_t risec_image_bytes = (size_t)(h * w) * sizeof(float);
-  cl_mem risec_image_buffer = NULL;
+  risec_cl_host_array risec_image_array = {NULL, 0};
   size_t risec_weights_bytes = (size_t)(9) * sizeof(float);
-  cl_mem risec_weights_buffer = NULL;
-  if (risec_rc == 0) {
-    risec_output_buffer =
-        clCreateBuffer(risec_cl_context_handle(risec_ctx), CL_MEM_WRITE_ONLY,
-                       risec_output_bytes > 0 ? risec_output_bytes : 1, NULL, &risec_err);
-    if (risec_err != CL_SUCCESS)
-      risec_rc = conv2d_opencl_failed(risec_ctx, "clCreateBuffer(output)", risec_err);
-  }
-  if (risec_rc == 0) {
-    risec_image_buffer =
-        clCreateBuffer(risec_cl_context_handle(risec_ctx), CL_MEM_READ_ONLY,
-                       risec_image_bytes > 0 ? risec_image_bytes : 1, NULL, &risec_err);
-    if (risec_err != CL_SUCCESS)
-      risec_rc = conv2d_opencl_failed(risec_ctx, "clCreateBuffer(image)", risec_err);
-  }
-  if (risec_rc == 0) {
-    risec_weights_buffer =
-        clCreateBuffer(risec_cl_context_handle(risec_ctx), CL_MEM_READ_ONLY,
-                       risec_weights_bytes > 0 ? risec_weights_bytes : 1, NULL, &risec_err);
-    if (risec_err != CL_SUCCESS)
-      risec_rc = conv2d_opencl_failed(risec_ctx, "clCreateBuffer(weights)", risec_err);
-  }
-  if (risec_rc == 0 && risec_image_bytes > 0 &&
-      (risec_err = clEnqueueWriteBuffer(risec_cl_queue(risec_ctx), risec_image_buffer, CL_TRUE, 0,
-                                        risec_image_bytes, image, 0, NULL, NULL)) != CL_SUCCESS)
-    risec_rc = conv2d_opencl_failed(risec_ctx, "clEnqueueWriteBuffer(image)", risec_err);
-  if (risec_rc == 0 && risec_weights_bytes > 0 &&
-      (risec_err = clEnqueueWriteBuffer(risec_cl_queue(risec_ctx), risec_weights_buffer, CL_TRUE, 0,
-                                        risec_weights_bytes, weights, 0, NULL, NULL)) != CL_SUCCESS)
-    risec_rc = conv2d_opencl_failed(risec_ctx, "clEnqueueWriteBuffer(weights)", risec_err);
+  risec_cl_host_array risec_weights_array = {NULL, 0};
+  /* in place when the device shares the host's memory and the array is
+     aligned as the kernel needs, else through the context's staging buffers */
+  if (risec_rc == 0 &&
+      risec_cl_host_array_begin(risec_ctx, 0, output, risec_output_bytes, _Alignof(float), 1,
+                                &risec_output_array) != RISEC_CL_OK)
+    risec_rc = 7;
+  if (risec_rc == 0 &&
+      risec_cl_host_array_begin(risec_ctx, 1, image, risec_image_bytes, _Alignof(float), 0,
+                                &risec_image_array) != RISEC_CL_OK)
+    risec_rc = 7;
+  if (risec_rc == 0 &&
+      risec_cl_host_array_begin(risec_ctx, 2, weights, risec_weights_bytes, _Alignof(float), 0,
+                                &risec_weights_array) != RISEC_CL_OK)
+    risec_rc = 7;
   if (risec_rc == 0)
-    risec_rc = conv2d_opencl_buffers(risec_ctx, risec_output_buffer, h, w, risec_image_buffer,
-                                     risec_weights_buffer);
-  if (risec_rc == 0 && risec_output_bytes > 0 &&
-      (risec_err = clEnqueueReadBuffer(risec_cl_queue(risec_ctx), risec_output_buffer, CL_TRUE, 0,
-                                       risec_output_bytes, output, 0, NULL, NULL)) != CL_SUCCESS)
-    risec_rc = conv2d_opencl_failed(risec_ctx, "clEnqueueReadBuffer(output)", risec_err);
-  if (risec_output_buffer)
-    clReleaseMemObject(risec_output_buffer);
-  if (risec_image_buffer)
-    clReleaseMemObject(risec_image_buffer);
-  if (risec_weights_buffer)
-    clReleaseMemObject(risec_weights_buffer);
+    risec_rc = conv2d_opencl_buffers(risec_ctx, risec_output_array.buffer, h, w,
+                                     risec_image_array.buffer, risec_weights_array.buffer);
+  if (risec_cl_host_array_end(risec_ctx, &risec_output_array, output, risec_output_bytes, 1,
+                              risec_rc) != RISEC_CL_OK &&
+      risec_rc == 0)
+    risec_rc = 7;
+  if (risec_cl_host_array_end(risec_ctx, &risec_image_array, NULL, risec_image_bytes, 0,
+                              risec_rc) != RISEC_CL_OK &&
+      risec_rc == 0)
+    risec_rc = 7;
+  if (risec_cl_host_array_end(risec_ctx, &risec_weights_array, NULL, risec_weights_bytes, 0,
+                              risec_rc) != RISEC_CL_OK &&
+      risec_rc == 0)
+    risec_rc = 7;
   return risec_rc;
 }
 

@@ -57,8 +57,12 @@ static inline __attribute__((unused)) int gemv_opencl_check(int n, int m) {
  * Runs gemv_opencl on host arrays: the C ABI of the c and openmp targets. The
  * first call creates the process-wide default context (risec_cl_default:
  * thread-safe, created once, on the device RISEC_CL_DEVICE selects).
- * Calls that share a context must not run concurrently (its program cache
- * is not locked): give each thread its own context and use gemv_opencl_ctx.
+ * On a device that shares memory with the host (a CPU device) the arrays
+ * are used in place when aligned as the kernel needs, else copied through
+ * staging buffers that the context keeps (docs/host.md). Calls that share
+ * a context must not run concurrently (its program cache and staging
+ * buffers are not locked): give each thread its own context and use
+ * gemv_opencl_ctx.
  */
 int gemv_opencl(float* restrict output, int n, int m, float alpha, const float* restrict A,
                 const float* restrict x, float beta, const float* restrict y);

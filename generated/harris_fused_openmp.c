@@ -51,286 +51,310 @@ int harris_fused_openmp(float* restrict output, int h, int w, const float* restr
                     ((2 <= i ? (2 <= j ? image[j + w * i - 2 * w - 2] : 0.0f) : 0.0f) +
                      2.0f * (2 <= i + 1 ? (2 <= j ? image[j + w * i - w - 2] : 0.0f) : 0.0f) +
                      (2 <= j ? image[j + w * i - 2] : 0.0f));
-      next.fst = acc.fst + tmp_2 * tmp_2 * (2 <= i + 1 ? (2 <= j + 1 ? 1.0f : 0.0f) : 0.0f);
-      float tmp_4 = (2 <= i ? image[j + w * i - 2 * w] : 0.0f) +
+      float tmp_4 = 2 <= i + 1 ? (2 <= j + 1 ? 1.0f : 0.0f) : 0.0f;
+      next.fst = acc.fst + tmp_2 * tmp_2 * tmp_4;
+      float tmp_5 = (2 <= i ? image[j + w * i - 2 * w] : 0.0f) +
                     2.0f * (2 <= i + 1 ? image[j + w * i - w] : 0.0f) + image[j + w * i] -
                     ((2 <= i ? (2 <= j ? image[j + w * i - 2 * w - 2] : 0.0f) : 0.0f) +
                      2.0f * (2 <= i + 1 ? (2 <= j ? image[j + w * i - w - 2] : 0.0f) : 0.0f) +
                      (2 <= j ? image[j + w * i - 2] : 0.0f));
-      float tmp_5 = (2 <= j ? image[j + w * i - 2] : 0.0f) +
+      float tmp_6 = (2 <= j ? image[j + w * i - 2] : 0.0f) +
                     2.0f * (2 <= j + 1 ? image[j + w * i - 1] : 0.0f) + image[j + w * i] -
                     ((2 <= i ? (2 <= j ? image[j + w * i - 2 * w - 2] : 0.0f) : 0.0f) +
                      2.0f * (2 <= i ? (2 <= j + 1 ? image[j + w * i - 2 * w - 1] : 0.0f) : 0.0f) +
                      (2 <= i ? image[j + w * i - 2 * w] : 0.0f));
-      next.snd.fst = acc.snd.fst + tmp_4 * tmp_5 * (2 <= i + 1 ? (2 <= j + 1 ? 1.0f : 0.0f) : 0.0f);
-      float tmp_7 = (2 <= j ? image[j + w * i - 2] : 0.0f) +
+      float tmp_7 = 2 <= i + 1 ? (2 <= j + 1 ? 1.0f : 0.0f) : 0.0f;
+      next.snd.fst = acc.snd.fst + tmp_5 * tmp_6 * tmp_7;
+      float tmp_9 = (2 <= j ? image[j + w * i - 2] : 0.0f) +
                     2.0f * (2 <= j + 1 ? image[j + w * i - 1] : 0.0f) + image[j + w * i] -
                     ((2 <= i ? (2 <= j ? image[j + w * i - 2 * w - 2] : 0.0f) : 0.0f) +
                      2.0f * (2 <= i ? (2 <= j + 1 ? image[j + w * i - 2 * w - 1] : 0.0f) : 0.0f) +
                      (2 <= i ? image[j + w * i - 2 * w] : 0.0f));
-      next.snd.snd = acc.snd.snd + tmp_7 * tmp_7 * (2 <= i + 1 ? (2 <= j + 1 ? 1.0f : 0.0f) : 0.0f);
+      float tmp_10 = 2 <= i + 1 ? (2 <= j + 1 ? 1.0f : 0.0f) : 0.0f;
+      next.snd.snd = acc.snd.snd + tmp_9 * tmp_9 * tmp_10;
       acc.fst = next.fst;
       acc.snd.fst = next.snd.fst;
       acc.snd.snd = next.snd.snd;
       struct pair_f32_pair_f32_f32 next_2;
-      float tmp_8 = (2 <= i ? (j + 3 < w + 2 ? image[j + w * i - 2 * w + 1] : 0.0f) : 0.0f) +
-                    2.0f * (2 <= i + 1 ? (j + 3 < w + 2 ? image[j + w * i - w + 1] : 0.0f) : 0.0f) +
-                    (j + 3 < w + 2 ? image[j + w * i + 1] : 0.0f) -
-                    ((2 <= i ? (2 <= j + 1 ? image[j + w * i - 2 * w - 1] : 0.0f) : 0.0f) +
-                     2.0f * (2 <= i + 1 ? (2 <= j + 1 ? image[j + w * i - w - 1] : 0.0f) : 0.0f) +
-                     (2 <= j + 1 ? image[j + w * i - 1] : 0.0f));
-      next_2.fst = acc.fst + tmp_8 * tmp_8 * (2 <= i + 1 ? 1.0f : 0.0f);
-      float tmp_10 =
+      float tmp_11 =
           (2 <= i ? (j + 3 < w + 2 ? image[j + w * i - 2 * w + 1] : 0.0f) : 0.0f) +
           2.0f * (2 <= i + 1 ? (j + 3 < w + 2 ? image[j + w * i - w + 1] : 0.0f) : 0.0f) +
           (j + 3 < w + 2 ? image[j + w * i + 1] : 0.0f) -
           ((2 <= i ? (2 <= j + 1 ? image[j + w * i - 2 * w - 1] : 0.0f) : 0.0f) +
            2.0f * (2 <= i + 1 ? (2 <= j + 1 ? image[j + w * i - w - 1] : 0.0f) : 0.0f) +
            (2 <= j + 1 ? image[j + w * i - 1] : 0.0f));
-      float tmp_11 = (2 <= j + 1 ? image[j + w * i - 1] : 0.0f) + 2.0f * image[j + w * i] +
+      float tmp_13 = 2 <= i + 1 ? 1.0f : 0.0f;
+      next_2.fst = acc.fst + tmp_11 * tmp_11 * tmp_13;
+      float tmp_14 =
+          (2 <= i ? (j + 3 < w + 2 ? image[j + w * i - 2 * w + 1] : 0.0f) : 0.0f) +
+          2.0f * (2 <= i + 1 ? (j + 3 < w + 2 ? image[j + w * i - w + 1] : 0.0f) : 0.0f) +
+          (j + 3 < w + 2 ? image[j + w * i + 1] : 0.0f) -
+          ((2 <= i ? (2 <= j + 1 ? image[j + w * i - 2 * w - 1] : 0.0f) : 0.0f) +
+           2.0f * (2 <= i + 1 ? (2 <= j + 1 ? image[j + w * i - w - 1] : 0.0f) : 0.0f) +
+           (2 <= j + 1 ? image[j + w * i - 1] : 0.0f));
+      float tmp_15 = (2 <= j + 1 ? image[j + w * i - 1] : 0.0f) + 2.0f * image[j + w * i] +
                      (j + 3 < w + 2 ? image[j + w * i + 1] : 0.0f) -
                      ((2 <= i ? (2 <= j + 1 ? image[j + w * i - 2 * w - 1] : 0.0f) : 0.0f) +
                       2.0f * (2 <= i ? image[j + w * i - 2 * w] : 0.0f) +
                       (2 <= i ? (j + 3 < w + 2 ? image[j + w * i - 2 * w + 1] : 0.0f) : 0.0f));
-      next_2.snd.fst = acc.snd.fst + tmp_10 * tmp_11 * (2 <= i + 1 ? 1.0f : 0.0f);
-      float tmp_13 = (2 <= j + 1 ? image[j + w * i - 1] : 0.0f) + 2.0f * image[j + w * i] +
+      float tmp_16 = 2 <= i + 1 ? 1.0f : 0.0f;
+      next_2.snd.fst = acc.snd.fst + tmp_14 * tmp_15 * tmp_16;
+      float tmp_18 = (2 <= j + 1 ? image[j + w * i - 1] : 0.0f) + 2.0f * image[j + w * i] +
                      (j + 3 < w + 2 ? image[j + w * i + 1] : 0.0f) -
                      ((2 <= i ? (2 <= j + 1 ? image[j + w * i - 2 * w - 1] : 0.0f) : 0.0f) +
                       2.0f * (2 <= i ? image[j + w * i - 2 * w] : 0.0f) +
                       (2 <= i ? (j + 3 < w + 2 ? image[j + w * i - 2 * w + 1] : 0.0f) : 0.0f));
-      next_2.snd.snd = acc.snd.snd + tmp_13 * tmp_13 * (2 <= i + 1 ? 1.0f : 0.0f);
+      float tmp_19 = 2 <= i + 1 ? 1.0f : 0.0f;
+      next_2.snd.snd = acc.snd.snd + tmp_18 * tmp_18 * tmp_19;
       acc.fst = next_2.fst;
       acc.snd.fst = next_2.snd.fst;
       acc.snd.snd = next_2.snd.snd;
       struct pair_f32_pair_f32_f32 next_3;
-      float tmp_14 =
+      float tmp_20 =
           (2 <= i ? (j + 4 < w + 2 ? image[j + w * i - 2 * w + 2] : 0.0f) : 0.0f) +
           2.0f * (2 <= i + 1 ? (j + 4 < w + 2 ? image[j + w * i - w + 2] : 0.0f) : 0.0f) +
           (j + 4 < w + 2 ? image[j + w * i + 2] : 0.0f) -
           ((2 <= i ? image[j + w * i - 2 * w] : 0.0f) +
            2.0f * (2 <= i + 1 ? image[j + w * i - w] : 0.0f) + image[j + w * i]);
-      next_3.fst = acc.fst + tmp_14 * tmp_14 * (2 <= i + 1 ? (j + 3 < w + 2 ? 1.0f : 0.0f) : 0.0f);
-      float tmp_16 =
+      float tmp_22 = 2 <= i + 1 ? (j + 3 < w + 2 ? 1.0f : 0.0f) : 0.0f;
+      next_3.fst = acc.fst + tmp_20 * tmp_20 * tmp_22;
+      float tmp_23 =
           (2 <= i ? (j + 4 < w + 2 ? image[j + w * i - 2 * w + 2] : 0.0f) : 0.0f) +
           2.0f * (2 <= i + 1 ? (j + 4 < w + 2 ? image[j + w * i - w + 2] : 0.0f) : 0.0f) +
           (j + 4 < w + 2 ? image[j + w * i + 2] : 0.0f) -
           ((2 <= i ? image[j + w * i - 2 * w] : 0.0f) +
            2.0f * (2 <= i + 1 ? image[j + w * i - w] : 0.0f) + image[j + w * i]);
-      float tmp_17 =
+      float tmp_24 =
           image[j + w * i] + 2.0f * (j + 3 < w + 2 ? image[j + w * i + 1] : 0.0f) +
           (j + 4 < w + 2 ? image[j + w * i + 2] : 0.0f) -
           ((2 <= i ? image[j + w * i - 2 * w] : 0.0f) +
            2.0f * (2 <= i ? (j + 3 < w + 2 ? image[j + w * i - 2 * w + 1] : 0.0f) : 0.0f) +
            (2 <= i ? (j + 4 < w + 2 ? image[j + w * i - 2 * w + 2] : 0.0f) : 0.0f));
-      next_3.snd.fst =
-          acc.snd.fst + tmp_16 * tmp_17 * (2 <= i + 1 ? (j + 3 < w + 2 ? 1.0f : 0.0f) : 0.0f);
-      float tmp_19 =
+      float tmp_25 = 2 <= i + 1 ? (j + 3 < w + 2 ? 1.0f : 0.0f) : 0.0f;
+      next_3.snd.fst = acc.snd.fst + tmp_23 * tmp_24 * tmp_25;
+      float tmp_27 =
           image[j + w * i] + 2.0f * (j + 3 < w + 2 ? image[j + w * i + 1] : 0.0f) +
           (j + 4 < w + 2 ? image[j + w * i + 2] : 0.0f) -
           ((2 <= i ? image[j + w * i - 2 * w] : 0.0f) +
            2.0f * (2 <= i ? (j + 3 < w + 2 ? image[j + w * i - 2 * w + 1] : 0.0f) : 0.0f) +
            (2 <= i ? (j + 4 < w + 2 ? image[j + w * i - 2 * w + 2] : 0.0f) : 0.0f));
-      next_3.snd.snd =
-          acc.snd.snd + tmp_19 * tmp_19 * (2 <= i + 1 ? (j + 3 < w + 2 ? 1.0f : 0.0f) : 0.0f);
+      float tmp_28 = 2 <= i + 1 ? (j + 3 < w + 2 ? 1.0f : 0.0f) : 0.0f;
+      next_3.snd.snd = acc.snd.snd + tmp_27 * tmp_27 * tmp_28;
       acc.fst = next_3.fst;
       acc.snd.fst = next_3.snd.fst;
       acc.snd.snd = next_3.snd.snd;
       struct pair_f32_pair_f32_f32 next_4;
-      float tmp_20 = (2 <= i + 1 ? image[j + w * i - w] : 0.0f) + 2.0f * image[j + w * i] +
+      float tmp_29 = (2 <= i + 1 ? image[j + w * i - w] : 0.0f) + 2.0f * image[j + w * i] +
                      (i + 3 < h + 2 ? image[j + w + w * i] : 0.0f) -
                      ((2 <= i + 1 ? (2 <= j ? image[j + w * i - w - 2] : 0.0f) : 0.0f) +
                       2.0f * (2 <= j ? image[j + w * i - 2] : 0.0f) +
                       (i + 3 < h + 2 ? (2 <= j ? image[j + w + w * i - 2] : 0.0f) : 0.0f));
-      next_4.fst = acc.fst + tmp_20 * tmp_20 * (2 <= j + 1 ? 1.0f : 0.0f);
-      float tmp_22 = (2 <= i + 1 ? image[j + w * i - w] : 0.0f) + 2.0f * image[j + w * i] +
+      float tmp_31 = 2 <= j + 1 ? 1.0f : 0.0f;
+      next_4.fst = acc.fst + tmp_29 * tmp_29 * tmp_31;
+      float tmp_32 = (2 <= i + 1 ? image[j + w * i - w] : 0.0f) + 2.0f * image[j + w * i] +
                      (i + 3 < h + 2 ? image[j + w + w * i] : 0.0f) -
                      ((2 <= i + 1 ? (2 <= j ? image[j + w * i - w - 2] : 0.0f) : 0.0f) +
                       2.0f * (2 <= j ? image[j + w * i - 2] : 0.0f) +
                       (i + 3 < h + 2 ? (2 <= j ? image[j + w + w * i - 2] : 0.0f) : 0.0f));
-      float tmp_23 =
+      float tmp_33 =
           (i + 3 < h + 2 ? (2 <= j ? image[j + w + w * i - 2] : 0.0f) : 0.0f) +
           2.0f * (i + 3 < h + 2 ? (2 <= j + 1 ? image[j + w + w * i - 1] : 0.0f) : 0.0f) +
           (i + 3 < h + 2 ? image[j + w + w * i] : 0.0f) -
           ((2 <= i + 1 ? (2 <= j ? image[j + w * i - w - 2] : 0.0f) : 0.0f) +
            2.0f * (2 <= i + 1 ? (2 <= j + 1 ? image[j + w * i - w - 1] : 0.0f) : 0.0f) +
            (2 <= i + 1 ? image[j + w * i - w] : 0.0f));
-      next_4.snd.fst = acc.snd.fst + tmp_22 * tmp_23 * (2 <= j + 1 ? 1.0f : 0.0f);
-      float tmp_25 =
+      float tmp_34 = 2 <= j + 1 ? 1.0f : 0.0f;
+      next_4.snd.fst = acc.snd.fst + tmp_32 * tmp_33 * tmp_34;
+      float tmp_36 =
           (i + 3 < h + 2 ? (2 <= j ? image[j + w + w * i - 2] : 0.0f) : 0.0f) +
           2.0f * (i + 3 < h + 2 ? (2 <= j + 1 ? image[j + w + w * i - 1] : 0.0f) : 0.0f) +
           (i + 3 < h + 2 ? image[j + w + w * i] : 0.0f) -
           ((2 <= i + 1 ? (2 <= j ? image[j + w * i - w - 2] : 0.0f) : 0.0f) +
            2.0f * (2 <= i + 1 ? (2 <= j + 1 ? image[j + w * i - w - 1] : 0.0f) : 0.0f) +
            (2 <= i + 1 ? image[j + w * i - w] : 0.0f));
-      next_4.snd.snd = acc.snd.snd + tmp_25 * tmp_25 * (2 <= j + 1 ? 1.0f : 0.0f);
+      float tmp_37 = 2 <= j + 1 ? 1.0f : 0.0f;
+      next_4.snd.snd = acc.snd.snd + tmp_36 * tmp_36 * tmp_37;
       acc.fst = next_4.fst;
       acc.snd.fst = next_4.snd.fst;
       acc.snd.snd = next_4.snd.snd;
       struct pair_f32_pair_f32_f32 next_5;
-      float tmp_26 = (2 <= i + 1 ? (j + 3 < w + 2 ? image[j + w * i - w + 1] : 0.0f) : 0.0f) +
+      float tmp_38 = (2 <= i + 1 ? (j + 3 < w + 2 ? image[j + w * i - w + 1] : 0.0f) : 0.0f) +
                      2.0f * (j + 3 < w + 2 ? image[j + w * i + 1] : 0.0f) +
                      (i + 3 < h + 2 ? (j + 3 < w + 2 ? image[j + w + w * i + 1] : 0.0f) : 0.0f) -
                      ((2 <= i + 1 ? (2 <= j + 1 ? image[j + w * i - w - 1] : 0.0f) : 0.0f) +
                       2.0f * (2 <= j + 1 ? image[j + w * i - 1] : 0.0f) +
                       (i + 3 < h + 2 ? (2 <= j + 1 ? image[j + w + w * i - 1] : 0.0f) : 0.0f));
-      next_5.fst = acc.fst + tmp_26 * tmp_26 * 1.0f;
-      float tmp_28 = (2 <= i + 1 ? (j + 3 < w + 2 ? image[j + w * i - w + 1] : 0.0f) : 0.0f) +
+      float tmp_40 = 1.0f;
+      next_5.fst = acc.fst + tmp_38 * tmp_38 * tmp_40;
+      float tmp_41 = (2 <= i + 1 ? (j + 3 < w + 2 ? image[j + w * i - w + 1] : 0.0f) : 0.0f) +
                      2.0f * (j + 3 < w + 2 ? image[j + w * i + 1] : 0.0f) +
                      (i + 3 < h + 2 ? (j + 3 < w + 2 ? image[j + w + w * i + 1] : 0.0f) : 0.0f) -
                      ((2 <= i + 1 ? (2 <= j + 1 ? image[j + w * i - w - 1] : 0.0f) : 0.0f) +
                       2.0f * (2 <= j + 1 ? image[j + w * i - 1] : 0.0f) +
                       (i + 3 < h + 2 ? (2 <= j + 1 ? image[j + w + w * i - 1] : 0.0f) : 0.0f));
-      float tmp_29 = (i + 3 < h + 2 ? (2 <= j + 1 ? image[j + w + w * i - 1] : 0.0f) : 0.0f) +
+      float tmp_42 = (i + 3 < h + 2 ? (2 <= j + 1 ? image[j + w + w * i - 1] : 0.0f) : 0.0f) +
                      2.0f * (i + 3 < h + 2 ? image[j + w + w * i] : 0.0f) +
                      (i + 3 < h + 2 ? (j + 3 < w + 2 ? image[j + w + w * i + 1] : 0.0f) : 0.0f) -
                      ((2 <= i + 1 ? (2 <= j + 1 ? image[j + w * i - w - 1] : 0.0f) : 0.0f) +
                       2.0f * (2 <= i + 1 ? image[j + w * i - w] : 0.0f) +
                       (2 <= i + 1 ? (j + 3 < w + 2 ? image[j + w * i - w + 1] : 0.0f) : 0.0f));
-      next_5.snd.fst = acc.snd.fst + tmp_28 * tmp_29 * 1.0f;
-      float tmp_31 = (i + 3 < h + 2 ? (2 <= j + 1 ? image[j + w + w * i - 1] : 0.0f) : 0.0f) +
+      float tmp_43 = 1.0f;
+      next_5.snd.fst = acc.snd.fst + tmp_41 * tmp_42 * tmp_43;
+      float tmp_45 = (i + 3 < h + 2 ? (2 <= j + 1 ? image[j + w + w * i - 1] : 0.0f) : 0.0f) +
                      2.0f * (i + 3 < h + 2 ? image[j + w + w * i] : 0.0f) +
                      (i + 3 < h + 2 ? (j + 3 < w + 2 ? image[j + w + w * i + 1] : 0.0f) : 0.0f) -
                      ((2 <= i + 1 ? (2 <= j + 1 ? image[j + w * i - w - 1] : 0.0f) : 0.0f) +
                       2.0f * (2 <= i + 1 ? image[j + w * i - w] : 0.0f) +
                       (2 <= i + 1 ? (j + 3 < w + 2 ? image[j + w * i - w + 1] : 0.0f) : 0.0f));
-      next_5.snd.snd = acc.snd.snd + tmp_31 * tmp_31 * 1.0f;
+      float tmp_46 = 1.0f;
+      next_5.snd.snd = acc.snd.snd + tmp_45 * tmp_45 * tmp_46;
       acc.fst = next_5.fst;
       acc.snd.fst = next_5.snd.fst;
       acc.snd.snd = next_5.snd.snd;
       struct pair_f32_pair_f32_f32 next_6;
-      float tmp_32 = (2 <= i + 1 ? (j + 4 < w + 2 ? image[j + w * i - w + 2] : 0.0f) : 0.0f) +
+      float tmp_47 = (2 <= i + 1 ? (j + 4 < w + 2 ? image[j + w * i - w + 2] : 0.0f) : 0.0f) +
                      2.0f * (j + 4 < w + 2 ? image[j + w * i + 2] : 0.0f) +
                      (i + 3 < h + 2 ? (j + 4 < w + 2 ? image[j + w + w * i + 2] : 0.0f) : 0.0f) -
                      ((2 <= i + 1 ? image[j + w * i - w] : 0.0f) + 2.0f * image[j + w * i] +
                       (i + 3 < h + 2 ? image[j + w + w * i] : 0.0f));
-      next_6.fst = acc.fst + tmp_32 * tmp_32 * (j + 3 < w + 2 ? 1.0f : 0.0f);
-      float tmp_34 = (2 <= i + 1 ? (j + 4 < w + 2 ? image[j + w * i - w + 2] : 0.0f) : 0.0f) +
+      float tmp_49 = j + 3 < w + 2 ? 1.0f : 0.0f;
+      next_6.fst = acc.fst + tmp_47 * tmp_47 * tmp_49;
+      float tmp_50 = (2 <= i + 1 ? (j + 4 < w + 2 ? image[j + w * i - w + 2] : 0.0f) : 0.0f) +
                      2.0f * (j + 4 < w + 2 ? image[j + w * i + 2] : 0.0f) +
                      (i + 3 < h + 2 ? (j + 4 < w + 2 ? image[j + w + w * i + 2] : 0.0f) : 0.0f) -
                      ((2 <= i + 1 ? image[j + w * i - w] : 0.0f) + 2.0f * image[j + w * i] +
                       (i + 3 < h + 2 ? image[j + w + w * i] : 0.0f));
-      float tmp_35 =
+      float tmp_51 =
           (i + 3 < h + 2 ? image[j + w + w * i] : 0.0f) +
           2.0f * (i + 3 < h + 2 ? (j + 3 < w + 2 ? image[j + w + w * i + 1] : 0.0f) : 0.0f) +
           (i + 3 < h + 2 ? (j + 4 < w + 2 ? image[j + w + w * i + 2] : 0.0f) : 0.0f) -
           ((2 <= i + 1 ? image[j + w * i - w] : 0.0f) +
            2.0f * (2 <= i + 1 ? (j + 3 < w + 2 ? image[j + w * i - w + 1] : 0.0f) : 0.0f) +
            (2 <= i + 1 ? (j + 4 < w + 2 ? image[j + w * i - w + 2] : 0.0f) : 0.0f));
-      next_6.snd.fst = acc.snd.fst + tmp_34 * tmp_35 * (j + 3 < w + 2 ? 1.0f : 0.0f);
-      float tmp_37 =
+      float tmp_52 = j + 3 < w + 2 ? 1.0f : 0.0f;
+      next_6.snd.fst = acc.snd.fst + tmp_50 * tmp_51 * tmp_52;
+      float tmp_54 =
           (i + 3 < h + 2 ? image[j + w + w * i] : 0.0f) +
           2.0f * (i + 3 < h + 2 ? (j + 3 < w + 2 ? image[j + w + w * i + 1] : 0.0f) : 0.0f) +
           (i + 3 < h + 2 ? (j + 4 < w + 2 ? image[j + w + w * i + 2] : 0.0f) : 0.0f) -
           ((2 <= i + 1 ? image[j + w * i - w] : 0.0f) +
            2.0f * (2 <= i + 1 ? (j + 3 < w + 2 ? image[j + w * i - w + 1] : 0.0f) : 0.0f) +
            (2 <= i + 1 ? (j + 4 < w + 2 ? image[j + w * i - w + 2] : 0.0f) : 0.0f));
-      next_6.snd.snd = acc.snd.snd + tmp_37 * tmp_37 * (j + 3 < w + 2 ? 1.0f : 0.0f);
+      float tmp_55 = j + 3 < w + 2 ? 1.0f : 0.0f;
+      next_6.snd.snd = acc.snd.snd + tmp_54 * tmp_54 * tmp_55;
       acc.fst = next_6.fst;
       acc.snd.fst = next_6.snd.fst;
       acc.snd.snd = next_6.snd.snd;
       struct pair_f32_pair_f32_f32 next_7;
-      float tmp_38 = image[j + w * i] + 2.0f * (i + 3 < h + 2 ? image[j + w + w * i] : 0.0f) +
+      float tmp_56 = image[j + w * i] + 2.0f * (i + 3 < h + 2 ? image[j + w + w * i] : 0.0f) +
                      (i + 4 < h + 2 ? image[j + w * i + 2 * w] : 0.0f) -
                      ((2 <= j ? image[j + w * i - 2] : 0.0f) +
                       2.0f * (i + 3 < h + 2 ? (2 <= j ? image[j + w + w * i - 2] : 0.0f) : 0.0f) +
                       (i + 4 < h + 2 ? (2 <= j ? image[j + w * i + 2 * w - 2] : 0.0f) : 0.0f));
-      next_7.fst = acc.fst + tmp_38 * tmp_38 * (i + 3 < h + 2 ? (2 <= j + 1 ? 1.0f : 0.0f) : 0.0f);
-      float tmp_40 = image[j + w * i] + 2.0f * (i + 3 < h + 2 ? image[j + w + w * i] : 0.0f) +
+      float tmp_58 = i + 3 < h + 2 ? (2 <= j + 1 ? 1.0f : 0.0f) : 0.0f;
+      next_7.fst = acc.fst + tmp_56 * tmp_56 * tmp_58;
+      float tmp_59 = image[j + w * i] + 2.0f * (i + 3 < h + 2 ? image[j + w + w * i] : 0.0f) +
                      (i + 4 < h + 2 ? image[j + w * i + 2 * w] : 0.0f) -
                      ((2 <= j ? image[j + w * i - 2] : 0.0f) +
                       2.0f * (i + 3 < h + 2 ? (2 <= j ? image[j + w + w * i - 2] : 0.0f) : 0.0f) +
                       (i + 4 < h + 2 ? (2 <= j ? image[j + w * i + 2 * w - 2] : 0.0f) : 0.0f));
-      float tmp_41 =
+      float tmp_60 =
           (i + 4 < h + 2 ? (2 <= j ? image[j + w * i + 2 * w - 2] : 0.0f) : 0.0f) +
           2.0f * (i + 4 < h + 2 ? (2 <= j + 1 ? image[j + w * i + 2 * w - 1] : 0.0f) : 0.0f) +
           (i + 4 < h + 2 ? image[j + w * i + 2 * w] : 0.0f) -
           ((2 <= j ? image[j + w * i - 2] : 0.0f) +
            2.0f * (2 <= j + 1 ? image[j + w * i - 1] : 0.0f) + image[j + w * i]);
-      next_7.snd.fst =
-          acc.snd.fst + tmp_40 * tmp_41 * (i + 3 < h + 2 ? (2 <= j + 1 ? 1.0f : 0.0f) : 0.0f);
-      float tmp_43 =
+      float tmp_61 = i + 3 < h + 2 ? (2 <= j + 1 ? 1.0f : 0.0f) : 0.0f;
+      next_7.snd.fst = acc.snd.fst + tmp_59 * tmp_60 * tmp_61;
+      float tmp_63 =
           (i + 4 < h + 2 ? (2 <= j ? image[j + w * i + 2 * w - 2] : 0.0f) : 0.0f) +
           2.0f * (i + 4 < h + 2 ? (2 <= j + 1 ? image[j + w * i + 2 * w - 1] : 0.0f) : 0.0f) +
           (i + 4 < h + 2 ? image[j + w * i + 2 * w] : 0.0f) -
           ((2 <= j ? image[j + w * i - 2] : 0.0f) +
            2.0f * (2 <= j + 1 ? image[j + w * i - 1] : 0.0f) + image[j + w * i]);
-      next_7.snd.snd =
-          acc.snd.snd + tmp_43 * tmp_43 * (i + 3 < h + 2 ? (2 <= j + 1 ? 1.0f : 0.0f) : 0.0f);
+      float tmp_64 = i + 3 < h + 2 ? (2 <= j + 1 ? 1.0f : 0.0f) : 0.0f;
+      next_7.snd.snd = acc.snd.snd + tmp_63 * tmp_63 * tmp_64;
       acc.fst = next_7.fst;
       acc.snd.fst = next_7.snd.fst;
       acc.snd.snd = next_7.snd.snd;
       struct pair_f32_pair_f32_f32 next_8;
-      float tmp_44 =
+      float tmp_65 =
           (j + 3 < w + 2 ? image[j + w * i + 1] : 0.0f) +
           2.0f * (i + 3 < h + 2 ? (j + 3 < w + 2 ? image[j + w + w * i + 1] : 0.0f) : 0.0f) +
           (i + 4 < h + 2 ? (j + 3 < w + 2 ? image[j + w * i + 2 * w + 1] : 0.0f) : 0.0f) -
           ((2 <= j + 1 ? image[j + w * i - 1] : 0.0f) +
            2.0f * (i + 3 < h + 2 ? (2 <= j + 1 ? image[j + w + w * i - 1] : 0.0f) : 0.0f) +
            (i + 4 < h + 2 ? (2 <= j + 1 ? image[j + w * i + 2 * w - 1] : 0.0f) : 0.0f));
-      next_8.fst = acc.fst + tmp_44 * tmp_44 * (i + 3 < h + 2 ? 1.0f : 0.0f);
-      float tmp_46 =
+      float tmp_67 = i + 3 < h + 2 ? 1.0f : 0.0f;
+      next_8.fst = acc.fst + tmp_65 * tmp_65 * tmp_67;
+      float tmp_68 =
           (j + 3 < w + 2 ? image[j + w * i + 1] : 0.0f) +
           2.0f * (i + 3 < h + 2 ? (j + 3 < w + 2 ? image[j + w + w * i + 1] : 0.0f) : 0.0f) +
           (i + 4 < h + 2 ? (j + 3 < w + 2 ? image[j + w * i + 2 * w + 1] : 0.0f) : 0.0f) -
           ((2 <= j + 1 ? image[j + w * i - 1] : 0.0f) +
            2.0f * (i + 3 < h + 2 ? (2 <= j + 1 ? image[j + w + w * i - 1] : 0.0f) : 0.0f) +
            (i + 4 < h + 2 ? (2 <= j + 1 ? image[j + w * i + 2 * w - 1] : 0.0f) : 0.0f));
-      float tmp_47 =
+      float tmp_69 =
           (i + 4 < h + 2 ? (2 <= j + 1 ? image[j + w * i + 2 * w - 1] : 0.0f) : 0.0f) +
           2.0f * (i + 4 < h + 2 ? image[j + w * i + 2 * w] : 0.0f) +
           (i + 4 < h + 2 ? (j + 3 < w + 2 ? image[j + w * i + 2 * w + 1] : 0.0f) : 0.0f) -
           ((2 <= j + 1 ? image[j + w * i - 1] : 0.0f) + 2.0f * image[j + w * i] +
            (j + 3 < w + 2 ? image[j + w * i + 1] : 0.0f));
-      next_8.snd.fst = acc.snd.fst + tmp_46 * tmp_47 * (i + 3 < h + 2 ? 1.0f : 0.0f);
-      float tmp_49 =
+      float tmp_70 = i + 3 < h + 2 ? 1.0f : 0.0f;
+      next_8.snd.fst = acc.snd.fst + tmp_68 * tmp_69 * tmp_70;
+      float tmp_72 =
           (i + 4 < h + 2 ? (2 <= j + 1 ? image[j + w * i + 2 * w - 1] : 0.0f) : 0.0f) +
           2.0f * (i + 4 < h + 2 ? image[j + w * i + 2 * w] : 0.0f) +
           (i + 4 < h + 2 ? (j + 3 < w + 2 ? image[j + w * i + 2 * w + 1] : 0.0f) : 0.0f) -
           ((2 <= j + 1 ? image[j + w * i - 1] : 0.0f) + 2.0f * image[j + w * i] +
            (j + 3 < w + 2 ? image[j + w * i + 1] : 0.0f));
-      next_8.snd.snd = acc.snd.snd + tmp_49 * tmp_49 * (i + 3 < h + 2 ? 1.0f : 0.0f);
+      float tmp_73 = i + 3 < h + 2 ? 1.0f : 0.0f;
+      next_8.snd.snd = acc.snd.snd + tmp_72 * tmp_72 * tmp_73;
       acc.fst = next_8.fst;
       acc.snd.fst = next_8.snd.fst;
       acc.snd.snd = next_8.snd.snd;
       struct pair_f32_pair_f32_f32 next_9;
-      float tmp_50 =
+      float tmp_74 =
           (j + 4 < w + 2 ? image[j + w * i + 2] : 0.0f) +
           2.0f * (i + 3 < h + 2 ? (j + 4 < w + 2 ? image[j + w + w * i + 2] : 0.0f) : 0.0f) +
           (i + 4 < h + 2 ? (j + 4 < w + 2 ? image[j + w * i + 2 * w + 2] : 0.0f) : 0.0f) -
           (image[j + w * i] + 2.0f * (i + 3 < h + 2 ? image[j + w + w * i] : 0.0f) +
            (i + 4 < h + 2 ? image[j + w * i + 2 * w] : 0.0f));
-      next_9.fst =
-          acc.fst + tmp_50 * tmp_50 * (i + 3 < h + 2 ? (j + 3 < w + 2 ? 1.0f : 0.0f) : 0.0f);
-      float tmp_52 =
+      float tmp_76 = i + 3 < h + 2 ? (j + 3 < w + 2 ? 1.0f : 0.0f) : 0.0f;
+      next_9.fst = acc.fst + tmp_74 * tmp_74 * tmp_76;
+      float tmp_77 =
           (j + 4 < w + 2 ? image[j + w * i + 2] : 0.0f) +
           2.0f * (i + 3 < h + 2 ? (j + 4 < w + 2 ? image[j + w + w * i + 2] : 0.0f) : 0.0f) +
           (i + 4 < h + 2 ? (j + 4 < w + 2 ? image[j + w * i + 2 * w + 2] : 0.0f) : 0.0f) -
           (image[j + w * i] + 2.0f * (i + 3 < h + 2 ? image[j + w + w * i] : 0.0f) +
            (i + 4 < h + 2 ? image[j + w * i + 2 * w] : 0.0f));
-      float tmp_53 =
+      float tmp_78 =
           (i + 4 < h + 2 ? image[j + w * i + 2 * w] : 0.0f) +
           2.0f * (i + 4 < h + 2 ? (j + 3 < w + 2 ? image[j + w * i + 2 * w + 1] : 0.0f) : 0.0f) +
           (i + 4 < h + 2 ? (j + 4 < w + 2 ? image[j + w * i + 2 * w + 2] : 0.0f) : 0.0f) -
           (image[j + w * i] + 2.0f * (j + 3 < w + 2 ? image[j + w * i + 1] : 0.0f) +
            (j + 4 < w + 2 ? image[j + w * i + 2] : 0.0f));
-      next_9.snd.fst =
-          acc.snd.fst + tmp_52 * tmp_53 * (i + 3 < h + 2 ? (j + 3 < w + 2 ? 1.0f : 0.0f) : 0.0f);
-      float tmp_55 =
+      float tmp_79 = i + 3 < h + 2 ? (j + 3 < w + 2 ? 1.0f : 0.0f) : 0.0f;
+      next_9.snd.fst = acc.snd.fst + tmp_77 * tmp_78 * tmp_79;
+      float tmp_81 =
           (i + 4 < h + 2 ? image[j + w * i + 2 * w] : 0.0f) +
           2.0f * (i + 4 < h + 2 ? (j + 3 < w + 2 ? image[j + w * i + 2 * w + 1] : 0.0f) : 0.0f) +
           (i + 4 < h + 2 ? (j + 4 < w + 2 ? image[j + w * i + 2 * w + 2] : 0.0f) : 0.0f) -
           (image[j + w * i] + 2.0f * (j + 3 < w + 2 ? image[j + w * i + 1] : 0.0f) +
            (j + 4 < w + 2 ? image[j + w * i + 2] : 0.0f));
-      next_9.snd.snd =
-          acc.snd.snd + tmp_55 * tmp_55 * (i + 3 < h + 2 ? (j + 3 < w + 2 ? 1.0f : 0.0f) : 0.0f);
+      float tmp_82 = i + 3 < h + 2 ? (j + 3 < w + 2 ? 1.0f : 0.0f) : 0.0f;
+      next_9.snd.snd = acc.snd.snd + tmp_81 * tmp_81 * tmp_82;
       acc.fst = next_9.fst;
       acc.snd.fst = next_9.snd.fst;
       acc.snd.snd = next_9.snd.snd;
       tmp.fst = acc.fst;
       tmp.snd.fst = acc.snd.fst;
       tmp.snd.snd = acc.snd.snd;
-      output[j + w * i] = tmp.fst * tmp.snd.snd - tmp.snd.fst * tmp.snd.fst -
-                          0.04f * (tmp.fst + tmp.snd.snd) * (tmp.fst + tmp.snd.snd);
+      float tmp_83 = tmp.fst;
+      float tmp_84 = tmp.snd.fst;
+      float tmp_85 = tmp.snd.snd;
+      output[j + w * i] =
+          tmp_83 * tmp_85 - tmp_84 * tmp_84 - 0.04f * (tmp_83 + tmp_85) * (tmp_83 + tmp_85);
     }
   }
   return 0;

@@ -27,15 +27,14 @@ __kernel void heat3d_opencl(global float* restrict output, int d, int h, int w,
     for (int j = get_global_id(1); j < h; j += get_global_size(1)) {
       // mapGlobal(0)
       for (int k = get_global_id(0); k < w; k += get_global_size(0)) {
+        float tmp = u[k + w * j + h * w * i];
         output[k + w * j + h * w * i] =
-            u[k + w * j + h * w * i] +
-            0.1f * ((1 <= i ? u[k + w * j + h * w * i - h * w] : 0.0f) +
-                    (i + 2 < d + 1 ? u[k + h * w + w * j + h * w * i] : 0.0f) +
-                    (1 <= j ? u[k + w * j + h * w * i - w] : 0.0f) +
-                    (j + 2 < h + 1 ? u[k + w + w * j + h * w * i] : 0.0f) +
-                    (1 <= k ? u[k + w * j + h * w * i - 1] : 0.0f) +
-                    (k + 2 < w + 1 ? u[k + w * j + h * w * i + 1] : 0.0f) -
-                    6.0f * u[k + w * j + h * w * i]);
+            tmp + 0.1f * ((1 <= i ? u[k + w * j + h * w * i - h * w] : 0.0f) +
+                          (i + 2 < d + 1 ? u[k + h * w + w * j + h * w * i] : 0.0f) +
+                          (1 <= j ? u[k + w * j + h * w * i - w] : 0.0f) +
+                          (j + 2 < h + 1 ? u[k + w + w * j + h * w * i] : 0.0f) +
+                          (1 <= k ? u[k + w * j + h * w * i - 1] : 0.0f) +
+                          (k + 2 < w + 1 ? u[k + w * j + h * w * i + 1] : 0.0f) - 6.0f * tmp);
       }
     }
   }

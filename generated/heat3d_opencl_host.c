@@ -38,15 +38,15 @@ static const char heat3d_opencl_source[] =
     "    for (int j = get_global_id(1); j < h; j += get_global_size(1)) {\n"
     "      // mapGlobal(0)\n"
     "      for (int k = get_global_id(0); k < w; k += get_global_size(0)) {\n"
+    "        float tmp = u[k + w * j + h * w * i];\n"
     "        output[k + w * j + h * w * i] =\n"
-    "            u[k + w * j + h * w * i] +\n"
-    "            0.1f * ((1 <= i ? u[k + w * j + h * w * i - h * w] : 0.0f) +\n"
-    "                    (i + 2 < d + 1 ? u[k + h * w + w * j + h * w * i] : 0.0f) +\n"
-    "                    (1 <= j ? u[k + w * j + h * w * i - w] : 0.0f) +\n"
-    "                    (j + 2 < h + 1 ? u[k + w + w * j + h * w * i] : 0.0f) +\n"
-    "                    (1 <= k ? u[k + w * j + h * w * i - 1] : 0.0f) +\n"
-    "                    (k + 2 < w + 1 ? u[k + w * j + h * w * i + 1] : 0.0f) -\n"
-    "                    6.0f * u[k + w * j + h * w * i]);\n"
+    "            tmp + 0.1f * ((1 <= i ? u[k + w * j + h * w * i - h * w] : 0.0f) +\n"
+    "                          (i + 2 < d + 1 ? u[k + h * w + w * j + h * w * i] : 0.0f) +\n"
+    "                          (1 <= j ? u[k + w * j + h * w * i - w] : 0.0f) +\n"
+    "                          (j + 2 < h + 1 ? u[k + w + w * j + h * w * i] : 0.0f) +\n"
+    "                          (1 <= k ? u[k + w * j + h * w * i - 1] : 0.0f) +\n"
+    "                          (k + 2 < w + 1 ? u[k + w * j + h * w * i + 1] : 0.0f) - 6.0f * "
+    "tmp);\n"
     "      }\n"
     "    }\n"
     "  }\n"
@@ -128,38 +128,30 @@ int heat3d_opencl_ctx(risec_cl_context* risec_ctx, float* restrict output, int d
   for (cl_uint risec_d = 0; risec_d < risec_dims; ++risec_d)
     if (risec_global[risec_d] == 0)
       return 0; /* no work */
-  cl_int risec_err = CL_SUCCESS;
   size_t risec_output_bytes = (size_t)(d * h * w) * sizeof(float);
-  cl_mem risec_output_buffer = NULL;
+  risec_cl_host_array risec_output_array = {NULL, 0};
   size_t risec_u_bytes = (size_t)(d * h * w) * sizeof(float);
-  cl_mem risec_u_buffer = NULL;
-  if (risec_rc == 0) {
-    risec_output_buffer =
-        clCreateBuffer(risec_cl_context_handle(risec_ctx), CL_MEM_WRITE_ONLY,
-                       risec_output_bytes > 0 ? risec_output_bytes : 1, NULL, &risec_err);
-    if (risec_err != CL_SUCCESS)
-      risec_rc = heat3d_opencl_failed(risec_ctx, "clCreateBuffer(output)", risec_err);
-  }
-  if (risec_rc == 0) {
-    risec_u_buffer = clCreateBuffer(risec_cl_context_handle(risec_ctx), CL_MEM_READ_ONLY,
-                                    risec_u_bytes > 0 ? risec_u_bytes : 1, NULL, &risec_err);
-    if (risec_err != CL_SUCCESS)
-      risec_rc = heat3d_opencl_failed(risec_ctx, "clCreateBuffer(u)", risec_err);
-  }
-  if (risec_rc == 0 && risec_u_bytes > 0 &&
-      (risec_err = clEnqueueWriteBuffer(risec_cl_queue(risec_ctx), risec_u_buffer, CL_TRUE, 0,
-                                        risec_u_bytes, u, 0, NULL, NULL)) != CL_SUCCESS)
-    risec_rc = heat3d_opencl_failed(risec_ctx, "clEnqueueWriteBuffer(u)", risec_err);
+  risec_cl_host_array risec_u_array = {NULL, 0};
+  /* in place when the device shares the host's memory and the array is
+     aligned as the kernel needs, else through the context's staging buffers */
+  if (risec_rc == 0 &&
+      risec_cl_host_array_begin(risec_ctx, 0, output, risec_output_bytes, _Alignof(float), 1,
+                                &risec_output_array) != RISEC_CL_OK)
+    risec_rc = 7;
+  if (risec_rc == 0 && risec_cl_host_array_begin(risec_ctx, 1, u, risec_u_bytes, _Alignof(float), 0,
+                                                 &risec_u_array) != RISEC_CL_OK)
+    risec_rc = 7;
   if (risec_rc == 0)
-    risec_rc = heat3d_opencl_buffers(risec_ctx, risec_output_buffer, d, h, w, risec_u_buffer);
-  if (risec_rc == 0 && risec_output_bytes > 0 &&
-      (risec_err = clEnqueueReadBuffer(risec_cl_queue(risec_ctx), risec_output_buffer, CL_TRUE, 0,
-                                       risec_output_bytes, output, 0, NULL, NULL)) != CL_SUCCESS)
-    risec_rc = heat3d_opencl_failed(risec_ctx, "clEnqueueReadBuffer(output)", risec_err);
-  if (risec_output_buffer)
-    clReleaseMemObject(risec_output_buffer);
-  if (risec_u_buffer)
-    clReleaseMemObject(risec_u_buffer);
+    risec_rc =
+        heat3d_opencl_buffers(risec_ctx, risec_output_array.buffer, d, h, w, risec_u_array.buffer);
+  if (risec_cl_host_array_end(risec_ctx, &risec_output_array, output, risec_output_bytes, 1,
+                              risec_rc) != RISEC_CL_OK &&
+      risec_rc == 0)
+    risec_rc = 7;
+  if (risec_cl_host_array_end(risec_ctx, &risec_u_array, NULL, risec_u_bytes, 0, risec_rc) !=
+          RISEC_CL_OK &&
+      risec_rc == 0)
+    risec_rc = 7;
   return risec_rc;
 }
 

@@ -62,8 +62,12 @@ static inline __attribute__((unused)) int kmeans_opencl_check(int n, int k, int 
  * Runs kmeans_opencl on host arrays: the C ABI of the c and openmp targets. The
  * first call creates the process-wide default context (risec_cl_default:
  * thread-safe, created once, on the device RISEC_CL_DEVICE selects).
- * Calls that share a context must not run concurrently (its program cache
- * is not locked): give each thread its own context and use kmeans_opencl_ctx.
+ * On a device that shares memory with the host (a CPU device) the arrays
+ * are used in place when aligned as the kernel needs, else copied through
+ * staging buffers that the context keeps (docs/host.md). Calls that share
+ * a context must not run concurrently (its program cache and staging
+ * buffers are not locked): give each thread its own context and use
+ * kmeans_opencl_ctx.
  */
 int kmeans_opencl(int32_t* restrict output, int n, int k, int f, const float* restrict points,
                   const float* restrict centroids);

@@ -41,18 +41,24 @@ __kernel void nbody_opencl(global struct pair_f32_pair_f32_f32* restrict output,
     // reduceSeq
     for (int j = 0; j < n; j += 1) {
       struct pair_f32_pair_f32_f32 next;
-      float tmp = 1.0f / sqrt((x[j] - x[i]) * (x[j] - x[i]) + (y[j] - y[i]) * (y[j] - y[i]) +
-                              (z[j] - z[i]) * (z[j] - z[i]) + 0.01f);
-      float tmp_2 = m[j] * tmp * tmp * tmp;
-      next.fst = acc.fst + tmp_2 * (x[j] - x[i]);
-      float tmp_3 = 1.0f / sqrt((x[j] - x[i]) * (x[j] - x[i]) + (y[j] - y[i]) * (y[j] - y[i]) +
-                                (z[j] - z[i]) * (z[j] - z[i]) + 0.01f);
-      float tmp_4 = m[j] * tmp_3 * tmp_3 * tmp_3;
-      next.snd.fst = acc.snd.fst + tmp_4 * (y[j] - y[i]);
-      float tmp_5 = 1.0f / sqrt((x[j] - x[i]) * (x[j] - x[i]) + (y[j] - y[i]) * (y[j] - y[i]) +
-                                (z[j] - z[i]) * (z[j] - z[i]) + 0.01f);
-      float tmp_6 = m[j] * tmp_5 * tmp_5 * tmp_5;
-      next.snd.snd = acc.snd.snd + tmp_6 * (z[j] - z[i]);
+      float tmp = x[j] - x[i];
+      float tmp_2 = y[j] - y[i];
+      float tmp_3 = z[j] - z[i];
+      float tmp_4 = 1.0f / sqrt(tmp * tmp + tmp_2 * tmp_2 + tmp_3 * tmp_3 + 0.01f);
+      float tmp_5 = m[j] * tmp_4 * tmp_4 * tmp_4;
+      next.fst = acc.fst + tmp_5 * tmp;
+      float tmp_6 = x[j] - x[i];
+      float tmp_7 = y[j] - y[i];
+      float tmp_8 = z[j] - z[i];
+      float tmp_9 = 1.0f / sqrt(tmp_6 * tmp_6 + tmp_7 * tmp_7 + tmp_8 * tmp_8 + 0.01f);
+      float tmp_10 = m[j] * tmp_9 * tmp_9 * tmp_9;
+      next.snd.fst = acc.snd.fst + tmp_10 * tmp_7;
+      float tmp_11 = x[j] - x[i];
+      float tmp_12 = y[j] - y[i];
+      float tmp_13 = z[j] - z[i];
+      float tmp_14 = 1.0f / sqrt(tmp_11 * tmp_11 + tmp_12 * tmp_12 + tmp_13 * tmp_13 + 0.01f);
+      float tmp_15 = m[j] * tmp_14 * tmp_14 * tmp_14;
+      next.snd.snd = acc.snd.snd + tmp_15 * tmp_13;
       acc.fst = next.fst;
       acc.snd.fst = next.snd.fst;
       acc.snd.snd = next.snd.snd;

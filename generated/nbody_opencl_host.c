@@ -52,21 +52,25 @@ static const char nbody_opencl_source[] =
     "    // reduceSeq\n"
     "    for (int j = 0; j < n; j += 1) {\n"
     "      struct pair_f32_pair_f32_f32 next;\n"
-    "      float tmp = 1.0f / sqrt((x[j] - x[i]) * (x[j] - x[i]) + (y[j] - y[i]) * (y[j] - y[i]) "
-    "+\n"
-    "                              (z[j] - z[i]) * (z[j] - z[i]) + 0.01f);\n"
-    "      float tmp_2 = m[j] * tmp * tmp * tmp;\n"
-    "      next.fst = acc.fst + tmp_2 * (x[j] - x[i]);\n"
-    "      float tmp_3 = 1.0f / sqrt((x[j] - x[i]) * (x[j] - x[i]) + (y[j] - y[i]) * (y[j] - y[i]) "
-    "+\n"
-    "                                (z[j] - z[i]) * (z[j] - z[i]) + 0.01f);\n"
-    "      float tmp_4 = m[j] * tmp_3 * tmp_3 * tmp_3;\n"
-    "      next.snd.fst = acc.snd.fst + tmp_4 * (y[j] - y[i]);\n"
-    "      float tmp_5 = 1.0f / sqrt((x[j] - x[i]) * (x[j] - x[i]) + (y[j] - y[i]) * (y[j] - y[i]) "
-    "+\n"
-    "                                (z[j] - z[i]) * (z[j] - z[i]) + 0.01f);\n"
-    "      float tmp_6 = m[j] * tmp_5 * tmp_5 * tmp_5;\n"
-    "      next.snd.snd = acc.snd.snd + tmp_6 * (z[j] - z[i]);\n"
+    "      float tmp = x[j] - x[i];\n"
+    "      float tmp_2 = y[j] - y[i];\n"
+    "      float tmp_3 = z[j] - z[i];\n"
+    "      float tmp_4 = 1.0f / sqrt(tmp * tmp + tmp_2 * tmp_2 + tmp_3 * tmp_3 + 0.01f);\n"
+    "      float tmp_5 = m[j] * tmp_4 * tmp_4 * tmp_4;\n"
+    "      next.fst = acc.fst + tmp_5 * tmp;\n"
+    "      float tmp_6 = x[j] - x[i];\n"
+    "      float tmp_7 = y[j] - y[i];\n"
+    "      float tmp_8 = z[j] - z[i];\n"
+    "      float tmp_9 = 1.0f / sqrt(tmp_6 * tmp_6 + tmp_7 * tmp_7 + tmp_8 * tmp_8 + 0.01f);\n"
+    "      float tmp_10 = m[j] * tmp_9 * tmp_9 * tmp_9;\n"
+    "      next.snd.fst = acc.snd.fst + tmp_10 * tmp_7;\n"
+    "      float tmp_11 = x[j] - x[i];\n"
+    "      float tmp_12 = y[j] - y[i];\n"
+    "      float tmp_13 = z[j] - z[i];\n"
+    "      float tmp_14 = 1.0f / sqrt(tmp_11 * tmp_11 + tmp_12 * tmp_12 + tmp_13 * tmp_13 + "
+    "0.01f);\n"
+    "      float tmp_15 = m[j] * tmp_14 * tmp_14 * tmp_14;\n"
+    "      next.snd.snd = acc.snd.snd + tmp_15 * tmp_13;\n"
     "      acc.fst = next.fst;\n"
     "      acc.snd.fst = next.snd.fst;\n"
     "      acc.snd.snd = next.snd.snd;\n"
@@ -155,81 +159,58 @@ int nbody_opencl_ctx(risec_cl_context* risec_ctx, struct pair_f32_pair_f32_f32* 
   for (cl_uint risec_d = 0; risec_d < risec_dims; ++risec_d)
     if (risec_global[risec_d] == 0)
       return 0; /* no work */
-  cl_int risec_err = CL_SUCCESS;
   size_t risec_output_bytes = (size_t)(n) * sizeof(struct pair_f32_pair_f32_f32);
-  cl_mem risec_output_buffer = NULL;
+  risec_cl_host_array risec_output_array = {NULL, 0};
   size_t risec_x_bytes = (size_t)(n) * sizeof(float);
-  cl_mem risec_x_buffer = NULL;
+  risec_cl_host_array risec_x_array = {NULL, 0};
   size_t risec_y_bytes = (size_t)(n) * sizeof(float);
-  cl_mem risec_y_buffer = NULL;
+  risec_cl_host_array risec_y_array = {NULL, 0};
   size_t risec_z_bytes = (size_t)(n) * sizeof(float);
-  cl_mem risec_z_buffer = NULL;
+  risec_cl_host_array risec_z_array = {NULL, 0};
   size_t risec_m_bytes = (size_t)(n) * sizeof(float);
-  cl_mem risec_m_buffer = NULL;
-  if (risec_rc == 0) {
-    risec_output_buffer =
-        clCreateBuffer(risec_cl_context_handle(risec_ctx), CL_MEM_WRITE_ONLY,
-                       risec_output_bytes > 0 ? risec_output_bytes : 1, NULL, &risec_err);
-    if (risec_err != CL_SUCCESS)
-      risec_rc = nbody_opencl_failed(risec_ctx, "clCreateBuffer(output)", risec_err);
-  }
-  if (risec_rc == 0) {
-    risec_x_buffer = clCreateBuffer(risec_cl_context_handle(risec_ctx), CL_MEM_READ_ONLY,
-                                    risec_x_bytes > 0 ? risec_x_bytes : 1, NULL, &risec_err);
-    if (risec_err != CL_SUCCESS)
-      risec_rc = nbody_opencl_failed(risec_ctx, "clCreateBuffer(x)", risec_err);
-  }
-  if (risec_rc == 0) {
-    risec_y_buffer = clCreateBuffer(risec_cl_context_handle(risec_ctx), CL_MEM_READ_ONLY,
-                                    risec_y_bytes > 0 ? risec_y_bytes : 1, NULL, &risec_err);
-    if (risec_err != CL_SUCCESS)
-      risec_rc = nbody_opencl_failed(risec_ctx, "clCreateBuffer(y)", risec_err);
-  }
-  if (risec_rc == 0) {
-    risec_z_buffer = clCreateBuffer(risec_cl_context_handle(risec_ctx), CL_MEM_READ_ONLY,
-                                    risec_z_bytes > 0 ? risec_z_bytes : 1, NULL, &risec_err);
-    if (risec_err != CL_SUCCESS)
-      risec_rc = nbody_opencl_failed(risec_ctx, "clCreateBuffer(z)", risec_err);
-  }
-  if (risec_rc == 0) {
-    risec_m_buffer = clCreateBuffer(risec_cl_context_handle(risec_ctx), CL_MEM_READ_ONLY,
-                                    risec_m_bytes > 0 ? risec_m_bytes : 1, NULL, &risec_err);
-    if (risec_err != CL_SUCCESS)
-      risec_rc = nbody_opencl_failed(risec_ctx, "clCreateBuffer(m)", risec_err);
-  }
-  if (risec_rc == 0 && risec_x_bytes > 0 &&
-      (risec_err = clEnqueueWriteBuffer(risec_cl_queue(risec_ctx), risec_x_buffer, CL_TRUE, 0,
-                                        risec_x_bytes, x, 0, NULL, NULL)) != CL_SUCCESS)
-    risec_rc = nbody_opencl_failed(risec_ctx, "clEnqueueWriteBuffer(x)", risec_err);
-  if (risec_rc == 0 && risec_y_bytes > 0 &&
-      (risec_err = clEnqueueWriteBuffer(risec_cl_queue(risec_ctx), risec_y_buffer, CL_TRUE, 0,
-                                        risec_y_bytes, y, 0, NULL, NULL)) != CL_SUCCESS)
-    risec_rc = nbody_opencl_failed(risec_ctx, "clEnqueueWriteBuffer(y)", risec_err);
-  if (risec_rc == 0 && risec_z_bytes > 0 &&
-      (risec_err = clEnqueueWriteBuffer(risec_cl_queue(risec_ctx), risec_z_buffer, CL_TRUE, 0,
-                                        risec_z_bytes, z, 0, NULL, NULL)) != CL_SUCCESS)
-    risec_rc = nbody_opencl_failed(risec_ctx, "clEnqueueWriteBuffer(z)", risec_err);
-  if (risec_rc == 0 && risec_m_bytes > 0 &&
-      (risec_err = clEnqueueWriteBuffer(risec_cl_queue(risec_ctx), risec_m_buffer, CL_TRUE, 0,
-                                        risec_m_bytes, m, 0, NULL, NULL)) != CL_SUCCESS)
-    risec_rc = nbody_opencl_failed(risec_ctx, "clEnqueueWriteBuffer(m)", risec_err);
+  risec_cl_host_array risec_m_array = {NULL, 0};
+  /* in place when the device shares the host's memory and the array is
+     aligned as the kernel needs, else through the context's staging buffers */
+  if (risec_rc == 0 && risec_cl_host_array_begin(risec_ctx, 0, output, risec_output_bytes,
+                                                 _Alignof(struct pair_f32_pair_f32_f32), 1,
+                                                 &risec_output_array) != RISEC_CL_OK)
+    risec_rc = 7;
+  if (risec_rc == 0 && risec_cl_host_array_begin(risec_ctx, 1, x, risec_x_bytes, _Alignof(float), 0,
+                                                 &risec_x_array) != RISEC_CL_OK)
+    risec_rc = 7;
+  if (risec_rc == 0 && risec_cl_host_array_begin(risec_ctx, 2, y, risec_y_bytes, _Alignof(float), 0,
+                                                 &risec_y_array) != RISEC_CL_OK)
+    risec_rc = 7;
+  if (risec_rc == 0 && risec_cl_host_array_begin(risec_ctx, 3, z, risec_z_bytes, _Alignof(float), 0,
+                                                 &risec_z_array) != RISEC_CL_OK)
+    risec_rc = 7;
+  if (risec_rc == 0 && risec_cl_host_array_begin(risec_ctx, 4, m, risec_m_bytes, _Alignof(float), 0,
+                                                 &risec_m_array) != RISEC_CL_OK)
+    risec_rc = 7;
   if (risec_rc == 0)
-    risec_rc = nbody_opencl_buffers(risec_ctx, risec_output_buffer, n, risec_x_buffer,
-                                    risec_y_buffer, risec_z_buffer, risec_m_buffer);
-  if (risec_rc == 0 && risec_output_bytes > 0 &&
-      (risec_err = clEnqueueReadBuffer(risec_cl_queue(risec_ctx), risec_output_buffer, CL_TRUE, 0,
-                                       risec_output_bytes, output, 0, NULL, NULL)) != CL_SUCCESS)
-    risec_rc = nbody_opencl_failed(risec_ctx, "clEnqueueReadBuffer(output)", risec_err);
-  if (risec_output_buffer)
-    clReleaseMemObject(risec_output_buffer);
-  if (risec_x_buffer)
-    clReleaseMemObject(risec_x_buffer);
-  if (risec_y_buffer)
-    clReleaseMemObject(risec_y_buffer);
-  if (risec_z_buffer)
-    clReleaseMemObject(risec_z_buffer);
-  if (risec_m_buffer)
-    clReleaseMemObject(risec_m_buffer);
+    risec_rc =
+        nbody_opencl_buffers(risec_ctx, risec_output_array.buffer, n, risec_x_array.buffer,
+                             risec_y_array.buffer, risec_z_array.buffer, risec_m_array.buffer);
+  if (risec_cl_host_array_end(risec_ctx, &risec_output_array, output, risec_output_bytes, 1,
+                              risec_rc) != RISEC_CL_OK &&
+      risec_rc == 0)
+    risec_rc = 7;
+  if (risec_cl_host_array_end(risec_ctx, &risec_x_array, NULL, risec_x_bytes, 0, risec_rc) !=
+          RISEC_CL_OK &&
+      risec_rc == 0)
+    risec_rc = 7;
+  if (risec_cl_host_array_end(risec_ctx, &risec_y_array, NULL, risec_y_bytes, 0, risec_rc) !=
+          RISEC_CL_OK &&
+      risec_rc == 0)
+    risec_rc = 7;
+  if (risec_cl_host_array_end(risec_ctx, &risec_z_array, NULL, risec_z_bytes, 0, risec_rc) !=
+          RISEC_CL_OK &&
+      risec_rc == 0)
+    risec_rc = 7;
+  if (risec_cl_host_array_end(risec_ctx, &risec_m_array, NULL, risec_m_bytes, 0, risec_rc) !=
+          RISEC_CL_OK &&
+      risec_rc == 0)
+    risec_rc = 7;
   return risec_rc;
 }
 
