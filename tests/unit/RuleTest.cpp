@@ -106,7 +106,7 @@ const RuleCase kCases[] = {
   {"reduceToSeqUnroll", "reduceToSeqUnroll @ topDown", "ys |> reduce(add)(0.0f)", "ys |> reduceSeqUnroll(add)(0.0f)", "ys |> map(neg)"},
   {"reduceToPar", "reduceToPar @ topDown", "ys |> reduce(add)(0.0f)", "ys |> reducePar(add)(0.0f)", "ys |> map(neg)"},
   {"reduceToOclSeq", "reduceToOclSeq(Private) @ topDown", "ys |> reduce(add)(0.0f)", "ys |> oclReduceSeq(Private)(add)(0.0f)", "ys |> map(neg)"},
-  {"toMemInLocal", "toMemIn(Local) @ topDown", "ys |> map(neg) |> toMem |> map(fabs)", "ys |> map(neg) |> toLocal |> map(fabs)", "ys |> map(neg)"},
+  {"toMemIn", "toMemIn(Local) @ topDown", "ys |> map(neg) |> toMem |> map(fabs)", "ys |> map(neg) |> toLocal |> map(fabs)", "ys |> map(neg)"},
   {"toMemInGlobal", "toMemIn(Global) @ topDown", "xs |> map(fun(r => r |> toMem |> reduce(add)(0.0f)))", "xs |> map(fun(r => r |> toGlobal |> reduce(add)(0.0f)))", "ys |> toLocal"},
   {"toMemInPrivate", "toMemIn(Private) @ topDown", "ys |> toMem", "ys |> toPrivate", "ys |> map(neg)"},
   {"iterateToOcl", "iterateToOcl(Local) @ topDown",
