@@ -607,16 +607,18 @@ TEST(OpenCLTemporaries, DescriptionNamesThePrimitiveRecordedOnTheTemporary) {
   auto body = [](const dpia::Phrase&) { return dpia::skip(); };
   rise::Type f32 = rise::scalarType(rise::ScalarKind::F32);
   rise::Type tile = rise::arrayType(rise::natConst(8), f32);
-  dpia::Phrase acc = dpia::newVarIn(rise::AddrSpace::local(), at, f32, "acc", body,
-                                    dpia::Origin{rise::Prim::OclReduceSeq, nullptr});
+  dpia::Phrase acc =
+      dpia::newVarIn(rise::AddrSpace::local(), at, f32, "acc", body,
+                     dpia::Origin{rise::Prim::OclReduceSeq, nullptr, dpia::TempRole::Accumulator});
   EXPECT_EQ(acc->origin().prim, rise::Prim::OclReduceSeq);
   EXPECT_EQ(codegen::opencl::describeTemporary(acc),
             "the accumulator of `oclReduceSeq(Local)` at f.rise:1:9");
   dpia::Phrase local = dpia::newVarIn(rise::AddrSpace::local(), at, tile, "tmp", body,
                                       dpia::Origin{rise::Prim::ToLocal, nullptr});
   EXPECT_EQ(codegen::opencl::describeTemporary(local), "`toLocal` at f.rise:1:9");
-  dpia::Phrase buf = dpia::newVarIn(rise::AddrSpace::global(), at, tile, "bufA", body,
-                                    dpia::Origin{rise::Prim::OclIterate, nullptr});
+  dpia::Phrase buf =
+      dpia::newVarIn(rise::AddrSpace::global(), at, tile, "bufA", body,
+                     dpia::Origin{rise::Prim::OclIterate, nullptr, dpia::TempRole::DoubleBuffer});
   EXPECT_EQ(codegen::opencl::describeTemporary(buf),
             "the double buffer `bufA` of `oclIterate(Global)` at f.rise:1:9");
   dpia::Phrase copy = dpia::newVar(tile, "tmp", body, at, dpia::Origin{rise::Prim::ToMem, nullptr});
@@ -624,4 +626,36 @@ TEST(OpenCLTemporaries, DescriptionNamesThePrimitiveRecordedOnTheTemporary) {
   // no origin: what the translation made on its own
   dpia::Phrase none = dpia::newVar(tile, "acc", body, at);
   EXPECT_EQ(codegen::opencl::describeTemporary(none), "the temporary `acc` stored at f.rise:1:9");
+  // the role is data on the `new`, not its name: a double buffer named `acc`
+  dpia::Phrase named =
+      dpia::newVarIn(rise::AddrSpace::local(), at, tile, "acc", body,
+                     dpia::Origin{rise::Prim::OclIterate, nullptr, dpia::TempRole::DoubleBuffer});
+  EXPECT_EQ(codegen::opencl::describeTemporary(named),
+            "the double buffer `acc` of `oclIterate(Local)` at f.rise:1:9");
+}
+
+TEST(OpenCLTemporaries, TheOriginSurvivesTheRewritesAndPasses) {
+  // The program writes `toMem`; the strategy's toMemIn(Private) makes it a
+  // `toPrivate` at the same location, which lowerToC, DPIA and hoisting keep.
+  // The text at f.rise:3:49 says `toMem`: a message that read the source
+  // there would call it "the temporary `tmp` stored"; the origin on the
+  // `new` names the primitive that made it.
+  std::string text = "def f = depFun(n: Nat => fun(xs: (8*n).f32 =>\n"
+                     "  xs |> split(8) |> mapWorkGroup(0)(fun(c =>\n"
+                     "    let(c |> mapLocal(0)(fun(x => x * 2.0f)) |> toMem    )(fun(t =>\n"
+                     "      t |> mapLocal(0)(fun(x => t |> oclReduceSeq(Private)(add)(x)))))))\n"
+                     "  |> join))\n";
+  OclCompileOutcome o = compileOpenCL("f.rise", text, "toMemIn(Private) @ topDown");
+  ASSERT_EQ(o.status, OclCompileOutcome::Status::Rejected) << o.describe();
+  EXPECT_EQ(o.describe().rfind("E0648 at f.rise:3:49: `toPrivate` at f.rise:3:49 (`tmp`) is "
+                               "private memory, one copy per work-item",
+                               0),
+            0u)
+      << o.describe();
+  // and the same program in local memory compiles, with the barrier named by
+  // the primitive the strategy chose
+  o = compileOpenCL("f.rise", text, "toMemIn(Local) @ topDown");
+  ASSERT_TRUE(o.compiled()) << o.describe();
+  EXPECT_NE(o.kernel->result.files.source.find("(toLocal at f.rise:3:49)"), std::string::npos)
+      << o.kernel->result.files.source;
 }

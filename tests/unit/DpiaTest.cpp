@@ -358,6 +358,49 @@ TEST(DpiaOrigin, TemporariesRecordThePrimitiveThatMadeThem) {
   EXPECT_FALSE(fors[0]->origin().prim.has_value());
 }
 
+TEST(DpiaOrigin, TemporariesRecordTheirRole) {
+  // what a `new` holds for its primitive is data on it, not its name
+  auto news = [](const std::string& text, lower::LowerTarget target) {
+    std::vector<Phrase> out;
+    collectPrims(imperativeCommand(text, target), "new", out);
+    return out;
+  };
+  std::vector<Phrase> local = news(kLocalTile, lower::LowerTarget::OpenCL);
+  ASSERT_EQ(local.size(), 1u);
+  EXPECT_EQ(local[0]->origin().role, TempRole::Value);
+  std::size_t accumulators = 0;
+  for (const Phrase& c : news(kMv, lower::LowerTarget::C))
+    if (c->origin().prim == rise::Prim::ReduceSeq) {
+      EXPECT_EQ(c->origin().role, TempRole::Accumulator) << c->tag();
+      ++accumulators;
+    }
+  EXPECT_EQ(accumulators, 1u);
+  std::vector<Phrase> bufs = news("def t = depFun(m: Nat => fun(xs: (8*m).f32 =>\n"
+                                  "  xs |> iterate(3)(depFun(l: Nat => fun(ys => ys |> split(2) |> "
+                                  "map(reduce(add)(0.0f)))))))\n",
+                                  lower::LowerTarget::C);
+  std::size_t doubleBuffers = 0;
+  for (const Phrase& c : bufs)
+    if (c->origin().prim == rise::Prim::Iterate) {
+      EXPECT_EQ(c->origin().role, TempRole::DoubleBuffer) << c->tag();
+      ++doubleBuffers;
+    }
+  EXPECT_EQ(doubleBuffers, 2u);
+  std::vector<Phrase> window = news("def rv = depFun(n: Nat => fun(xs: (n + 2).f32 =>\n"
+                                    "  xs |> rotateValues(Private)(3)(fun(x => x * 2.0f))\n"
+                                    "    |> mapSeq(reduceSeq(add, 0.0f))))\n",
+                                    lower::LowerTarget::C);
+  ASSERT_FALSE(window.empty());
+  EXPECT_EQ(window[0]->origin().role, TempRole::Buffer);
+  // reducePar's accumulator, made by the translation without a RISE primitive
+  std::vector<Phrase> par = news("def s = depFun(n: Nat => fun(xs: n.f32 =>\n"
+                                 "  xs |> reducePar(add)(0.0f)))\n",
+                                 lower::LowerTarget::OpenMP);
+  ASSERT_EQ(par.size(), 1u);
+  EXPECT_FALSE(par[0]->origin().prim.has_value());
+  EXPECT_EQ(par[0]->origin().role, TempRole::Accumulator);
+}
+
 TEST(DpiaPrimitives, TypedHandlesAreTheRegisteredPrimitives) {
   // The handles of dpia/Primitive.h that the passes use instead of names.
   using namespace risec::dpia;

@@ -51,14 +51,20 @@ std::string madeBy(const dpia::Phrase& c, AddrSpace::Tag t) {
 }
 
 /// How the program asked for the temporary: `toLocal`, `oclToMem(Local)`,
-/// `oclReduceSeq(Local)` (an accumulator), ...
+/// `oclReduceSeq(Local)` (an accumulator), ...; without a known primitive,
+/// the OpenCL primitive that makes a temporary of its role.
 std::string primitiveOf(const dpia::Phrase& c, AddrSpace::Tag t) {
   if (std::optional<rise::Prim> p = origin(c); p && rise::takesAddrSpace(*p))
     return madeBy(c, t);
-  if (c->tag() == "acc")
+  switch (c->origin().role) {
+  case dpia::TempRole::Accumulator:
     return "oclReduceSeq(" + spaceName(t) + ")";
-  if (c->tag() == "bufA" || c->tag() == "bufB")
+  case dpia::TempRole::DoubleBuffer:
     return "oclIterate(" + spaceName(t) + ")";
+  case dpia::TempRole::Value:
+  case dpia::TempRole::Buffer:
+    break;
+  }
   return t == AddrSpace::Tag::Local ? "toLocal" : "toGlobal";
 }
 
@@ -67,13 +73,21 @@ std::string primitiveOf(const dpia::Phrase& c, AddrSpace::Tag t) {
 std::string describeTemporary(const dpia::Phrase& c) {
   std::string written = madeBy(c, dpia::newAddrSpace(c).tag);
   std::string at = c->loc().known() ? " at " + c->loc().shortStr() : "";
-  const std::string& tag = c->tag();
-  if (tag == "bufA" || tag == "bufB")
+  const std::string& tag = c->tag(); // the temporary's name, for the text only
+  switch (c->origin().role) {
+  case dpia::TempRole::DoubleBuffer:
     return "the double buffer `" + tag + "` of `" + written + "`" + at;
-  if (tag == "acc" && !written.empty())
-    return "the accumulator of `" + written + "`" + at;
-  if (tag == "buf" && !written.empty())
-    return "the buffer of `" + written + "`" + at;
+  case dpia::TempRole::Accumulator:
+    if (!written.empty())
+      return "the accumulator of `" + written + "`" + at;
+    break;
+  case dpia::TempRole::Buffer:
+    if (!written.empty())
+      return "the buffer of `" + written + "`" + at;
+    break;
+  case dpia::TempRole::Value:
+    break;
+  }
   if (std::optional<rise::Prim> p = origin(c); p && rise::storesInAddrSpace(*p))
     return "`" + written + "`" + at;
   return "the temporary `" + tag + "` stored" + at;

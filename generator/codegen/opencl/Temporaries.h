@@ -1,7 +1,9 @@
 // Where an OpenCL temporary lives (docs/dpia.md, "OpenCL"). The address
 // space comes from the primitive that made it (toPrivate/toLocal/toGlobal,
 // oclToMem(a), oclReduceSeq(a)'s accumulator; lowerToC's own copies are
-// private). Private temporaries are declared where they are used, as for C.
+// private); messages name that primitive and the temporary's role from the
+// origin recorded on the `new` (dpia/Origin.h), never from the source text.
+// Private temporaries are declared where they are used, as for C.
 // Local and global ones are hoisted out of every loop (dpia::hoistAllocations)
 // and placed here:
 //   local   `local T name[SIZE]` at kernel scope: one buffer per work-group
@@ -35,10 +37,11 @@ struct Placement {
 /// above for one that cannot be placed (a too large private one included).
 Placement placeTemporary(const dpia::HoistedAllocation& h);
 
-/// What a temporary is, for messages: "the double buffer `bufA` of
-/// `iterate` at f.rise:3:5", "the accumulator of `oclReduceSeq` at ...",
-/// "`toPrivate` at ...", "the temporary `tmp` stored at ..." (a copy lowerToC
-/// inserted).
+/// What a temporary is, for messages, from the origin recorded on it
+/// (dpia/Origin.h: the primitive that made it and its role): "the double
+/// buffer `bufA` of `iterate` at f.rise:3:5", "the accumulator of
+/// `oclReduceSeq` at ...", "`toPrivate` at ...", "the temporary `tmp` stored
+/// at ..." (a copy lowerToC inserted).
 std::string describeTemporary(const dpia::Phrase& newCommand);
 
 /// Whether the OpenCL back end hoists the `new` command `c`: local and

@@ -41,7 +41,7 @@ void addWindows(PrimitiveRegistry& r, rise::Prim p, const char* name, std::size_
         return seq({fill, k(windows)});
       };
       return newVar(rise::arrayType(count, elem), "buf", fillAndRead, e->loc(),
-                    Origin{e->prim().rise, nullptr});
+                    Origin{e->prim().rise, nullptr, TempRole::Buffer});
     });
   };
 }

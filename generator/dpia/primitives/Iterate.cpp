@@ -59,7 +59,7 @@ void addIterate(PrimitiveRegistry& r, const char* name, rise::Prim p, bool space
                          expType(rise::arrayType(len, dt), Access::Rd), {});
       };
       auto buffer = [&](const char* bufName, const std::function<Phrase(const Phrase&)>& body) {
-        Origin origin{e->prim().rise, nullptr};
+        Origin origin{e->prim().rise, nullptr, TempRole::DoubleBuffer};
         return space ? newVarIn(*space, e->loc(), bufType, bufName, body, origin)
                      : newVar(bufType, bufName, body, e->loc(), origin);
       };

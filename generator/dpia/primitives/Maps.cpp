@@ -66,7 +66,7 @@ Phrase rotatingWindows(Translator& t, const Phrase& e, const Phrase& out, const 
               name, unroll);
           return seq({init, steps});
         },
-        rv->loc());
+        rv->loc(), Origin{std::nullopt, nullptr, TempRole::Buffer});
   });
 }
 

@@ -38,7 +38,7 @@ void addStore(PrimitiveRegistry& r, const char* name, rise::Prim p, const rise::
     const rise::AddrSpace* a = space;
     if (spaceArg)
       a = std::get_if<rise::AddrSpace>(&e->typeArgs().at(0));
-    Origin origin{e->prim().rise, nullptr};
+    Origin origin{e->prim().rise, nullptr, TempRole::Value};
     Phrase stored = a ? newVarIn(*a, e->loc(), dataType(e), "tmp", body, origin)
                       : newVar(dataType(e), "tmp", body, e->loc(), origin);
     return unused ? *unused : stored;

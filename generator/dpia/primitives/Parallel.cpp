@@ -159,27 +159,31 @@ void registerParallel(PrimitiveRegistry& r) {
                              "would be arrays; use a scalar (or pair of scalars) accumulator");
     std::string op = reductionOperator(f, dt);
     return t.conT(e->args()[2], [&](const Phrase& x) {
-      return newVar(dt, "acc", [&](const Phrase& acc) {
-        Phrase loop;
-        if (!op.empty()) {
-          loop = parForReduce(
-              n,
-              [&](const Phrase& i) {
-                return t.accT(call(f, proj1(acc), idxExp(i, x)), proj2(acc));
-              },
-              acc, op);
-        } else {
-          Phrase part = freshIdent("part", pairPhraseType(expType(dt, Access::Rd), accType(dt)));
-          loop = parForCombine(
-              n,
-              [&](const Phrase& i) {
-                return t.accT(call(f, proj1(part), idxExp(i, x)), proj2(part));
-              },
-              [&](const Phrase& i) { return t.accT(idxExp(i, x), proj2(part)); },
-              t.accT(call(f, proj1(acc), proj1(part)), proj2(acc)), part);
-        }
-        return seq({t.accT(e->args()[1], proj2(acc)), loop, k(proj1(acc))});
-      });
+      return newVar(
+          dt, "acc",
+          [&](const Phrase& acc) {
+            Phrase loop;
+            if (!op.empty()) {
+              loop = parForReduce(
+                  n,
+                  [&](const Phrase& i) {
+                    return t.accT(call(f, proj1(acc), idxExp(i, x)), proj2(acc));
+                  },
+                  acc, op);
+            } else {
+              Phrase part =
+                  freshIdent("part", pairPhraseType(expType(dt, Access::Rd), accType(dt)));
+              loop = parForCombine(
+                  n,
+                  [&](const Phrase& i) {
+                    return t.accT(call(f, proj1(part), idxExp(i, x)), proj2(part));
+                  },
+                  [&](const Phrase& i) { return t.accT(idxExp(i, x), proj2(part)); },
+                  t.accT(call(f, proj1(acc), proj1(part)), proj2(acc)), part);
+            }
+            return seq({t.accT(e->args()[1], proj2(acc)), loop, k(proj1(acc))});
+          },
+          {}, Origin{std::nullopt, nullptr, TempRole::Accumulator});
     });
   };
 }

@@ -57,7 +57,7 @@ void addReduce(PrimitiveRegistry& r, rise::Prim p, const char* name, bool unroll
     const auto* space = ocl ? std::get_if<rise::AddrSpace>(&e->typeArgs().at(0)) : nullptr;
     return t.conT(e->args()[2], [&](const Phrase& x) {
       auto make = [&](const std::function<Phrase(const Phrase&)>& body) {
-        Origin origin{e->prim().rise, nullptr};
+        Origin origin{e->prim().rise, nullptr, TempRole::Accumulator};
         return space ? newVarIn(*space, e->loc(), acc, "acc", body, origin)
                      : newVar(acc, "acc", body, e->loc(), origin);
       };
@@ -96,7 +96,8 @@ void registerReduces(PrimitiveRegistry& r) {
                         },
                         "scanSeq")});
       };
-      return newVar(e->dataArg(2), "acc", scan, e->loc(), Origin{e->prim().rise, nullptr});
+      return newVar(e->dataArg(2), "acc", scan, e->loc(),
+                    Origin{e->prim().rise, nullptr, TempRole::Accumulator});
     });
   };
 }
