@@ -1,5 +1,6 @@
 #include "dpia/Primitive.h"
 
+#include "rise/infer/Signatures.h"
 #include "support/Diagnostic.h"
 
 #include <deque>
@@ -17,7 +18,59 @@ struct Registry {
 
 Registry* building = nullptr;
 
+ArgAccess argAccess(const rise::ArgUse& u) {
+  switch (u.kind) {
+  case rise::ArgUse::Read:
+    return {ArgAccess::Kind::Rd};
+  case rise::ArgUse::Write:
+    return {ArgAccess::Kind::Wr};
+  case rise::ArgUse::View:
+    return {ArgAccess::Kind::Poly};
+  case rise::ArgUse::Fun:
+    break;
+  }
+  ArgAccess a{ArgAccess::Kind::Fun};
+  a.body = u.writesBody ? Access::Wr : Access::Rd;
+  a.arity = u.arity;
+  a.depNat = u.depNat;
+  a.anyBody = u.anyBody;
+  return a;
+}
+
+ResultAccess resultAccess(const rise::PrimAccess& a) {
+  switch (a.result) {
+  case rise::PrimAccess::Result::Read:
+    return {ResultAccess::Kind::Fixed, Access::Rd, 0};
+  case rise::PrimAccess::Result::Written:
+    return {ResultAccess::Kind::Fixed, Access::Wr, 0};
+  case rise::PrimAccess::Result::View:
+    return {ResultAccess::Kind::Poly, Access::Rd, 0};
+  case rise::PrimAccess::Result::FunBody:
+    break;
+  }
+  return {ResultAccess::Kind::FunBody, Access::Rd, a.funArg};
+}
+
 } // namespace
+
+AccessSignature accessFromTable(rise::Prim p) {
+  const rise::PrimAccess& a = rise::primInfo(p).traits.access;
+  AccessSignature s;
+  if (!a.defined) {
+    if (!rise::isScalarPrimitive(p))
+      throw InternalError("primitive `" + std::string(rise::primName(p)) +
+                          "`: its row in RISEC_PRIMITIVES declares no `uses(...)`, so it has no "
+                          "DPIA definition");
+    // a scalar operator or math function: every argument read, the result read
+    s.args.assign(static_cast<std::size_t>(rise::valueArity(p)), ArgAccess{ArgAccess::Kind::Rd});
+    return s;
+  }
+  for (std::size_t i = 0; i < a.count; ++i)
+    s.args.push_back(argAccess(a.args[i]));
+  s.result = resultAccess(a);
+  s.writableView = a.writableView;
+  return s;
+}
 
 PrimitiveDef& PrimitiveRegistry::add(std::string name, std::optional<rise::Prim> rise) {
   Registry& r = *building;
@@ -27,6 +80,12 @@ PrimitiveDef& PrimitiveRegistry::add(std::string name, std::optional<rise::Prim>
   PrimitiveDef& d = r.defs.back();
   d.name = name;
   d.rise = rise;
+  if (rise) {
+    AccessSignature s = accessFromTable(*rise);
+    d.access = std::move(s.args);
+    d.result = s.result;
+    d.writableView = s.writableView;
+  }
   r.byName[name] = &d;
   if (rise)
     r.byRise[*rise] = &d;

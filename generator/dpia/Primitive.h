@@ -1,7 +1,10 @@
 // The DPIA primitive registry. Each primitive is defined once, in the file of
 // its family (dpia/primitives/*.cpp), with
-//   - its read/write-annotated type (`access`, `type`), used by the RISE->DPIA
-//     translation (FromRise.h) to check that every memory choice was made;
+//   - its read/write-annotated type (`access`, `result`, `writableView`),
+//     used by the RISE->DPIA translation (FromRise.h) to check that every
+//     memory choice was made: for a RISE primitive taken from its row of the
+//     primitive table (the `uses(...)` of RISEC_PRIMITIVES, rise/ast/
+//     Primitive.h) when it is registered, never written here; `type`;
 //   - its acceptor translation `accT` and continuation translation `conT`
 //     (RISE & Shine, Listings 8, 9 and 14);
 //   - for views and acceptors, how it transforms an access path (`view`),
@@ -49,13 +52,30 @@ struct ResultAccess {
 
 using Continuation = std::function<Phrase(const Phrase&)>;
 
+/// The read/write annotation of a RISE primitive's DPIA definition.
+struct AccessSignature {
+  std::vector<ArgAccess> args; ///< per value argument
+  ResultAccess result;
+  bool writableView = false; ///< a Wr version of a Poly view is allowed (zip yes, slide no)
+};
+
+/// The annotation of RISE primitive `p`, from its row of RISEC_PRIMITIVES:
+/// its `uses(...)` (rise::PrimAccess), or for a scalar operator or built-in
+/// math function every argument read and the result read. Throws an
+/// InternalError for a primitive whose row declares none (`reduce`, which
+/// lowerToC always replaces).
+AccessSignature accessFromTable(rise::Prim p);
+
 struct PrimitiveDef {
   std::string name;
   /// The RISE primitive this DPIA primitive translates (nullopt: DPIA only).
   std::optional<rise::Prim> rise;
-  std::vector<ArgAccess> access; ///< per value argument (functional primitives)
-  ResultAccess result;
-  /// Whether a Wr version of a Poly view is allowed (zip yes, slide no).
+  /// Per value argument (functional primitives); for a RISE primitive,
+  /// accessFromTable(*rise).args, set by PrimitiveRegistry::add.
+  std::vector<ArgAccess> access;
+  ResultAccess result; ///< for a RISE primitive, from the table
+  /// Whether a Wr version of a Poly view is allowed (zip yes, slide no); for
+  /// a RISE primitive, from the table.
   bool writableView = false;
 
   /// The phrase type of an application; null: the caller supplies it.
@@ -102,6 +122,8 @@ std::vector<const PrimitiveDef*> allPrimitives();
 /// Used by the family files to add their primitives.
 class PrimitiveRegistry {
 public:
+  /// A new definition; that of a RISE primitive `rise` comes with its
+  /// access from the table (accessFromTable).
   PrimitiveDef& add(std::string name, std::optional<rise::Prim> rise = std::nullopt);
 };
 

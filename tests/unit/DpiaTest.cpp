@@ -7,6 +7,7 @@
 #include "dpia/Translate.h"
 #include "lower/LowerToC.h"
 #include "rise/infer/Infer.h"
+#include "rise/infer/Signatures.h"
 #include "rise/parse/Parser.h"
 #include "rise/print/Printer.h"
 #include "support/Diagnostic.h"
@@ -416,4 +417,122 @@ TEST(DpiaPrimitives, TypedHandlesAreTheRegisteredPrimitives) {
     EXPECT_EQ(findPrimitive(h->name), h) << h->name;
   EXPECT_EQ(primitive::forLoop().name, "for");
   EXPECT_EQ(primitive::newVar().name, "new");
+}
+
+// ---- argument access: from the primitive table, one source -------------------------
+
+namespace {
+
+/// What the translation demands of an argument the table declares as `u`.
+void expectAccessOf(const rise::ArgUse& u, const ArgAccess& a) {
+  switch (u.kind) {
+  case rise::ArgUse::Read:
+    EXPECT_EQ(a.kind, ArgAccess::Kind::Rd);
+    return;
+  case rise::ArgUse::Write:
+    EXPECT_EQ(a.kind, ArgAccess::Kind::Wr);
+    return;
+  case rise::ArgUse::View:
+    EXPECT_EQ(a.kind, ArgAccess::Kind::Poly);
+    return;
+  case rise::ArgUse::Fun:
+    ASSERT_EQ(a.kind, ArgAccess::Kind::Fun);
+    EXPECT_EQ(a.arity, u.arity);
+    EXPECT_EQ(a.depNat, u.depNat);
+    EXPECT_EQ(a.anyBody, u.anyBody);
+    EXPECT_EQ(a.body, u.writesBody ? Access::Wr : Access::Rd);
+    return;
+  }
+  ADD_FAILURE() << "unknown ArgUse kind";
+}
+
+} // namespace
+
+TEST(DpiaPrimitives, EveryRisePrimitivesAccessIsItsTableRow) {
+  // Every RISE primitive that reaches DPIA is checked by the translation
+  // against the `uses(...)` of its row (scalar operators and math functions:
+  // every argument read): nothing in dpia/primitives/*.cpp says otherwise.
+  for (Prim p : allPrims()) {
+    SCOPED_TRACE(std::string(primName(p)));
+    const PrimitiveDef* def = primitiveForRise(p);
+    const PrimAccess& row = primInfo(p).traits.access;
+    if (!def) {
+      // only what lowerToC always replaces, and then the table has no uses
+      EXPECT_FALSE(row.defined);
+      EXPECT_FALSE(isScalarPrimitive(p));
+      EXPECT_THROW(accessFromTable(p), InternalError);
+      continue;
+    }
+    EXPECT_EQ(def->rise, p);
+    if (!row.defined) {
+      ASSERT_TRUE(isScalarPrimitive(p)) << "a DPIA definition without `uses(...)` in its row";
+      ASSERT_EQ(static_cast<int>(def->access.size()), valueArity(p));
+      for (const ArgAccess& a : def->access)
+        EXPECT_EQ(a.kind, ArgAccess::Kind::Rd);
+      EXPECT_EQ(def->result.kind, ResultAccess::Kind::Fixed);
+      EXPECT_EQ(def->result.access, Access::Rd);
+      EXPECT_FALSE(def->writableView);
+      continue;
+    }
+    ASSERT_EQ(def->access.size(), row.count);
+    EXPECT_EQ(static_cast<int>(row.count), valueArity(p));
+    for (std::size_t i = 0; i < row.count; ++i) {
+      SCOPED_TRACE("argument " + std::to_string(i));
+      expectAccessOf(row.args[i], def->access[i]);
+    }
+    switch (row.result) {
+    case PrimAccess::Result::Read:
+    case PrimAccess::Result::Written:
+      EXPECT_EQ(def->result.kind, ResultAccess::Kind::Fixed);
+      EXPECT_EQ(def->result.access,
+                row.result == PrimAccess::Result::Written ? Access::Wr : Access::Rd);
+      break;
+    case PrimAccess::Result::View:
+      EXPECT_EQ(def->result.kind, ResultAccess::Kind::Poly);
+      break;
+    case PrimAccess::Result::FunBody:
+      EXPECT_EQ(def->result.kind, ResultAccess::Kind::FunBody);
+      EXPECT_EQ(def->result.arg, row.funArg);
+      break;
+    }
+    EXPECT_EQ(def->writableView, row.writableView);
+  }
+  // one definition per RISE primitive
+  std::set<Prim> seen;
+  for (const PrimitiveDef* d : allPrimitives())
+    if (d->rise) {
+      EXPECT_TRUE(seen.insert(*d->rise).second) << d->name;
+      EXPECT_EQ(primitiveForRise(*d->rise), d) << d->name;
+    }
+}
+
+TEST(DpiaPrimitives, AccessFromTheTableSpotChecks) {
+  // a few rows spelt out, so that a wrong conversion cannot agree with itself
+  AccessSignature reduce = accessFromTable(Prim::ReduceSeq);
+  ASSERT_EQ(reduce.args.size(), 3u);
+  EXPECT_EQ(reduce.args[0].kind, ArgAccess::Kind::Fun);
+  EXPECT_EQ(reduce.args[0].arity, 2);
+  EXPECT_EQ(reduce.args[0].body, Access::Wr);
+  EXPECT_EQ(reduce.args[1].kind, ArgAccess::Kind::Wr);
+  EXPECT_EQ(reduce.args[2].kind, ArgAccess::Kind::Rd);
+  EXPECT_EQ(reduce.result.kind, ResultAccess::Kind::Fixed);
+  EXPECT_EQ(reduce.result.access, Access::Rd);
+  AccessSignature zip = accessFromTable(Prim::Zip);
+  ASSERT_EQ(zip.args.size(), 2u);
+  EXPECT_EQ(zip.args[1].kind, ArgAccess::Kind::Poly);
+  EXPECT_EQ(zip.result.kind, ResultAccess::Kind::Poly);
+  EXPECT_TRUE(zip.writableView);
+  EXPECT_FALSE(accessFromTable(Prim::Slide).writableView);
+  AccessSignature let = accessFromTable(Prim::Let);
+  ASSERT_EQ(let.args.size(), 2u);
+  EXPECT_TRUE(let.args[1].anyBody);
+  EXPECT_EQ(let.result.kind, ResultAccess::Kind::FunBody);
+  EXPECT_EQ(let.result.arg, 1u);
+  AccessSignature iterate = accessFromTable(Prim::OclIterate);
+  EXPECT_TRUE(iterate.args[0].depNat);
+  EXPECT_EQ(iterate.result.access, Access::Wr);
+  AccessSignature select = accessFromTable(Prim::Select);
+  EXPECT_EQ(select.args.size(), 3u);
+  EXPECT_EQ(accessFromTable(Prim::Neg).args.size(), 1u);
+  EXPECT_THROW(accessFromTable(Prim::Reduce), InternalError);
 }

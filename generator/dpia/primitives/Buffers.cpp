@@ -21,8 +21,6 @@ namespace {
 void addWindows(PrimitiveRegistry& r, rise::Prim p, const char* name, std::size_t szArg,
                 std::size_t nArg, std::size_t tArg) {
   PrimitiveDef& d = r.add(name, p);
-  d.access = {fun(1, Access::Wr), rd()};
-  d.result = fixed(Access::Rd);
   d.conT = [=](Translator& t, const Phrase& e, const Continuation& k) {
     const Nat &sz = e->natArg(szArg), &n = e->natArg(nArg);
     const rise::Type& elem = e->dataArg(tArg);

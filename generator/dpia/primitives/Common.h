@@ -9,28 +9,6 @@
 
 namespace risec::dpia::prims {
 
-inline ArgAccess rd() {
-  return {ArgAccess::Kind::Rd};
-}
-inline ArgAccess wr() {
-  return {ArgAccess::Kind::Wr};
-}
-inline ArgAccess poly() {
-  return {ArgAccess::Kind::Poly};
-}
-inline ArgAccess fun(int arity, Access body) {
-  ArgAccess a{ArgAccess::Kind::Fun};
-  a.arity = arity;
-  a.body = body;
-  return a;
-}
-inline ResultAccess fixed(Access a) {
-  return {ResultAccess::Kind::Fixed, a, 0};
-}
-inline ResultAccess polyResult() {
-  return {ResultAccess::Kind::Poly, Access::Rd, 0};
-}
-
 /// `f(x)` with beta reduction (f: a DPIA function phrase).
 inline Phrase call(const Phrase& f, const Phrase& x) {
   return betaApply(f, x);

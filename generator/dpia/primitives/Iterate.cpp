@@ -25,10 +25,6 @@ namespace {
 /// the buffers' address space).
 void addIterate(PrimitiveRegistry& r, const char* name, rise::Prim p, bool spaceArg) {
   PrimitiveDef& d = r.add(name, p);
-  ArgAccess body = fun(1, Access::Wr);
-  body.depNat = true;
-  d.access = {body, rd()};
-  d.result = fixed(Access::Wr);
   d.accT = [spaceArg](Translator& t, const Phrase& e, const Phrase& out) -> Phrase {
     std::size_t first = spaceArg ? 1 : 0;
     const Nat &kNat = e->natArg(first), &n = e->natArg(first + 1), &m = e->natArg(first + 2);

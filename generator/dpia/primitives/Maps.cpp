@@ -72,8 +72,6 @@ Phrase rotatingWindows(Translator& t, const Phrase& e, const Phrase& out, const 
 
 void addMap(PrimitiveRegistry& r, rise::Prim p, const char* name, bool unroll) {
   PrimitiveDef& d = r.add(name, p);
-  d.access = {fun(1, Access::Wr), rd()};
-  d.result = fixed(Access::Wr);
   d.accT = [name, unroll](Translator& t, const Phrase& e, const Phrase& out) {
     const Phrase& f = e->args()[0];
     const rise::Nat& n = e->natArg(0);
@@ -93,8 +91,6 @@ void registerMaps(PrimitiveRegistry& r) {
   // map as a read-only view: element i is f(x[i]), computed where it is read.
   // lowerToC keeps a `map` only when its function merely rearranges data.
   PrimitiveDef& map = r.add("map", rise::Prim::Map);
-  map.access = {fun(1, Access::Rd), rd()};
-  map.result = fixed(Access::Rd);
   map.conT = [](Translator& t, const Phrase& e, const Continuation& k) { return t.conTArgs(e, k); };
   map.view = [](const Phrase& e, Path& p) {
     rise::Nat i = p.popIndex();

@@ -18,8 +18,6 @@ namespace {
 void addStore(PrimitiveRegistry& r, const char* name, rise::Prim p, const rise::AddrSpace* space,
               bool spaceArg = false) {
   PrimitiveDef& d = r.add(name, p);
-  d.access = {wr()};
-  d.result = fixed(Access::Rd);
   d.type = [](const std::vector<rise::TypeArg>&, const std::vector<Phrase>& args) {
     return expType(dataType(args.at(0)), Access::Rd);
   };
@@ -58,10 +56,6 @@ void registerMemory(PrimitiveRegistry& r) {
   addStore(r, "oclToMem", rise::Prim::OclToMem, nullptr, true);
 
   PrimitiveDef& let = r.add("let", rise::Prim::Let);
-  ArgAccess body = fun(1, Access::Rd);
-  body.anyBody = true;
-  let.access = {rd(), body};
-  let.result = {ResultAccess::Kind::FunBody, Access::Rd, 1};
   let.accT = [](Translator& t, const Phrase& e, const Phrase& out) {
     return t.conT(e->args()[0],
                   [&](const Phrase& v) { return t.accT(call(e->args()[1], v), out); });

@@ -111,8 +111,6 @@ void registerParallel(PrimitiveRegistry& r) {
   r.add("parForCombine");
 
   PrimitiveDef& map = r.add("mapPar", rise::Prim::MapPar);
-  map.access = {fun(1, Access::Wr), rd()};
-  map.result = fixed(Access::Wr);
   map.accT = [](Translator& t, const Phrase& e, const Phrase& out) {
     const Phrase& f = e->args()[0];
     return t.conT(e->args()[1], [&](const Phrase& x) {
@@ -131,8 +129,6 @@ void registerParallel(PrimitiveRegistry& r) {
                             std::pair{"mapWorkGroup", rise::Prim::MapWorkGroup},
                             std::pair{"mapLocal", rise::Prim::MapLocal}}) {
     PrimitiveDef& ocl = r.add(name, prim);
-    ocl.access = {fun(1, Access::Wr), rd()};
-    ocl.result = fixed(Access::Wr);
     ocl.accT = [name = std::string(name)](Translator& t, const Phrase& e, const Phrase& out) {
       const Phrase& f = e->args()[0];
       std::string origin = name + "(" + rise::natToString(e->natArg(0)) + ")";
@@ -146,8 +142,6 @@ void registerParallel(PrimitiveRegistry& r) {
   }
 
   PrimitiveDef& reduce = r.add("reducePar", rise::Prim::ReducePar);
-  reduce.access = {fun(2, Access::Wr), wr(), rd()};
-  reduce.result = fixed(Access::Rd);
   reduce.conT = [](Translator& t, const Phrase& e, const Continuation& k) {
     const Phrase& f = e->args()[0];
     const rise::Nat& n = e->natArg(0);

@@ -47,8 +47,6 @@ Phrase copyInto(Translator& t, const rise::Type& dt, const Phrase& value, const 
 void addReduce(PrimitiveRegistry& r, rise::Prim p, const char* name, bool unroll,
                bool ocl = false) {
   PrimitiveDef& d = r.add(name, p);
-  d.access = {fun(2, Access::Wr), wr(), rd()};
-  d.result = fixed(Access::Rd);
   d.conT = [name, unroll, ocl](Translator& t, const Phrase& e, const Continuation& k) {
     const Phrase& f = e->args()[0];
     std::size_t first = ocl ? 1 : 0;
@@ -80,8 +78,6 @@ void registerReduces(PrimitiveRegistry& r) {
   addReduce(r, rise::Prim::OclReduceSeq, "oclReduceSeq", false, true);
 
   PrimitiveDef& scan = r.add("scanSeq", rise::Prim::ScanSeq);
-  scan.access = {fun(2, Access::Wr), wr(), rd()};
-  scan.result = fixed(Access::Wr);
   scan.accT = [](Translator& t, const Phrase& e, const Phrase& out) {
     const Phrase& f = e->args()[0];
     const rise::Nat& n = e->natArg(0);

@@ -50,17 +50,9 @@ Phrase at(const Nat& i, const Phrase& x) {
   return idxExp(natural(i, rise::indexType(dataType(x)->size())), x);
 }
 
-PrimitiveDef& view(PrimitiveRegistry& r, const char* name, rise::Prim p,
-                   std::vector<ArgAccess> access, bool writable) {
+/// A view (its access, Poly arguments and writability from the table's row).
+PrimitiveDef& view(PrimitiveRegistry& r, const char* name, rise::Prim p) {
   PrimitiveDef& d = r.add(name, p);
-  d.access = std::move(access);
-  d.result = polyResult();
-  bool anyPoly = false;
-  for (const ArgAccess& a : d.access)
-    anyPoly = anyPoly || a.kind == ArgAccess::Kind::Poly;
-  if (!anyPoly)
-    d.result = fixed(Access::Rd);
-  d.writableView = writable;
   d.conT = [](Translator& t, const Phrase& e, const Continuation& k) { return t.conTArgs(e, k); };
   return d;
 }
@@ -68,7 +60,7 @@ PrimitiveDef& view(PrimitiveRegistry& r, const char* name, rise::Prim p,
 } // namespace
 
 void registerViews(PrimitiveRegistry& r) {
-  PrimitiveDef& zip = view(r, "zip", rise::Prim::Zip, {poly(), poly()}, true);
+  PrimitiveDef& zip = view(r, "zip", rise::Prim::Zip);
   zip.accT = [](Translator& t, const Phrase& e, const Phrase& out) {
     return seq({t.accT(e->args()[0], zipAcc1(out)), t.accT(e->args()[1], zipAcc2(out))});
   };
@@ -79,7 +71,7 @@ void registerViews(PrimitiveRegistry& r) {
     return e->args()[fst ? 0 : 1];
   };
 
-  PrimitiveDef& unzip = view(r, "unzip", rise::Prim::Unzip, {poly()}, true);
+  PrimitiveDef& unzip = view(r, "unzip", rise::Prim::Unzip);
   unzip.accT = [](Translator& t, const Phrase& e, const Phrase& out) {
     return t.accT(e->args()[0], unzipAcc(out));
   };
@@ -94,7 +86,7 @@ void registerViews(PrimitiveRegistry& r) {
     return e->args()[0];
   };
 
-  PrimitiveDef& split = view(r, "split", rise::Prim::Split, {poly()}, true);
+  PrimitiveDef& split = view(r, "split", rise::Prim::Split);
   split.accT = [](Translator& t, const Phrase& e, const Phrase& out) {
     return t.accT(e->args()[0], splitAcc(e->natArg(0), e->natArg(1), out));
   };
@@ -104,7 +96,7 @@ void registerViews(PrimitiveRegistry& r) {
     return e->args()[0];
   };
 
-  PrimitiveDef& join = view(r, "join", rise::Prim::Join, {poly()}, true);
+  PrimitiveDef& join = view(r, "join", rise::Prim::Join);
   join.accT = [](Translator& t, const Phrase& e, const Phrase& out) {
     return t.accT(e->args()[0], joinAcc(e->natArg(0), e->natArg(1), out));
   };
@@ -116,7 +108,7 @@ void registerViews(PrimitiveRegistry& r) {
     return e->args()[0];
   };
 
-  PrimitiveDef& transpose = view(r, "transpose", rise::Prim::Transpose, {poly()}, true);
+  PrimitiveDef& transpose = view(r, "transpose", rise::Prim::Transpose);
   transpose.accT = [](Translator& t, const Phrase& e, const Phrase& out) {
     return t.accT(e->args()[0], transposeAcc(e->natArg(0), e->natArg(1), out));
   };
@@ -127,13 +119,13 @@ void registerViews(PrimitiveRegistry& r) {
     return e->args()[0];
   };
 
-  PrimitiveDef& makePair = view(r, "makePair", rise::Prim::MakePair, {poly(), poly()}, true);
+  PrimitiveDef& makePair = view(r, "makePair", rise::Prim::MakePair);
   makePair.accT = [](Translator& t, const Phrase& e, const Phrase& out) {
     return seq({t.accT(e->args()[0], pairAcc1(out)), t.accT(e->args()[1], pairAcc2(out))});
   };
   makePair.view = [](const Phrase& e, Path& p) { return e->args()[p.popFst() ? 0 : 1]; };
 
-  PrimitiveDef& concat = view(r, "concat", rise::Prim::Concat, {poly(), poly()}, true);
+  PrimitiveDef& concat = view(r, "concat", rise::Prim::Concat);
   concat.accT = [](Translator& t, const Phrase& e, const Phrase& out) {
     const Nat &n = e->natArg(0), &m = e->natArg(1);
     return seq(
@@ -152,7 +144,7 @@ void registerViews(PrimitiveRegistry& r) {
 
   // Vectors are views too: asVector(k) groups k consecutive scalars into the
   // lanes of one vector, asScalar undoes it. A lane is one more path index.
-  PrimitiveDef& asVector = view(r, "asVector", rise::Prim::AsVector, {poly()}, true);
+  PrimitiveDef& asVector = view(r, "asVector", rise::Prim::AsVector);
   asVector.accT = [](Translator& t, const Phrase& e, const Phrase& out) {
     return t.accT(e->args()[0], asVectorAcc(e->natArg(0), out));
   };
@@ -163,11 +155,10 @@ void registerViews(PrimitiveRegistry& r) {
   };
   // asVectorAligned(k) promises that the array starts at a multiple of k
   // elements; its views and acceptors are asVector's.
-  PrimitiveDef& asVectorAligned =
-      view(r, "asVectorAligned", rise::Prim::AsVectorAligned, {poly()}, true);
+  PrimitiveDef& asVectorAligned = view(r, "asVectorAligned", rise::Prim::AsVectorAligned);
   asVectorAligned.accT = asVector.accT;
   asVectorAligned.view = asVector.view;
-  PrimitiveDef& asScalar = view(r, "asScalar", rise::Prim::AsScalar, {poly()}, true);
+  PrimitiveDef& asScalar = view(r, "asScalar", rise::Prim::AsScalar);
   asScalar.accT = [](Translator& t, const Phrase& e, const Phrase& out) {
     return t.accT(e->args()[0], asScalarAcc(e->natArg(1), out));
   };
@@ -179,28 +170,26 @@ void registerViews(PrimitiveRegistry& r) {
     return e->args()[0];
   };
 
-  view(r, "slide", rise::Prim::Slide, {rd()}, false).view = [](const Phrase& e, Path& p) {
+  view(r, "slide", rise::Prim::Slide).view = [](const Phrase& e, Path& p) {
     Nat i = p.popIndex(), j = p.popIndex();
     p.pushIndex(i * e->natArg(1) + j);
     return e->args()[0];
   };
 
   // reorderWithStride(s) of (m*s) elements: element i is xs[i/m + s*(i%m)].
-  view(r, "reorderWithStride", rise::Prim::ReorderWithStride, {rd()}, false).view =
-      [](const Phrase& e, Path& p) {
-        Nat i = p.popIndex();
-        const Nat &s = e->natArg(0), &m = e->natArg(1);
-        p.pushIndex(i / m + s * (i % m));
-        return e->args()[0];
-      };
+  view(r, "reorderWithStride", rise::Prim::ReorderWithStride).view = [](const Phrase& e, Path& p) {
+    Nat i = p.popIndex();
+    const Nat &s = e->natArg(0), &m = e->natArg(1);
+    p.pushIndex(i / m + s * (i % m));
+    return e->args()[0];
+  };
 
   // natValue(n): the size n as a natType value.
-  view(r, "natValue", rise::Prim::NatValue, {}, false).view = [](const Phrase& e, Path&) {
+  view(r, "natValue", rise::Prim::NatValue).view = [](const Phrase& e, Path&) {
     return natural(e->natArg(0));
   };
 
-  view(r, "padCst", rise::Prim::PadCst, {rd(), rd()}, false).view = [](const Phrase& e,
-                                                                       Path& p) -> Phrase {
+  view(r, "padCst", rise::Prim::PadCst).view = [](const Phrase& e, Path& p) -> Phrase {
     Nat i = p.popIndex();
     const Nat &l = e->natArg(0), &n = e->natArg(2);
     Phrase inside = at(i - l, e->args()[1]);
@@ -208,7 +197,7 @@ void registerViews(PrimitiveRegistry& r) {
     return cond ? select(cond, inside, e->args()[0]) : inside;
   };
 
-  view(r, "padClamp", rise::Prim::PadClamp, {rd()}, false).view = [](const Phrase& e, Path& p) {
+  view(r, "padClamp", rise::Prim::PadClamp).view = [](const Phrase& e, Path& p) {
     Nat i = p.popIndex();
     const Nat &l = e->natArg(0), &n = e->natArg(2);
     p.pushIndex(rise::natMin(rise::natMax(i - l, rise::natConst(0)), n - 1));
@@ -217,33 +206,32 @@ void registerViews(PrimitiveRegistry& r) {
 
   // In acceptor position take(n) computes all of its argument and writes the
   // first n elements: the rest is discarded (a guarded write).
-  PrimitiveDef& take = view(r, "take", rise::Prim::Take, {poly()}, true);
+  PrimitiveDef& take = view(r, "take", rise::Prim::Take);
   take.accT = [](Translator& t, const Phrase& e, const Phrase& out) {
     return t.accT(e->args()[0], discardTailAcc(e->natArg(0), e->natArg(1), out));
   };
   take.view = [](const Phrase& e, Path&) { return e->args()[0]; };
-  view(r, "drop", rise::Prim::Drop, {rd()}, false).view = [](const Phrase& e, Path& p) {
+  view(r, "drop", rise::Prim::Drop).view = [](const Phrase& e, Path& p) {
     Nat i = p.popIndex();
     p.pushIndex(i + e->natArg(0));
     return e->args()[0];
   };
 
-  view(r, "idx", rise::Prim::Idx, {rd(), rd()}, false).view = [](const Phrase& e, Path& p) {
+  view(r, "idx", rise::Prim::Idx).view = [](const Phrase& e, Path& p) {
     p.pushIndex(p.indexOf(e->args()[0]));
     return e->args()[1];
   };
 
-  view(r, "generate", rise::Prim::Generate, {fun(1, Access::Rd)}, false).view = [](const Phrase& e,
-                                                                                   Path& p) {
+  view(r, "generate", rise::Prim::Generate).view = [](const Phrase& e, Path& p) {
     Nat i = p.popIndex();
     return call(e->args()[0], natural(i, rise::indexType(e->natArg(0))));
   };
 
-  view(r, "fst", rise::Prim::Fst, {rd()}, false).view = [](const Phrase& e, Path& p) {
+  view(r, "fst", rise::Prim::Fst).view = [](const Phrase& e, Path& p) {
     p.pushFst();
     return e->args()[0];
   };
-  view(r, "snd", rise::Prim::Snd, {rd()}, false).view = [](const Phrase& e, Path& p) {
+  view(r, "snd", rise::Prim::Snd).view = [](const Phrase& e, Path& p) {
     p.pushSnd();
     return e->args()[0];
   };
@@ -280,10 +268,10 @@ void registerViews(PrimitiveRegistry& r) {
       });
     };
   };
-  PrimitiveDef& mapFst = view(r, "mapFst", rise::Prim::MapFst, {fun(1, Access::Rd), rd()}, false);
+  PrimitiveDef& mapFst = view(r, "mapFst", rise::Prim::MapFst);
   mapFst.view = mapComponent(true);
   mapFst.conT = mapComponentConT(true);
-  PrimitiveDef& mapSnd = view(r, "mapSnd", rise::Prim::MapSnd, {fun(1, Access::Rd), rd()}, false);
+  PrimitiveDef& mapSnd = view(r, "mapSnd", rise::Prim::MapSnd);
   mapSnd.view = mapComponent(false);
   mapSnd.conT = mapComponentConT(false);
 }

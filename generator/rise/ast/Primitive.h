@@ -18,8 +18,8 @@ namespace risec::rise {
 /// How a primitive uses one value argument: DPIA's read/write annotation
 /// (docs/dpia.md, "3. RISE -> functional DPIA"). The lowering's access
 /// analysis (lower/AccessAnalysis.h) reads it to find where a `toMem` or a
-/// copy is needed; dpia/primitives/*.cpp define the same annotation for the
-/// translation (AccessAnalysisTest checks that the two agree).
+/// copy is needed; the DPIA translation checks against the same facts
+/// (dpia::accessFromTable gives them to the primitive's DPIA definition).
 struct ArgUse {
   enum Kind : std::uint8_t {
     Read,  ///< must be readable (Exp[dt, Rd])
