@@ -162,6 +162,37 @@ TEST(Parser, UnaryOperators) {
   EXPECT_EQ(shape("a - -1"), "((#sub a) (#neg 1))");
 }
 
+TEST(Parser, EveryOperatorOfThePrimitiveTableParses) {
+  // the parser's operators are the table's: each infix spelling is its
+  // primitive, at its precedence, and each scalar operator without one whose
+  // C operator is a token (`-`, `!`) is a prefix operator
+  int binary = 0, prefix = 0;
+  for (Prim p : allPrims()) {
+    const PrimTraits& t = primInfo(p).traits;
+    std::string name(primName(p));
+    if (!t.infix.empty()) {
+      ++binary;
+      std::string op(t.infix);
+      EXPECT_EQ(shape("a " + op + " b"), "((#" + name + " a) b)") << op;
+      // binds tighter than `||` (1) and no tighter than `*` (6)
+      if (t.infixPrecedence > 1) {
+        EXPECT_EQ(shape("a || b " + op + " c"), "((#or a) ((#" + name + " b) c))") << op;
+      }
+      if (t.infixPrecedence < 6) {
+        EXPECT_EQ(shape("a * b " + op + " c"), "((#" + name + " ((#mul a) b)) c)") << op;
+      }
+    } else if (primFamily(p) == PrimFamily::ScalarOperator) {
+      ++prefix;
+      ASSERT_FALSE(t.cOperator.empty()) << name;
+      EXPECT_EQ(shape(std::string(t.cOperator) + "a"), "(#" + name + " a)") << name;
+    }
+  }
+  EXPECT_EQ(binary, 13);
+  EXPECT_EQ(prefix, 2);
+  // punctuation that spells no operator ends the expression
+  EXPECT_THROW(expr("a ^ b"), CompileError);
+}
+
 TEST(Parser, OperatorsArePrimitivesNotVars) {
   // A binder named `add` cannot capture `+`.
   Expr e = expr("fun(add => add + 1)");

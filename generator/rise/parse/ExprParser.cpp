@@ -4,43 +4,65 @@
 #include "support/Diagnostic.h"
 
 #include <limits>
+#include <map>
 #include <optional>
 
 namespace risec::rise {
 
 namespace {
 
-std::optional<Prim> binaryOperator(TokenKind k) {
-  switch (k) {
-  case TokenKind::OrOr:
-    return Prim::Or;
-  case TokenKind::AndAnd:
-    return Prim::And;
-  case TokenKind::EqEq:
-    return Prim::Equal;
-  case TokenKind::NotEq:
-    return Prim::NotEqual;
-  case TokenKind::Less:
-    return Prim::Lt;
-  case TokenKind::LessEq:
-    return Prim::Le;
-  case TokenKind::Greater:
-    return Prim::Gt;
-  case TokenKind::GreaterEq:
-    return Prim::Ge;
-  case TokenKind::Plus:
-    return Prim::Add;
-  case TokenKind::Minus:
-    return Prim::Sub;
-  case TokenKind::Star:
-    return Prim::Mul;
-  case TokenKind::Slash:
-    return Prim::Div;
-  case TokenKind::Percent:
-    return Prim::Mod;
+/// Whether `t` is punctuation, which may spell an operator (an identifier,
+/// literal or string never does).
+bool isPunctuation(const Token& t) {
+  switch (t.kind) {
+  case TokenKind::End:
+  case TokenKind::Ident:
+  case TokenKind::Int:
+  case TokenKind::Float:
+  case TokenKind::String:
+    return false;
   default:
-    return std::nullopt;
+    return true;
   }
+}
+
+/// The operators the parser knows, from the primitive table: a binary
+/// operator is a primitive with an `infix` spelling (`+`: add), a prefix one
+/// a scalar operator without one whose C operator is its spelling (`-`: neg,
+/// `!`: not). A new operator needs only its row (and its token in Lexer.cpp).
+struct Operators {
+  std::map<std::string_view, Prim> binary, prefix;
+  Operators() {
+    for (Prim p : allPrims()) {
+      const PrimTraits& t = primInfo(p).traits;
+      if (!t.infix.empty())
+        binary.emplace(t.infix, p);
+      else if (primFamily(p) == PrimFamily::ScalarOperator && !t.cOperator.empty())
+        prefix.emplace(t.cOperator, p);
+    }
+  }
+};
+
+const Operators& operators() {
+  static const Operators ops;
+  return ops;
+}
+
+std::optional<Prim> lookUp(const std::map<std::string_view, Prim>& m, const Token& t) {
+  if (!isPunctuation(t))
+    return std::nullopt;
+  auto it = m.find(t.text);
+  return it == m.end() ? std::nullopt : std::optional<Prim>(it->second);
+}
+
+/// The binary operator `t` spells (`+`: add), if any.
+std::optional<Prim> binaryOperator(const Token& t) {
+  return lookUp(operators().binary, t);
+}
+
+/// The prefix operator `t` spells (`-`: neg, `!`: not), if any.
+std::optional<Prim> prefixOperator(const Token& t) {
+  return lookUp(operators().prefix, t);
 }
 
 /// " of `f`" when the callee of a call chain is a name, for diagnostics.
@@ -114,7 +136,7 @@ Expr ExprParser::parseBinary(int minPrecedence) {
     if (ts_.at(TokenKind::Caret))
       ts_.fail(syntax::kCaretInExpr, ts_.peek(),
                "`^` is only defined on sizes in types; for values use `pow(a)(b)`");
-    std::optional<Prim> op = binaryOperator(ts_.kind());
+    std::optional<Prim> op = binaryOperator(ts_.peek());
     if (!op || infixPrecedence(*op) < minPrecedence)
       return lhs;
     SourceLocation loc = ts_.next().loc;
@@ -125,11 +147,12 @@ Expr ExprParser::parseBinary(int minPrecedence) {
 }
 
 Expr ExprParser::parseUnary() {
-  if (!ts_.at(TokenKind::Minus) && !ts_.at(TokenKind::Bang))
+  std::optional<Prim> prefix = prefixOperator(ts_.peek());
+  if (!prefix)
     return parsePostfix(false);
   TokenStream::DepthGuard guard(ts_);
   Token op = ts_.next();
-  Prim prim = op.kind == TokenKind::Minus ? Prim::Neg : Prim::Not;
+  Prim prim = *prefix;
   // `-2147483648` is valid although 2147483648 alone is out of range for i32.
   Expr operand = prim == Prim::Neg && ts_.at(TokenKind::Int) ? parsePostfix(true) : parseUnary();
   return makeApp(makePrimitive(prim, op.loc), operand, op.loc);
