@@ -70,6 +70,7 @@ void registerChunkReduceRules(RuleRegistry& r);
 void registerPeelTailRules(RuleRegistry& r);
 void registerPackingRules(RuleRegistry& r);
 void registerStencilRules(RuleRegistry& r);
+void registerStageFusionRules(RuleRegistry& r);
 void registerVectorReduceRules(RuleRegistry& r);
 void registerIdentityRules(RuleRegistry& r);
 

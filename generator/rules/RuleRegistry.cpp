@@ -34,6 +34,7 @@ const RuleRegistry& RuleRegistry::instance() {
     registerPackingRules(r);
     registerVectorReduceRules(r);
     registerStencilRules(r);
+    registerStageFusionRules(r);
     registerIdentityRules(r);
     return r;
   }();

@@ -187,6 +187,33 @@ const RuleCase kCases[] = {
    "ys |> split(4) |> map(fun(w => reduce(add)(0.0f)(w)))"},
   {"storePerWindow", "topDown(storePerWindow)", "xs |> map(map(neg)) |> toMem |> slide(2, 1)",
    "xs |> slide(2, 1) |> map(fun(w => toMem(map(map(neg))(w))))", "xs |> map(map(neg)) |> slide(2, 1)"},
+  // stage fusion (docs/strategies.md, "Stages fused per pixel"); the
+  // notApplicable programs fail a condition: a constant border of rows (not
+  // of the stage's elements), a join (not a view the rule knows) between the
+  // consumer and the stage, a row function whose map reads the row
+  {"fuseStage", "topDown(fuseStage) ; BENF",
+   "ys |> map(neg) |> toMem |> padClamp(1, 1) |> slide(3, 1) |> map(fun(w => reduce(add)(0.0f)(w)))",
+   "ys |> padClamp(1, 1) |> slide(3, 1) |> map(fun(w => reduce(add)(0.0f)(map(neg)(w))))",
+   "xs |> map(map(neg)) |> toMem |> padCst(1, 1, generate(fun(i => 0.0f))) |> slide(3, 1) |> map(fun(w => w |> transpose |> map(reduce(add)(0.0f))))"},
+  // a constant border: selected by the flag, not neg of a padded element
+  {"fuseStageConstantPadding", "topDown(fuseStage) ; BENF",
+   "ys |> map(neg) |> toMem |> padCst(1, 2, 2.0f) |> slide(3, 1) |> map(fun(w => reduce(add)(0.0f)(w)))",
+   "zip(ys |> padClamp(1, 2) |> slide(3, 1), generate(fun(i => true)) |> padCst(1, 2, false) |> slide(3, 1))"
+   " |> map(fun(q => zip(fst(q), snd(q))))"
+   " |> map(fun(w => reduce(add)(0.0f)(map(fun(p => select(snd(p), neg(fst(p)), 2.0f)))(w))))",
+   "ys |> padCst(1, 2, 2.0f) |> slide(3, 1) |> map(fun(w => reduce(add)(0.0f)(w)))"},
+  {"fuseStageRows", "topDown(fuseStage) ; BENF",
+   "xs |> map(map(neg)) |> toMem |> slide(2, 1) |> map(fun(w => w |> transpose |> map(reduce(add)(0.0f))))",
+   "xs |> slide(2, 1) |> map(fun(w => map(map(neg))(w) |> transpose |> map(reduce(add)(0.0f))))",
+   "xs |> map(map(neg)) |> toMem |> join |> slide(2, 1) |> map(reduce(add)(0.0f))"},
+  {"fuseStageTransposed", "topDown(fuseStageTransposed)",
+   "xs |> map(fun(r => r |> slide(2, 1) |> map(reduce(add)(0.0f)))) |> toMem |> transpose |> map(reduce(add)(0.0f))",
+   "xs |> map(fun(r => r |> slide(2, 1))) |> transpose |> map(fun(c => reduce(add)(0.0f)(map(reduce(add)(0.0f))(c))))",
+   "xs |> map(fun(r => r |> map(fun(v => v * reduce(add)(0.0f)(r))))) |> transpose |> map(reduce(add)(0.0f))"},
+  {"storeArgument", "topDown(storeArgument)", "fun(r => zip(r, r) |> map(fun(p => fst(p) * snd(p))))(ys |> map(neg))",
+   "let(toMem(ys |> map(neg)))(fun(r => zip(r, r) |> map(fun(p => fst(p) * snd(p)))))", "ys |> map(neg)"},
+  {"recompute", "topDown(recompute)", "ys |> map(neg) |> toMem |> map(fabs)", "ys |> map(neg) |> map(fabs)",
+   "ys |> map(neg) |> map(fabs)"},
 };
 // clang-format on
 
