@@ -124,6 +124,210 @@ std::optional<Expr> storePerWindow(const Expr& e, RuleContext& ctx) {
              rebuild(sl.head, sl.depArgs, {st->map.args[1]}));
 }
 
+// ---- constant padding (harris: padCst with zeros, two stages) -------------------
+
+/// `padCst(l, r, c)(e)`: l, r and c.
+struct PadCst {
+  Spine spine;
+  Expr c, e;
+};
+
+std::optional<PadCst> padCstOf(const Expr& e) {
+  Spine s = spineOf(e);
+  if (!isPrim(s.head, Prim::PadCst) || s.depArgs.size() != 2 || s.args.size() != 2)
+    return std::nullopt;
+  return PadCst{s, s.args[0], s.args[1]};
+}
+
+/// `f(x)`, beta-reduced where f is a lambda (so that a rule can see into the
+/// body of a stage's function applied to one element).
+Expr applied(const Expr& f, const Expr& x, RuleContext& ctx) {
+  if (f->kind() == ExprKind::Lambda)
+    return substitute(f->body(), f->name(), x, ctx.names);
+  return app(f, x);
+}
+
+/// The padding function of `M(padCst(a, b, c))` or `M(fun(y => padCst(a, b, c)(y)))`.
+std::optional<PadCst> padFunctionOf(const Expr& f) {
+  if (f->kind() == ExprKind::Lambda) {
+    auto p = padCstOf(f->body());
+    if (!p || p->e->kind() != ExprKind::Var || p->e->name() != f->name() ||
+        occursFree(f->name(), p->c))
+      return std::nullopt;
+    return p;
+  }
+  Spine s = spineOf(f);
+  if (!isPrim(s.head, Prim::PadCst) || s.depArgs.size() != 2 || s.args.size() != 1)
+    return std::nullopt;
+  return PadCst{s, s.args[0], nullptr};
+}
+
+/// `c` of `generate(fun(i => c))` (i not free in c): an array of one constant.
+std::optional<Expr> constantRow(const Expr& e) {
+  Spine g = spineOf(e);
+  if (!isPrim(g.head, Prim::Generate) || !g.depArgs.empty() || g.args.size() != 1 ||
+      g.args[0]->kind() != ExprKind::Lambda || occursFree(g.args[0]->name(), g.args[0]->body()))
+    return std::nullopt;
+  return g.args[0]->body();
+}
+
+Expr constantArray(const Expr& c, RuleContext& ctx) {
+  return app(prim(Prim::Generate), lam(ctx.names.fresh("ix"), c));
+}
+
+/// transpose(M(padCst(l, r, c))(transpose(x))) -> padCst(l, r, generate(fun(i => c)))(x)
+/// Padding every column of x by l and r elements c is padding x by l and r
+/// rows of c.
+std::optional<Expr> padCstRows(const Expr& e, RuleContext& ctx) {
+  Spine outer = spineOf(e);
+  if (!isPrim(outer.head, Prim::Transpose) || outer.args.size() != 1)
+    return std::nullopt;
+  Spine m = spineOf(outer.args[0]);
+  std::optional<Prim> p = headPrim(outer.args[0]);
+  if (!p || !isMapLike(*p) || m.args.size() != 2)
+    return std::nullopt;
+  auto pad = padFunctionOf(m.args[0]);
+  Spine inner = spineOf(m.args[1]);
+  if (!pad || !isPrim(inner.head, Prim::Transpose) || inner.args.size() != 1)
+    return std::nullopt;
+  return rebuild(prim(Prim::PadCst), pad->spine.depArgs,
+                 {constantArray(pad->c, ctx), inner.args[0]});
+}
+
+/// padCst(l, r, generate(fun(i => c)))(M(padCst(a, b, c))(x))
+///   -> M(padCst(a, b, c))(padCst(l, r, generate(fun(i => c)))(x))
+/// (also with the stage stored: toMem(M(...)(x)) -> toMem(M(...)(padCst(...)(x)))).
+/// Exact: a padded row of c's padded again with c is the longer row of c's.
+/// Any other stage fails: a padded row of a stage is not in general the stage
+/// of a padded row (padCstBeforeMapGuarded is the exact form for any stage).
+std::optional<Expr> padCstBeforeMap(const Expr& e, RuleContext& ctx) {
+  auto pad = padCstOf(e);
+  if (!pad)
+    return std::nullopt;
+  std::optional<Stage> st = stageOf(pad->e);
+  std::optional<Expr> c = constantRow(pad->c);
+  if (!st || !c)
+    return std::nullopt;
+  auto inner = padFunctionOf(st->map.args[0]);
+  if (!inner || !rise::alphaEquivalent(inner->c, *c) || !freeVars(*c).empty())
+    return std::nullopt;
+  return restage(
+      *st, rebuild(pad->spine.head, pad->spine.depArgs, {constantArray(*c, ctx), st->map.args[1]}));
+}
+
+/// `select(flag, e, c)` element by element: a map over the elements of e
+/// where c is an array of one constant (generate(fun(i => c0))), else the
+/// select itself.
+Expr selectElements(const Expr& flag, const Expr& e, const Expr& c, RuleContext& ctx) {
+  std::optional<Expr> c0 = constantRow(c);
+  if (!c0)
+    return app(prim(Prim::Select), flag, e, c);
+  std::string y = ctx.names.fresh("y");
+  return app(prim(Prim::Map), lam(y, selectElements(flag, var(y), *c0, ctx)), e);
+}
+
+/// `select(flag, e, c)` (flag and c closed in e: names bound in e are
+/// checked, else the select stays outside) pushed through a `let`'s body and
+/// under a padding with c's constant; a computed array e (a map) is stored
+/// first and then chosen element by element from memory:
+/// map(fun(y => select(flag, y, c0)))(toMem(e)). Its loop is then a simple
+/// copy-or-fill that a C compiler vectorises, where a select inside e's own
+/// loop would keep it from vectorising that loop. Every step keeps the value:
+/// e where the flag holds, c where it does not.
+Expr guarded(const Expr& flag, const Expr& e, const Expr& c, RuleContext& ctx) {
+  std::set<std::string> outside = freeVars(c);
+  for (const std::string& v : freeVars(flag))
+    outside.insert(v);
+  Spine s = spineOf(e);
+  if (isPrim(s.head, Prim::Let) && s.args.size() == 2 && s.args[1]->kind() == ExprKind::Lambda &&
+      !outside.count(s.args[1]->name())) {
+    const Expr& f = s.args[1];
+    return rebuild(s.head, s.depArgs,
+                   {s.args[0], makeLambda(f->name(), f->paramType(),
+                                          guarded(flag, f->body(), c, ctx), f->loc())});
+  }
+  std::optional<Prim> p = headPrim(e);
+  std::optional<Expr> c0 = constantRow(c);
+  if (c0 && p && isMapLike(*p) && s.args.size() == 2)
+    return selectElements(flag, app(prim(Prim::ToMem), e), c, ctx);
+  if (auto pad = padCstOf(e); pad && c0 && rise::alphaEquivalent(pad->c, *c0))
+    return rebuild(pad->spine.head, pad->spine.depArgs, {pad->c, guarded(flag, pad->e, c, ctx)});
+  return app(prim(Prim::Select), flag, e, c);
+}
+
+/// padCst(l, r, c)(M(f)(x))
+///   -> M(fun(p => select(snd(p), f(fst(p)), c)))(zip(padClamp(l, r)(x), flags))
+/// with flags = padCst(l, r, false)(generate(fun(i => true))); also with the
+/// stage stored (toMem(M(f)(x)) -> toMem(M(...)(zip(...)))). The l + r
+/// padded elements compute f of a clamped (copied) element of x, and the
+/// select replaces the result by c: exact for every f and c. The select is
+/// pushed into f's result (guarded) so that it chooses scalars.
+std::optional<Expr> padCstBeforeMapGuarded(const Expr& e, RuleContext& ctx) {
+  auto pad = padCstOf(e);
+  if (!pad)
+    return std::nullopt;
+  std::optional<Stage> st = stageOf(pad->e);
+  if (!st)
+    return std::nullopt;
+  std::string pv = ctx.names.fresh("p");
+  Expr flag = app(prim(Prim::Snd), var(pv));
+  Expr body =
+      guarded(flag, applied(st->map.args[0], app(prim(Prim::Fst), var(pv)), ctx), pad->c, ctx);
+  Expr trueLit = makeLiteral(rise::ScalarValue::makeBool(true), {});
+  Expr falseLit = makeLiteral(rise::ScalarValue::makeBool(false), {});
+  Expr flags =
+      rebuild(pad->spine.head, pad->spine.depArgs, {falseLit, constantArray(trueLit, ctx)});
+  Expr clamped = rebuild(prim(Prim::PadClamp), pad->spine.depArgs, {st->map.args[1]});
+  Expr stage =
+      rebuild(st->map.head, st->map.depArgs, {lam(pv, body), app(prim(Prim::Zip), clamped, flags)});
+  return st->store ? app(*st->store, stage) : stage;
+}
+
+/// padCst(l, r, c)(M(f)(x))
+///   -> concat(generate(fun(i => c)))(concat(M(f)(x))(generate(fun(i => c))))
+/// (l and r elements in the generates; the concat of a zero-length side left
+/// out). The same array; written to memory, the computed part is a loop of
+/// its own without a test of the position.
+std::optional<Expr> padCstAsConcat(const Expr& e, RuleContext& ctx) {
+  auto pad = padCstOf(e);
+  if (!pad || !stageOf(pad->e) || stageOf(pad->e)->store)
+    return std::nullopt;
+  const Nat* l = std::get_if<Nat>(&pad->spine.depArgs[0]);
+  const Nat* r = std::get_if<Nat>(&pad->spine.depArgs[1]);
+  if (!l || !r)
+    return std::nullopt;
+  // the generates' sizes are in their index types: concat alone would leave
+  // them open (n + m = l + k + r)
+  auto side = [&](const Nat& n) {
+    return app(prim(Prim::Generate),
+               makeLambda(ctx.names.fresh("ix"), rise::indexType(n), pad->c, {}));
+  };
+  Expr out = pad->e;
+  if (!(*r)->isConst(0))
+    out = app(prim(Prim::Concat), out, side(*r));
+  if (!(*l)->isConst(0))
+    out = app(prim(Prim::Concat), side(*l), out);
+  return out;
+}
+
+/// M(h)(T(M2(f)(x))) -> T(M2(fun(y => h(f(y))))(x))
+/// A function applied to every element of a stored stage is applied before
+/// the store instead: the stage stores h's results (a padded row, say), and
+/// its reader reads them without computing h.
+std::optional<Expr> mapIntoStore(const Expr& e, RuleContext& ctx) {
+  Spine m = spineOf(e);
+  std::optional<Prim> p = headPrim(e);
+  if (!p || !isMapLike(*p) || m.args.size() != 2 || !isStore(m.args[1]))
+    return std::nullopt;
+  std::optional<Stage> st = stageOf(m.args[1]);
+  if (!st)
+    return std::nullopt;
+  std::string y = ctx.names.fresh("y");
+  Expr fy = applied(st->map.args[0], var(y), ctx);
+  Expr f = lam(y, applied(m.args[0], fy, ctx));
+  return app(*st->store, rebuild(st->map.head, st->map.depArgs, {f, st->map.args[1]}));
+}
+
 } // namespace
 
 void registerStencilRules(RuleRegistry& r) {
@@ -145,6 +349,30 @@ void registerStencilRules(RuleRegistry& r) {
                    "map(fun(w => toMem(map(f)(w))))(slide(sz, sp)(x))   (each window stores its "
                    "own part of the stage)",
                    storePerWindow));
+  r.add(simpleRule("padCstRows", fam,
+                   "transpose(map(padCst(l, r, c))(transpose(x)))   (also map(fun(y => "
+                   "padCst(l, r, c)(y))))",
+                   "padCst(l, r, generate(fun(i => c)))(x)   (l and r rows of c)", padCstRows));
+  r.add(simpleRule("padCstBeforeMap", fam,
+                   "padCst(l, r, generate(fun(i => c)))(map(padCst(a, b, c))(x)), the same of "
+                   "toMem(map(...)(x))   (the same constant c; fails for any other stage)",
+                   "map(padCst(a, b, c))(padCst(l, r, generate(fun(i => c)))(x)), "
+                   "toMem(map(...)(padCst(...)(x)))",
+                   padCstBeforeMap));
+  r.add(simpleRule("padCstBeforeMapGuarded", fam,
+                   "padCst(l, r, c)(map(f)(x)), padCst(l, r, c)(toMem(map(f)(x)))   (any f, c)",
+                   "map(fun(p => select(snd(p), f(fst(p)), c)))(zip(padClamp(l, r)(x), "
+                   "padCst(l, r, false)(generate(fun(i => true)))))   (toMem(...) if stored; the "
+                   "select pushed through let and padCst; a computed array f(...) stored and "
+                   "chosen element by element: map(fun(y => select(snd(p), y, c0)))(toMem(...)))",
+                   padCstBeforeMapGuarded));
+  r.add(simpleRule("padCstAsConcat", fam, "padCst(l, r, c)(map(f)(x))   (also mapSeq, ...)",
+                   "concat(generate(fun(i: idx[l] => c)), concat(map(f)(x), generate(fun(i: "
+                   "idx[r] => c))))   (a side of 0 left out)",
+                   padCstAsConcat));
+  r.add(simpleRule("mapIntoStore", fam, "map(h)(toMem(map(f)(x)))   (also toGlobal, ...)",
+                   "toMem(map(fun(y => h(f(y))))(x))   (the stage stores h's results)",
+                   mapIntoStore));
 }
 
 } // namespace risec::rules

@@ -187,6 +187,35 @@ const RuleCase kCases[] = {
    "ys |> split(4) |> map(fun(w => reduce(add)(0.0f)(w)))"},
   {"storePerWindow", "topDown(storePerWindow)", "xs |> map(map(neg)) |> toMem |> slide(2, 1)",
    "xs |> slide(2, 1) |> map(fun(w => toMem(map(map(neg))(w))))", "xs |> map(map(neg)) |> slide(2, 1)"},
+  // constant padding (harris' strips, docs/strategies.md "Harris in strips");
+  // padCstBeforeMap refuses a stage that is not the same padding
+  {"padCstRows", "topDown(padCstRows)", "xs |> transpose |> map(padCst(1, 2, 0.5f)) |> transpose",
+   "xs |> padCst(1, 2, generate(fun(i => 0.5f)))", "xs |> map(padCst(1, 2, 0.5f))"},
+  {"padCstBeforeMap", "topDown(padCstBeforeMap)",
+   "xs |> map(padCst(1, 1, 0.0f)) |> toMem |> padCst(2, 1, generate(fun(i => 0.0f)))",
+   "xs |> padCst(2, 1, generate(fun(i => 0.0f))) |> map(padCst(1, 1, 0.0f)) |> toMem",
+   "xs |> map(padCst(1, 1, 1.0f)) |> padCst(2, 1, generate(fun(i => 0.0f)))"},
+  {"padCstBeforeMapOther", "topDown(padCstBeforeMap)",
+   "xs |> map(padCst(1, 1, 0.0f)) |> padCst(1, 0, generate(fun(i => 0.0f)))",
+   "xs |> padCst(1, 0, generate(fun(i => 0.0f))) |> map(padCst(1, 1, 0.0f))",
+   "xs |> map(map(fun(x => x * 0.0f))) |> padCst(1, 1, generate(fun(i => 0.0f)))"},
+  {"padCstBeforeMapGuarded", "topDown(padCstBeforeMapGuarded)",
+   "ys |> map(fun(y => y * 2.0f + 1.0f)) |> padCst(1, 2, 0.5f)",
+   "zip(padClamp(1, 2)(ys), padCst(1, 2, false)(generate(fun(i => true))))"
+   " |> map(fun(p => select(snd(p), fst(p) * 2.0f + 1.0f, 0.5f)))",
+   "ys |> padCst(1, 2, 0.5f)"},
+  {"padCstBeforeMapGuardedStored", "topDown(padCstBeforeMapGuarded)",
+   "xs |> map(fun(r => let(toMem(map(neg)(r)))(fun(v => map(fabs)(v))))) |> toMem"
+   " |> padCst(1, 1, generate(fun(i => 3.0f)))",
+   "zip(padClamp(1, 1)(xs), padCst(1, 1, false)(generate(fun(i => true)))) |> map(fun(p =>"
+   " let(toMem(map(neg)(fst(p))))(fun(v => map(fun(y => select(snd(p), y, 3.0f)))(toMem(map(fabs)(v))))))) |> toMem",
+   "xs |> padCst(1, 1, generate(fun(i => 3.0f)))"},
+  {"padCstAsConcat", "topDown(padCstAsConcat)", "ys |> map(neg) |> padCst(1, 2, 0.5f)",
+   "concat(generate(fun(i: idx[1] => 0.5f)), concat(map(neg)(ys), generate(fun(i: idx[2] => 0.5f))))",
+   "ys |> padCst(1, 2, 0.5f)"},
+  {"mapIntoStore", "topDown(mapIntoStore)", "xs |> map(map(neg)) |> toMem |> map(padCst(1, 1, 0.0f))",
+   "xs |> map(fun(r => padCst(1, 1, 0.0f)(map(neg)(r)))) |> toMem",
+   "xs |> map(map(neg)) |> map(padCst(1, 1, 0.0f))"},
   // stage fusion (docs/strategies.md, "Stages fused per pixel"); the
   // notApplicable programs fail a condition: a constant border of rows (not
   // of the stage's elements), a join (not a view the rule knows) between the

@@ -86,4 +86,51 @@ TEST(GaussianStrips, DerivedFromGaussianRiseAtEveryHeight) {
   }
 }
 
+// harris' strips (specs/harris.strips.c.elevate) derived from harris.rise:
+// the zero padding of both stages made exact for the strips (a flag per row
+// of the products, zero columns written by the products stage), the type
+// and the (absent) preconditions kept, the result the interpreter's at
+// heights below, at and around multiples of the strip.
+TEST(HarrisStrips, DerivedFromHarrisRiseAtEveryHeight) {
+  Typed in = typed(specFile("harris.rise"), "harris.rise");
+  for (const char* rows : {"8", "32"}) {
+    std::string strat = specFile("harris.strips.c.elevate");
+    strat = "param rows = " + std::string(rows) + " in [" + rows + "]\n" +
+            strat.substr(strat.find("def strips"));
+    rise::TypedDef r = rewrite(in, strat);
+    EXPECT_TRUE(rise::typeEqual(r.type, in.def.type)) << rise::typeToString(r.type);
+    EXPECT_EQ(r.preconditions.size(), in.def.preconditions.size()) << printed(r);
+    // the products are stored per strip of rows + 2 rows
+    std::string text = printed(r);
+    EXPECT_NE(text.find("slide(" + std::to_string(std::stoi(rows) + 2) + ", " + rows + ")"),
+              std::string::npos)
+        << text;
+    std::uint64_t seed = 0;
+    for (std::int64_t h : {1, 2, 7, 8, 9, 31, 32, 33, 65})
+      for (std::int64_t w : {1, 2, 5})
+        EXPECT_TRUE(sameResults(in.def, r, {{"h", h}, {"w", w}}, seed++))
+            << "rows = " << rows << ", h = " << h << ", w = " << w;
+  }
+}
+
+// padCstBeforeMap refuses a stage whose padded rows are not the padding
+// (a strategy error, E0710, not an internal error); padCstBeforeMapGuarded
+// takes any stage.
+TEST(PadCstBeforeMap, RefusesAStageThatDoesNotKeepTheConstant) {
+  Typed in = typed("def f = depFun(n: Nat => fun(xs: n.4.f32 =>\n"
+                   "  xs |> map(map(fun(x => x + 1.0f))) |> padCst(1, 1, generate(fun(i => "
+                   "0.0f)))))\n");
+  try {
+    rewrite(in, "topDown(padCstBeforeMap)");
+    FAIL() << "padCstBeforeMap applied";
+  } catch (const CompileError& e) {
+    EXPECT_EQ(e.code(), "E0710") << e.message();
+  }
+  // (the clamped rows need n >= 1: the guarded stage states it)
+  rise::TypedDef r = rewrite(in, "topDown(padCstBeforeMapGuarded)");
+  EXPECT_FALSE(accepts(r, {{"n", 0}}));
+  for (std::int64_t n : {1, 2, 5})
+    EXPECT_TRUE(sameResults(in.def, r, {{"n", n}}, std::uint64_t(n))) << "n = " << n;
+}
+
 } // namespace
