@@ -73,6 +73,7 @@ void registerStencilRules(RuleRegistry& r);
 void registerStageFusionRules(RuleRegistry& r);
 void registerVectorReduceRules(RuleRegistry& r);
 void registerIdentityRules(RuleRegistry& r);
+void registerOpenClTilingRules(RuleRegistry& r);
 
 /// Shine's reorder over a nest of maps and reductions (ReorderNest.cpp); the
 /// `reorder` rule falls back to it where the nest is not of maps only.

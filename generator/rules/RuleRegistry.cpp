@@ -36,6 +36,7 @@ const RuleRegistry& RuleRegistry::instance() {
     registerStencilRules(r);
     registerStageFusionRules(r);
     registerIdentityRules(r);
+    registerOpenClTilingRules(r);
     return r;
   }();
   return registry;
