@@ -243,6 +243,43 @@ const RuleCase kCases[] = {
    "let(toMem(ys |> map(neg)))(fun(r => zip(r, r) |> map(fun(p => fst(p) * snd(p)))))", "ys |> map(neg)"},
   {"recompute", "topDown(recompute)", "ys |> map(neg) |> toMem |> map(fabs)", "ys |> map(neg) |> map(fabs)",
    "ys |> map(neg) |> map(fabs)"},
+  // OpenCL tiling (docs/strategies.md, "OpenCL tiles in local memory"): the
+  // random inputs have m = 4, 8, 12, 16, so stageTiles(3, ..) leaves a tail
+  // of 1, 2 or 0 products
+  {"stageTiles", "stageTiles(3, 1, 2) @ outermost(mapNest(2))",
+   "xs |> map(fun(r => xs |> map(fun(c => zip(r)(c) |> reduceSeq(fun(a, p => a + fst(p) * snd(p)))(0.0f)))))",
+   "zip((zip(xs |> transpose |> take(3*(m/3)) |> split(3))(xs |> transpose |> take(3*(m/3)) |> split(3))"
+   " |> reduceSeq(fun(acc, t => let(toMem(map(fun(a => map(fun(b => b))(a)))(transpose(fst(t)))))(fun(va"
+   " => let(toMem(map(fun(a => map(fun(b => b))(a)))(snd(t))))(fun(vb => zip(acc)(va) |> map(fun(p => zi"
+   "p(fst(p))(transpose(vb)) |> map(fun(q => zip(snd(p))(snd(q)) |> reduceSeq(fun(a, p2 => a + fst(p2) *"
+   " snd(p2)))(fst(q))))))))))))(xs |> map(fun(r => xs |> map(fun(c => 0.0f)))))))(xs) |> map(fun(p => z"
+   "ip(fst(p))(xs) |> map(fun(q => zip(snd(p) |> drop(3*(m/3)))(snd(q) |> drop(3*(m/3))) |> reduceSeq(fu"
+   "n(a, p2 => a + fst(p2) * snd(p2)))(fst(q))))))",
+   "xs |> map(fun(r => xs |> map(fun(c => zip(c)(r) |> reduceSeq(fun(a, p => a + fst(p) * snd(p)))(0.0f)))))"},
+  // both tiles in the other order, another operator
+  {"stageTilesOrders", "stageTiles(2, 2, 1) @ outermost(mapNest(2))",
+   "xs |> map(fun(r => xs |> map(fun(c => zip(r)(c) |> reduceSeq(fun(a, p => max(a)(fst(p) - snd(p))))(0.5f)))))",
+   "zip((zip(xs |> transpose |> take(2*(m/2)) |> split(2))(xs |> transpose |> take(2*(m/2)) |> split(2))"
+   " |> reduceSeq(fun(acc, t => let(toMem(map(fun(a => map(fun(b => b))(a)))(fst(t))))(fun(va => let(toM"
+   "em(map(fun(a => map(fun(b => b))(a)))(transpose(snd(t)))))(fun(vb => zip(acc)(transpose(va)) |> map("
+   "fun(p => zip(fst(p))(vb) |> map(fun(q => zip(snd(p))(snd(q)) |> reduceSeq(fun(a, p2 => max(a)(fst(p2"
+   ") - snd(p2))))(fst(q))))))))))))(xs |> map(fun(r => xs |> map(fun(c => 0.5f)))))))(xs) |> map(fun(p "
+   "=> zip(fst(p))(xs) |> map(fun(q => zip(snd(p) |> drop(2*(m/2)))(snd(q) |> drop(2*(m/2))) |> reduceSe"
+   "q(fun(a, p2 => max(a)(fst(p2) - snd(p2))))(fst(q))))))",
+   "xs |> map(fun(r => xs |> map(fun(c => zip(r)(c) |> map(fun(p => fst(p) * snd(p))) |> reduce(add)(0.0f)))))"},
+  {"stageTransposed", "stageTransposed @ outermost(isMap)", "xs |> map(map(neg))",
+   "xs |> transpose |> map(fun(a => map(fun(b => b))(a))) |> toMem |> transpose |> map(map(neg))",
+   "ys |> map(neg)"},
+  {"padNest", "padNest(4, 3) @ outermost(isMap)", "xs |> map(map(neg))",
+   "xs |> map(padClamp(0, 3*((m+2)/3) - m)) |> padClamp(0, 4*((n+3)/4) - n) |> map(map(neg))"
+   " |> transpose |> take(m) |> transpose |> take(n)",
+   "ys |> map(neg)"},
+  {"padNestTransposed", "padNest(4, 3) @ outermost(isMap)", "transpose(xs) |> map(fun(c => map(neg)(c)))",
+   "xs |> map(padClamp(0, 4*((m+3)/4) - m)) |> padClamp(0, 3*((n+2)/3) - n) |> transpose"
+   " |> map(fun(c => map(neg)(c))) |> transpose |> take(n) |> transpose |> take(m)",
+   "xs |> map(fun(r => map(neg)(ys)))"},
+  {"reduceSeqToOcl", "reduceSeqToOcl(Private) @ topDown", "ys |> reduceSeq(fun(a, y => a + y))(0.0f)",
+   "ys |> oclReduceSeq(Private)(fun(a, y => a + y))(0.0f)", "ys |> reduce(add)(0.0f)"},
 };
 // clang-format on
 
@@ -302,7 +339,8 @@ TEST(RuleRegistryTest, EveryRuleHasATestCase) {
 /// The rules that handle a remainder (a tail or padding) instead of needing a
 /// multiple of their size.
 bool remainderRule(const std::string& name) {
-  for (const char* r : {"padTile", "padMap", "peelTail", "peelReduce", "splitReduceSeq"})
+  for (const char* r :
+       {"padTile", "padMap", "peelTail", "peelReduce", "splitReduceSeq", "stageTiles", "padNest"})
     if (name.rfind(r, 0) == 0)
       return true;
   return false;
