@@ -70,28 +70,6 @@ inline constexpr auto call_transpose = [](auto f, Data& d, auto a) {
   return f(a.out(d), dim(d, 0), dim(d, 1), a.in(d, 0));
 };
 
-/// Kernels whose sizes count 4x4 tiles (mm_local, transpose_local: a
-/// (4n).(4m) matrix is passed with the size n, m; their result n.4.m.4 is the
-/// row-major (4n).(4m) matrix): mm's and transpose's ABI, sizes divided by 4.
-/// A problem whose sizes are not multiples of 4 fails (returns 1, as a
-/// precondition would).
-inline bool tiles4(const Data& d, std::size_t rank) {
-  for (std::size_t i = 0; i < rank; ++i)
-    if (d.dims[i] % 4 != 0)
-      return false;
-  return true;
-}
-inline constexpr auto call_mm_tiles4 = [](auto f, Data& d, auto a) {
-  if (!tiles4(d, 3))
-    return 1;
-  return f(a.out(d), dim(d, 0) / 4, dim(d, 1) / 4, dim(d, 2) / 4, a.in(d, 0), a.in(d, 1));
-};
-inline constexpr auto call_transpose_tiles4 = [](auto f, Data& d, auto a) {
-  if (!tiles4(d, 2))
-    return 1;
-  return f(a.out(d), dim(d, 0) / 4, dim(d, 1) / 4, a.in(d, 0));
-};
-
 using jacobi1d = int(float*, int, const float*);
 inline constexpr auto call_jacobi1d = [](auto f, Data& d, auto a) {
   return f(a.out(d), dim(d, 0), a.in(d, 0));
