@@ -57,6 +57,15 @@ struct KernelAbi {
   /// OpenCL: the kernel contains barriers, so every work-group must be
   /// complete (the global size a multiple of the local size).
   bool usesBarriers = false;
+  /// OpenCL: the kernels, in launch order, one per phase of the program
+  /// (docs/dpia.md, "Kernel phases"); `parallel` is false for a phase
+  /// without a parallel map (launched as one work-item). One kernel named
+  /// `symbol` unless the program has several phases.
+  struct Kernel {
+    std::string name;
+    bool parallel = true;
+  };
+  std::vector<Kernel> kernels;
 
   /// The parameters with role `r`, in ABI order.
   std::vector<const AbiParam*> withRole(AbiParam::Role r) const {

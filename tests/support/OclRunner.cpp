@@ -311,6 +311,13 @@ static void releaseMems(void) {
   for (int i = 0; i < nMems; ++i) clReleaseMemObject(mems[i]);
   nMems = 0;
 }
+/* Every kernel of a job (one per phase) takes every argument. */
+enum { kMaxKernels = 8 };
+static cl_int setArg(cl_kernel* ks, int nk, cl_uint i, size_t size, const void* v) {
+  cl_int err = CL_SUCCESS;
+  for (int q = 0; q < nk && err == CL_SUCCESS; ++q) err = clSetKernelArg(ks[q], i, size, v);
+  return err;
+}
 /* Reports a failed job and skips to its `end`. */
 #define FAIL(what, code) do { printf("rc %d %s %s\n", (int)(code), what, risec_cl_error_string(code)); goto next; } while (0)
 int main(int argc, char** argv) {
@@ -321,17 +328,19 @@ int main(int argc, char** argv) {
   cl_context c = risec_cl_context_handle(ctx);
   FILE* a = fopen(argv[1], "r");
   if (!a) return 2;
-  char word[16], path[4096], name[256];
+  char word[16], path[4096], name[1024];
   int job = 0;
   while (fscanf(a, "%15s", word) == 1) {
     if (strcmp(word, "job") != 0) return 3;
     unsigned dims;
     size_t g[3], l[3];
-    if (fscanf(a, "%4095s %255s %u %zu %zu %zu %zu %zu %zu", path, name, &dims, &g[0], &g[1],
+    if (fscanf(a, "%4095s %1023s %u %zu %zu %zu %zu %zu %zu", path, name, &dims, &g[0], &g[1],
                &g[2], &l[0], &l[1], &l[2]) != 9) return 3;
     printf("job %d\n", job++);
     fflush(stdout);
-    cl_kernel k = NULL;
+    cl_kernel ks[kMaxKernels];
+    int one[kMaxKernels];
+    int nk = 0;
     cl_mem out[8];
     long outCount[8];
     int outInt[8];
@@ -343,16 +352,24 @@ int main(int argc, char** argv) {
     st = risec_cl_program(ctx, src, "-cl-std=CL1.2", &prog);
     free(src);
     if (st) { printf("rc 1 build %s\n", risec_cl_last_error(ctx)); goto next; }
-    k = clCreateKernel(prog, name, &err);
-    if (err) FAIL("kernel", err);
+    /* KERNEL: the kernels of the phases in launch order, separated by commas;
+       a name ending in `!` runs as one work-item (a phase without parallel maps) */
+    for (char* t = strtok(name, ","); t && nk < kMaxKernels; t = strtok(NULL, ",")) {
+      size_t len = strlen(t);
+      one[nk] = len > 0 && t[len - 1] == '!';
+      if (one[nk]) t[len - 1] = 0;
+      ks[nk] = clCreateKernel(prog, t, &err);
+      if (err) FAIL("kernel", err);
+      ++nk;
+    }
     cl_uint arg = 0;
     while (fscanf(a, "%15s", word) == 1 && strcmp(word, "end") != 0) {
       if (word[0] == 'i') {
         cl_int v; if (fscanf(a, "%d", &v) != 1) return 3;
-        err = clSetKernelArg(k, arg++, sizeof v, &v);
+        err = setArg(ks, nk, arg++, sizeof v, &v);
       } else if (word[0] == 'f') {
         float v; if (fscanf(a, "%f", &v) != 1) return 3;
-        err = clSetKernelArg(k, arg++, sizeof v, &v);
+        err = setArg(ks, nk, arg++, sizeof v, &v);
       } else {
         long n, bytes = 4;
         if (fscanf(a, "%ld", &n) != 1) return 3;
@@ -372,12 +389,16 @@ int main(int argc, char** argv) {
         if ((word[0] == 'o' || word[0] == 'n') && nOut < 8) {
           out[nOut] = m; outInt[nOut] = word[0] == 'n'; outCount[nOut++] = n;
         }
-        err = clSetKernelArg(k, arg++, sizeof m, &m);
+        err = setArg(ks, nk, arg++, sizeof m, &m);
       }
       if (err) FAIL("arg", err);
     }
-    err = clEnqueueNDRangeKernel(risec_cl_queue(ctx), k, dims, NULL, g, l, 0, NULL, NULL);
-    if (err) FAIL("launch", err);
+    for (int q = 0; q < nk; ++q) { /* in order: the queue is an in-order one */
+      size_t g1[3] = {1, 1, 1}, l1[3] = {1, 1, 1};
+      err = clEnqueueNDRangeKernel(risec_cl_queue(ctx), ks[q], one[q] ? 1 : dims, NULL,
+                                   one[q] ? g1 : g, one[q] ? l1 : l, 0, NULL, NULL);
+      if (err) FAIL("launch", err);
+    }
     err = clFinish(risec_cl_queue(ctx));
     if (err) FAIL("finish", err);
     printf("rc 0\n");
@@ -396,7 +417,7 @@ int main(int argc, char** argv) {
     /* skip the rest of a failed job */
     if (strcmp(word, "end") != 0)
       while (fscanf(a, "%15s", word) == 1 && strcmp(word, "end") != 0) {}
-    if (k) clReleaseKernel(k);
+    for (int q = 0; q < nk; ++q) clReleaseKernel(ks[q]);
     releaseMems();
     fflush(stdout);
   }
@@ -540,6 +561,18 @@ std::map<std::size_t, std::vector<std::string>> jobSegments(const std::string& o
       current->push_back(line);
   }
   return segments;
+}
+
+/// The job line's KERNEL: the kernels of the program's phases in launch
+/// order, `!` after one that runs as one work-item (docs/dpia.md, "Kernel
+/// phases").
+std::string kernelList(const codegen::KernelAbi& abi) {
+  if (abi.kernels.empty())
+    return abi.symbol;
+  std::string out;
+  for (const codegen::KernelAbi::Kernel& k : abi.kernels)
+    out += (out.empty() ? "" : ",") + k.name + (k.parallel || abi.kernels.size() == 1 ? "" : "!");
+  return out;
 }
 
 std::string joinLines(const std::vector<std::string>& lines) {
@@ -732,7 +765,7 @@ void OclRunner::runJobs(const std::vector<BatchJob>& jobs, const std::vector<std
       for (std::size_t j : ids) {
         const Launch& l = jobs[j].job.launch;
         out << "job " << fileOf.at(jobs[j].kernel).string() << " "
-            << jobs[j].kernel->result.files.abi.symbol << " " << l.dims;
+            << kernelList(jobs[j].kernel->result.files.abi) << " " << l.dims;
         for (std::size_t g : l.global)
           out << " " << g;
         for (std::size_t x : l.local)

@@ -12,6 +12,11 @@
 // one job after the other:
 //
 //   job FILE.cl KERNEL DIMS G0 G1 G2 L0 L1 L2
+//                      KERNEL: one kernel, or the kernels of a program's
+//                      phases (docs/dpia.md, "Kernel phases") separated by
+//                      commas, launched in order with the same arguments;
+//                      one ending in `!` (a phase without a parallel map)
+//                      runs as one work-item, the others with the launch
 //   o COUNT            the output buffer (COUNT f32 words; filled with -1
 //                      first); one per output component
 //   n COUNT            an output buffer of COUNT i32 words (filled with -1)

@@ -10,9 +10,12 @@
 
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string>
+#include <vector>
 
 namespace {
 
@@ -208,10 +211,11 @@ TEST(CodegenOpenCLMemory, BarrierInsideMapLocalIsRejected) {
 }
 
 TEST(CodegenOpenCLMemory, BarrierBetweenTwoWorkGroupLoopsIsRejected) {
+  // inside a mapSeq: not a phase boundary (at the top level it is, below)
   std::string d = diagnostic(
-      "def f = depFun(n: Nat => fun(xs: n.4.f32 =>\n"
+      "def f = depFun((m: Nat, n: Nat) => fun(xss: m.n.4.f32 => xss |> mapSeq(fun(xs =>\n"
       "  xs |> mapWorkGroup(0)(fun(r => r |> mapLocal(0)(fun(x => x * x)))) |> toGlobal\n"
-      "     |> transpose |> mapWorkGroup(0)(fun(c => c |> mapLocal(0)(fun(x => x + 1.0f))))))\n");
+      "     |> transpose |> mapWorkGroup(0)(fun(c => c |> mapLocal(0)(fun(x => x + 1.0f))))))))\n");
   EXPECT_EQ(
       d.rfind("f.rise:2:73: `tmp (toGlobal)` is written and read by different work-groups", 0), 0u)
       << d;
@@ -219,15 +223,109 @@ TEST(CodegenOpenCLMemory, BarrierBetweenTwoWorkGroupLoopsIsRejected) {
 }
 
 TEST(CodegenOpenCLMemory, BarrierBetweenWorkGroupsIsRejected) {
-  EXPECT_EQ(diagnostic("def f = depFun(n: Nat => fun(xs: n.f32 =>\n"
-                       "  xs |> mapGlobal(0)(fun(x => x * x)) |> toGlobal\n"
-                       "     |> oclReduceSeq(Private)(fun(a, y => a + y))(0.0f)))\n"),
-            "f.rise:2:42: `tmp (toGlobal)` is written and read by different work-groups (a "
+  EXPECT_EQ(diagnostic("def f = depFun((m: Nat, n: Nat) => fun(xss: m.n.f32 =>\n"
+                       "  xss |> mapSeq(fun(xs => xs |> mapGlobal(0)(fun(x => x * x)) |> toGlobal\n"
+                       "     |> oclReduceSeq(Private)(fun(a, y => a + y))(0.0f)))))\n"),
+            "f.rise:2:66: `tmp (toGlobal)` is written and read by different work-groups (a "
             "mapWorkGroup or mapGlobal loop accesses it before or after another loop does): that "
             "needs a barrier between all work-items, which OpenCL does not have inside a kernel "
-            "(synchronizability, §4.6); split the kernel in two, or restructure so that each "
-            "work-group only reads what its own work-items wrote (mapWorkGroup around mapLocal "
-            "loops) [E0635]");
+            "(synchronizability, §4.6); split the kernel in two (a dependency between two "
+            "statements of the program's outermost sequence, e.g. through `let(... |> "
+            "toGlobal)`, is split into two kernels: docs/dpia.md, \"Kernel phases\"), or "
+            "restructure so that each work-group only reads what its own work-items wrote "
+            "(mapWorkGroup around mapLocal loops) [E0635]");
+}
+
+// ---- kernel phases (docs/dpia.md, "Kernel phases") -------------------------------------
+
+/// `text` with every run of white space (and a `//` continuing a comment)
+/// as one space: what clang-format wraps does not matter.
+std::string squeeze(const std::string& text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (std::isspace(static_cast<unsigned char>(text[i]))) {
+      while (i + 1 < text.size() && std::isspace(static_cast<unsigned char>(text[i + 1])))
+        ++i;
+      if (text[i] == '\n' && text.compare(i + 1, 3, "// ") == 0)
+        i += 3;
+      out += ' ';
+      continue;
+    }
+    out += text[i];
+  }
+  return out;
+}
+
+/// The names of the `__kernel`s of `cl`, in order.
+std::vector<std::string> kernelNames(const std::string& cl) {
+  std::vector<std::string> names;
+  const std::string k = "__kernel void ";
+  for (std::size_t p = cl.find(k); p != std::string::npos; p = cl.find(k, p + 1))
+    names.push_back(cl.substr(p + k.size(), cl.find('(', p) - p - k.size()));
+  return names;
+}
+
+TEST(CodegenOpenCLPhases, ADependencyBetweenWorkGroupsAtTheTopLevelSplitsTheKernel) {
+  codegen::CompileResult r = compileE2e("ocl_phases_sum.rise");
+  const std::string& cl = r.files.source;
+  EXPECT_EQ(kernelNames(cl), (std::vector<std::string>{"sumSquares", "sumSquares_phase2"})) << cl;
+  ASSERT_EQ(r.files.abi.kernels.size(), 2u);
+  EXPECT_TRUE(r.files.abi.kernels[0].parallel);
+  EXPECT_FALSE(r.files.abi.kernels[1].parallel) << "phase 2 has no parallel map";
+  // each kernel says which phase it is; no barrier, no marker left
+  EXPECT_NE(cl.find("// Phase 1 of 2 of sumSquares"), std::string::npos) << cl;
+  EXPECT_NE(squeeze(cl).find("Phase 2 of 2: starts when every work-group of phase 1 is done "
+                             "with tmp (toGlobal at ocl_phases_sum.rise:5:42). __kernel void "
+                             "sumSquares_phase2("),
+            std::string::npos)
+      << cl;
+  EXPECT_EQ(count(cl, "barrier("), 0u) << cl;
+  EXPECT_EQ(count(cl, "#pragma"), 0u) << cl;
+  EXPECT_FALSE(r.files.abi.usesBarriers);
+  // the global temporary is a parameter of both kernels, allocated once by the host
+  EXPECT_EQ(count(cl, "global float* restrict tmp)"), 2u) << cl;
+  EXPECT_EQ(count(r.files.hostSource, "tmp = clCreateBuffer("), 1u) << r.files.hostSource;
+}
+
+TEST(CodegenOpenCLPhases, TheHostWrapperLaunchesTheKernelsInOrder) {
+  codegen::CompileResult r = compileE2e("ocl_phases_three.rise");
+  EXPECT_EQ(kernelNames(r.files.source),
+            (std::vector<std::string>{"centre", "centre_phase2", "centre_phase3"}));
+  const std::string host = squeeze(r.files.hostSource);
+  // one launch function per phase, each from the default rule for its own loops
+  std::size_t l1 = host.find("void centre_launch("), l2 = host.find("void centre_phase2_launch("),
+              l3 = host.find("void centre_phase3_launch(");
+  ASSERT_NE(l1, std::string::npos) << host;
+  ASSERT_NE(l2, std::string::npos) << host;
+  ASSERT_NE(l3, std::string::npos) << host;
+  std::string phase2 = host.substr(l2, l3 - l2);
+  EXPECT_NE(phase2.find("risec_global[0] = (size_t)(1);"), std::string::npos)
+      << "phase 2 runs one work-item:\n"
+      << phase2;
+  // the launches in phase order, then one clFinish
+  std::size_t e1 = host.find("risec_kernels[0], risec_dims, NULL, risec_global"),
+              e2 = host.find("risec_kernels[1], risec_dims, NULL, risec_global"),
+              e3 = host.find("risec_kernels[2], risec_dims, NULL, risec_global");
+  ASSERT_NE(e1, std::string::npos) << host;
+  EXPECT_LT(e1, e2);
+  EXPECT_LT(e2, e3);
+  EXPECT_NE(host.find("\"centre_phase3\""), std::string::npos) << host;
+  EXPECT_EQ(count(host, "clFinish("), 1u) << host;
+  EXPECT_GT(host.find("clFinish("), e3);
+  // the header declares the later phases' launch functions
+  EXPECT_NE(squeeze(r.files.header)
+                .find("void centre_phase3_launch(int n, size_t global[3], size_t local[3], "
+                      "cl_uint* dims);"),
+            std::string::npos)
+      << r.files.header;
+}
+
+TEST(CodegenOpenCLPhases, AProgramWithoutSuchADependencyIsOneKernel) {
+  codegen::CompileResult r = compileE2e("ocl_global_temp.rise");
+  EXPECT_EQ(kernelNames(r.files.source).size(), 1u) << r.files.source;
+  ASSERT_EQ(r.files.abi.kernels.size(), 1u);
+  EXPECT_EQ(r.files.abi.kernels[0].name, r.files.abi.symbol);
+  EXPECT_EQ(r.files.hostSource.find("risec_kernels"), std::string::npos);
 }
 
 TEST(CodegenOpenCLMemory, LocalOfSymbolicSizeIsRejected) {

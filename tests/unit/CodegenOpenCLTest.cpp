@@ -228,6 +228,25 @@ TEST(CodegenOpenCLEndToEnd, LocalAndGlobalBehindOneBarrier) {
             {{{"n", 1}, {"m", 1}}, {{"n", 5}, {"m", 11}}, {{"n", 17}, {"m", 0}}});
 }
 
+// Programs of several kernels (docs/dpia.md, "Kernel phases"): each phase
+// with a parallel map runs with the launch, one without as one work-item
+// (the runner's job line, OclRunner.h); the global temporaries between them
+// start as NaN, so a phase that runs early or not at all shows.
+TEST(CodegenOpenCLEndToEnd, TwoPhasesThroughAGlobalTemporary) {
+  runOnPocl(data("e2e", "ocl_phases_sum.rise"), {oneDim(8, 4), oneDim(3, 1), oneDim(64, 32)},
+            {{{"n", 0}}, {{"n", 1}}, {{"n", 7}}, {{"n", 101}}});
+}
+
+TEST(CodegenOpenCLEndToEnd, TwoWorkGroupPhasesReadingTransposed) {
+  runOnPocl(data("e2e", "ocl_phases_transpose.rise"), {oneDim(2, 2), oneDim(8, 4), oneDim(12, 3)},
+            {{{"n", 1}}, {{"n", 4}}, {{"n", 13}}});
+}
+
+TEST(CodegenOpenCLEndToEnd, ThreePhases) {
+  runOnPocl(data("e2e", "ocl_phases_three.rise"), {oneDim(8, 4), oneDim(5, 5)},
+            {{{"n", 0}}, {{"n", 1}}, {{"n", 9}}, {{"n", 100}}});
+}
+
 TEST(CodegenOpenCLEndToEnd, GlobalTemporary) {
   runOnPocl(
       data("e2e", "ocl_global_temp.rise"), {oneDim(12, 4), oneDim(5, 5), oneDim(64, 32)},

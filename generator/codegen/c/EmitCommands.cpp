@@ -133,6 +133,9 @@ void Emitter::comm(const Phrase& c, std::vector<CStmt>& out) {
   } else if (dpia::isParallelLoop(c)) {
     noteWrite({}); // its writes are not followed
     parallelLoop(c, out);
+  } else if (opencl::isPhaseBoundary(c)) { // a new kernel (opencl/Kernel.h)
+    out.push_back(opencl::phaseMarker(c->tag()));
+    phaseGridLoops_.emplace_back();
   } else if (c->isPrim(primitive::barrier())) {
     std::string flags = dpia::barrierLocal(c) ? "CLK_LOCAL_MEM_FENCE" : "";
     if (dpia::barrierGlobal(c))

@@ -7,6 +7,7 @@
 
 #include "codegen/c/CPrinter.h"
 #include "codegen/host/HostWrappers.h"
+#include "codegen/opencl/Kernel.h"
 #include "codegen/opencl/Temporaries.h"
 #include "codegen/opencl/VectorTypes.h"
 #include "dpia/Imperative.h"
@@ -14,6 +15,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <regex>
 
 namespace risec::codegen::c {
 
@@ -24,6 +26,7 @@ void Emitter::gridStrideLoop(const Phrase& c, std::vector<CStmt>& out) {
   opencl::GridLoop g = opencl::gridLoop(c);
   recordGridLoop(c, g);
   usedDims_.insert(g.dim);
+  phaseGridLoops_.back().dims.insert(g.dim);
   std::string i = loopName();
   natNames_[dpia::forIndex(c)->var().id] = i;
   loops_.push_back(i);
@@ -46,6 +49,7 @@ void Emitter::recordGridLoop(const Phrase& c, const opencl::GridLoop& g) {
   if (!sizesOnly)
     return;
   gridLoops_.add({g.kind, g.dim, count, static_cast<int>(gridStack_.size())});
+  phaseGridLoops_.back().loops.add({g.kind, g.dim, count, static_cast<int>(gridStack_.size())});
 }
 
 void Emitter::placeTemporaries(const std::vector<dpia::HoistedAllocation>& heap) {
@@ -122,23 +126,40 @@ void Emitter::distributePrivateArrays() {
 
 CFiles Emitter::openclFiles(std::vector<CStmt> statements) {
   const dpia::Program& p = program_;
-  std::vector<CStmt> body = std::move(statements);
-  body.insert(body.begin(), localDecls_.begin(), localDecls_.end());
-  voidUnusedParameters(params_, body);
-  Function kernel;
-  kernel.qualifiers = {"__kernel"};
-  if (reqdWorkGroupSize_) { // the layouts hold for these local sizes only
-    std::string sizes;
-    for (std::size_t d = 0; d < 3; ++d) {
-      std::int64_t l = d < opts_.launch->local.size() ? opts_.launch->local[d]->value() : 1;
-      sizes += (d ? ", " : "") + std::to_string(l);
+  // one kernel per phase (opencl/Kernel.h), each with every parameter and
+  // the local memory it uses
+  std::vector<opencl::Phase> phases = opencl::splitPhases(statements);
+  std::vector<Function> kernels;
+  abi_.kernels.clear();
+  for (std::size_t k = 0; k < phases.size(); ++k) {
+    std::vector<CStmt> body = std::move(phases[k].statements);
+    std::string text;
+    for (const CStmt& s : body)
+      text += printStmt(s);
+    std::vector<CStmt> locals;
+    for (const CStmt& d : localDecls_)
+      if (phases.size() == 1 || std::regex_search(text, std::regex("\\b" + d->name() + "\\b")))
+        locals.push_back(d);
+    body.insert(body.begin(), locals.begin(), locals.end());
+    voidUnusedParameters(params_, body);
+    bool parallel = !phaseGridLoops_.at(k).dims.empty();
+    Function kernel;
+    kernel.qualifiers = {"__kernel"};
+    if (reqdWorkGroupSize_ && parallel) { // the layouts hold for these local sizes only
+      std::string sizes;
+      for (std::size_t d = 0; d < 3; ++d) {
+        std::int64_t l = d < opts_.launch->local.size() ? opts_.launch->local[d]->value() : 1;
+        sizes += (d ? ", " : "") + std::to_string(l);
+      }
+      kernel.qualifiers.push_back("__attribute__((reqd_work_group_size(" + sizes + ")))");
     }
-    kernel.qualifiers.push_back("__attribute__((reqd_work_group_size(" + sizes + ")))");
+    kernel.returnType = namedType("void");
+    kernel.name = opencl::phaseKernelName(opts_.symbol, k);
+    kernel.params = params_;
+    kernel.body = body;
+    abi_.kernels.push_back({kernel.name, parallel});
+    kernels.push_back(kernel);
   }
-  kernel.returnType = namedType("void");
-  kernel.name = opts_.symbol;
-  kernel.params = params_;
-  kernel.body = body;
 
   std::vector<Param> sizes;
   for (const Param& prm : params_)
@@ -166,15 +187,25 @@ CFiles Emitter::openclFiles(std::vector<CStmt> statements) {
   cl.blank();
   for (const StructDef& s : types_.structs())
     cl.add(s);
-  // the helpers the kernel calls (one whose call was a dead store is not)
-  const std::set<std::string> helpers = calledHelpers(kernel.body);
+  // the helpers the kernels call (one whose call was a dead store is not)
+  std::vector<CStmt> all;
+  for (const Function& kernel : kernels)
+    all.insert(all.end(), kernel.body.begin(), kernel.body.end());
+  const std::set<std::string> helpers = calledHelpers(all);
   for (const std::string& hname : helpers)
     cl.raw(helperCode(hname));
   for (const std::string& f : foreignCodes)
     cl.raw(f);
   if (!helpers.empty() || !p.foreigns.empty() || !types_.structs().empty())
     cl.blank();
-  cl.add(kernel);
+  for (std::size_t k = 0; k < kernels.size(); ++k) {
+    if (k > 0)
+      cl.blank();
+    if (kernels.size() > 1)
+      cl.raw(
+          printStmt(comment(opencl::phaseComment(opts_.symbol, k, kernels.size(), phases[k].why))));
+    cl.add(kernels[k]);
+  }
   std::string source = printUnit(cl);
   std::string typedefs = opencl::stdintTypedefs(source);
   if (!typedefs.empty()) {
@@ -191,14 +222,20 @@ CFiles Emitter::openclFiles(std::vector<CStmt> statements) {
 
   // the host wrappers embed SYMBOL.cl as it is shipped: formatted
   source = tooling::formatSource(source, tooling::SourceLanguage::OpenCL12, opts_.symbol + ".cl");
-  host::LaunchPlan plan;
-  plan.loops = gridLoops_;
-  plan.given = opts_.launch.has_value();
-  if (plan.given)
+  if (opts_.launch)
     host::checkUnusedDimensions(*opts_.launch, usedDims_);
-  plan.launch = plan.given ? *opts_.launch : host::defaultLaunch(gridLoops_);
-  return {source, host::openclHeader(abi_, opts_, plan, declarations), abi_,
-          host::openclHostSource(abi_, opts_, plan, source)};
+  // each kernel's own launch: the given one (a parallel phase), else the
+  // default rule for its grid loops (one work-item without any)
+  std::vector<host::LaunchPlan> plans;
+  for (std::size_t k = 0; k < kernels.size(); ++k) {
+    host::LaunchPlan plan;
+    plan.loops = kernels.size() == 1 ? gridLoops_ : phaseGridLoops_.at(k).loops;
+    plan.given = opts_.launch.has_value() && (kernels.size() == 1 || abi_.kernels[k].parallel);
+    plan.launch = plan.given ? *opts_.launch : host::defaultLaunch(plan.loops);
+    plans.push_back(plan);
+  }
+  return {source, host::openclHeader(abi_, opts_, plans, declarations), abi_,
+          host::openclHostSource(abi_, opts_, plans, source)};
 }
 
 } // namespace risec::codegen::c

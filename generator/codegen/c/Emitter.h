@@ -268,8 +268,15 @@ private:
   std::vector<LoopWrites> loopWrites_; ///< the sequential loops being emitted, outermost first
   /// the indices of the sequential and OpenMP loops around, outermost first
   std::vector<std::uint64_t> loopIndices_;
-  std::set<std::uint64_t> sizeIds_;            ///< the size parameters
-  host::GridLoops gridLoops_;                  ///< OpenCL: for the launch configuration
+  std::set<std::uint64_t> sizeIds_; ///< the size parameters
+  host::GridLoops gridLoops_;       ///< OpenCL: for the launch configuration
+  /// OpenCL: the grid loops (for the launch) and the dimensions of each
+  /// phase (opencl/Kernel.h), the last one being emitted
+  struct PhaseLoops {
+    host::GridLoops loops;
+    std::set<int> dims;
+  };
+  std::vector<PhaseLoops> phaseGridLoops_ = std::vector<PhaseLoops>(1);
   std::vector<opencl::GridLoopRef> gridStack_; ///< OpenCL: the grid loops around, outermost first
   std::set<int> usedDims_;                     ///< OpenCL: the dimensions of all grid loops
   opencl::PrivateMemoryCheck privateMemory_;   ///< OpenCL: rule 1 on every private temporary

@@ -192,6 +192,11 @@ std::string launchNeed(const LaunchPlan& plan) {
   return "at most [" + joined(needs) + "]";
 }
 
+/// The name of kernel `k` (from 0) of `abi`: its symbol without phases.
+std::string kernelName(const KernelAbi& abi, std::size_t k) {
+  return k < abi.kernels.size() ? abi.kernels[k].name : abi.symbol;
+}
+
 mustache::data common(const KernelAbi& abi, const c::COptions& opts) {
   mustache::data d;
   d.set("symbol", abi.symbol);
@@ -249,6 +254,12 @@ std::string cHeader(const KernelAbi& abi, const c::COptions& opts,
 
 std::string openclHeader(const KernelAbi& abi, const c::COptions& opts, const LaunchPlan& plan,
                          const std::string& declarations) {
+  return openclHeader(abi, opts, std::vector<LaunchPlan>{plan}, declarations);
+}
+
+std::string openclHeader(const KernelAbi& abi, const c::COptions& opts,
+                         const std::vector<LaunchPlan>& plans, const std::string& declarations) {
+  const LaunchPlan& plan = plans.at(0);
   mustache::data d = common(abi, opts);
   d.set("doc", docComment(abi, opts));
   d.set("declarations", declarations);
@@ -257,6 +268,18 @@ std::string openclHeader(const KernelAbi& abi, const c::COptions& opts, const La
   d.set("launchParams", launchParams(abi, false));
   d.set("launchRule", launchRule(plan));
   d.set("launchNeed", launchNeed(plan));
+  d.set("phased", flag(plans.size() > 1));
+  d.set("phaseCount", std::to_string(plans.size()));
+  mustache::data later{mustache::data::type::list};
+  for (std::size_t k = 1; k < plans.size(); ++k) {
+    mustache::data q;
+    q.set("number", std::to_string(k + 1));
+    q.set("kernel", kernelName(abi, k));
+    q.set("launchRule", launchRule(plans[k]));
+    q.set("launchNeed", launchNeed(plans[k]));
+    later.push_back(q);
+  }
+  d.set("laterPhases", later);
   return render(embedded::kOpenCLHeader, d);
 }
 
@@ -283,6 +306,13 @@ std::size_t largestVectorBytes(const std::string& source) {
 
 std::string openclHostSource(const KernelAbi& abi, const c::COptions& opts, const LaunchPlan& plan,
                              const std::string& kernelSource) {
+  return openclHostSource(abi, opts, std::vector<LaunchPlan>{plan}, kernelSource);
+}
+
+std::string openclHostSource(const KernelAbi& abi, const c::COptions& opts,
+                             const std::vector<LaunchPlan>& plans,
+                             const std::string& kernelSource) {
+  const LaunchPlan& plan = plans.at(0);
   mustache::data d = common(abi, opts);
   SizePrinter print(abi);
   d.set("hostParams", joined(abiList(abi, false, false)));
@@ -294,6 +324,22 @@ std::string openclHostSource(const KernelAbi& abi, const c::COptions& opts, cons
   d.set("sizeArgsComma", sizes.empty() ? "" : joined(sizes) + ", ");
   d.set("launchDefinitionParams", launchParams(abi, true));
   d.set("launchBody", launchBody(abi, plan, print));
+  d.set("phased", flag(plans.size() > 1));
+  d.set("phaseCount", std::to_string(plans.size()));
+  mustache::data phases{mustache::data::type::list}, later{mustache::data::type::list};
+  for (std::size_t k = 0; k < plans.size(); ++k) {
+    mustache::data q;
+    q.set("index", std::to_string(k));
+    q.set("number", std::to_string(k + 1));
+    q.set("kernel", kernelName(abi, k));
+    q.set("last", flag(k + 1 == plans.size()));
+    q.set("launchBody", launchBody(abi, plans[k], print));
+    phases.push_back(q);
+    if (k > 0)
+      later.push_back(q);
+  }
+  d.set("phases", phases);
+  d.set("laterPhases", later);
   d.set("source_literal", cStringLiteral(kernelSource));
 
   mustache::data temporaries{mustache::data::type::list}, args{mustache::data::type::list},

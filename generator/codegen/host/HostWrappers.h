@@ -42,6 +42,16 @@ std::string openclHeader(const KernelAbi& abi, const c::COptions& opts, const La
 std::string openclHostSource(const KernelAbi& abi, const c::COptions& opts, const LaunchPlan& plan,
                              const std::string& kernelSource);
 
+/// The same for a program of several kernels (abi.kernels; docs/dpia.md,
+/// "Kernel phases"), one plan per kernel: SYMBOL_buffers launches them in
+/// order on the context's in-order queue, each with its own launch
+/// function (SYMBOL_launch for the first, KERNEL_launch for the others),
+/// and waits once at the end. With one kernel, the files above.
+std::string openclHeader(const KernelAbi& abi, const c::COptions& opts,
+                         const std::vector<LaunchPlan>& plans, const std::string& declarations);
+std::string openclHostSource(const KernelAbi& abi, const c::COptions& opts,
+                             const std::vector<LaunchPlan>& plans, const std::string& kernelSource);
+
 /// host/risec_cl.h as embedded in risec (to verify the wrappers against it).
 std::string runtimeHeader();
 

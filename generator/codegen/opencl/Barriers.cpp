@@ -120,8 +120,10 @@ public:
 
   /// Inserts the barriers inside `c` (into `out`) and summarises it.
   Summary run(const Phrase& c, Phrase& out) {
+    bool root = root_;
+    root_ = false;
     if (c->isPrim(dpia::primitive::seq()))
-      return block(c->args(), out);
+      return block(c->args(), out, root);
     if (dpia::isLoop(c))
       return loop(c, out);
     if (c->isPrim(dpia::primitive::newVar())) {
@@ -144,6 +146,7 @@ public:
 private:
   const std::map<std::uint64_t, SharedTemporary>& shared_;
   std::vector<Phrase> loops_; ///< the loops around the current statement, outermost first
+  bool root_ = true;          ///< the next statement run() sees is the kernel's command
 
   static const Phrase& bodyOf(const Phrase& loop) {
     if (loop->args().size() != 1)
@@ -191,11 +194,16 @@ private:
   /// E0635 when an access of `after` depends on one of `before` and one of
   /// the two is spread over work-groups: barriers between them do not help.
   void rejectAcrossGroups(const Uses& before, const Uses& after) const {
+    Conflict c = acrossGroupsConflict(before, after);
+    if (c.found)
+      barrierFor(c, false);
+  }
+
+  Conflict acrossGroupsConflict(const Uses& before, const Uses& after) const {
     Conflict c = conflict(acrossGroups(before), after, shared_);
     if (!c.found)
       c = conflict(before, acrossGroups(after), shared_);
-    if (c.found)
-      barrierFor(c, false);
+    return c;
   }
 
   /// The accesses in `u` that the next iteration of `loop` may conflict
@@ -227,15 +235,29 @@ private:
     }
   }
 
-  Summary block(const std::vector<Phrase>& items, Phrase& out) {
+  /// `phases`: the kernel's outermost sequence, where a dependency between
+  /// work-groups starts a new phase (a new kernel) instead of E0635.
+  Summary block(const std::vector<Phrase>& items, Phrase& out, bool phases = false) {
     std::vector<Phrase> flat;
     flatten(items, flat);
     Summary b;
     std::vector<Phrase> stmts;
     Uses pending;
+    std::vector<Uses> phaseUses;      // what each finished phase accesses
+    std::vector<Conflict> boundaries; // why each boundary is there
     for (const Phrase& x : flat) {
       Phrase y;
       Summary s = run(x, y);
+      if (phases) {
+        Conflict c = acrossGroupsConflict(b.all, s.all);
+        if (c.found) { // the kernel ends here: everything before is done when the next starts
+          stmts.push_back(phaseBoundary(shared_.at(c.id).comment));
+          phaseUses.push_back(b.all);
+          boundaries.push_back(c);
+          b = Summary{};
+          pending.clear();
+        }
+      }
       rejectAcrossGroups(b.all, s.all);
       merge(b.all, s.all);
       Conflict c = conflict(pending, s.head, shared_);
@@ -258,6 +280,15 @@ private:
     }
     b.tail = pending;
     out = dpia::seq(stmts);
+    if (!boundaries.empty()) {
+      // local memory does not outlive a kernel
+      phaseUses.push_back(b.all);
+      for (std::size_t p = 0; p + 1 < phaseUses.size(); ++p)
+        for (const auto& [id, use] : phaseUses[p])
+          for (std::size_t q = p + 1; q < phaseUses.size(); ++q)
+            if (shared_.at(id).local && phaseUses[q].count(id))
+              barrierFor(boundaries[p], false); // E0635, as without phases
+    }
     return b;
   }
 
@@ -305,8 +336,11 @@ private:
                              "mapGlobal loop accesses it before or after another loop does): that "
                              "needs a barrier between all work-items, which OpenCL does not have "
                              "inside a kernel (synchronizability, §4.6); split the kernel "
-                             "in two, or restructure so that each work-group only reads what its "
-                             "own work-items wrote (mapWorkGroup around mapLocal loops)");
+                             "in two (a dependency between two statements of the program's "
+                             "outermost sequence, e.g. through `let(... |> toGlobal)`, is split "
+                             "into two kernels: docs/dpia.md, \"Kernel phases\"), or restructure "
+                             "so that each work-group only reads what its own work-items wrote "
+                             "(mapWorkGroup around mapLocal loops)");
     for (const Phrase& l : loops_)
       if (l->isPrim(dpia::primitive::parFor()) && gridKind(l) != GridKind::WorkGroup)
         throw CompileError(
@@ -340,13 +374,22 @@ Phrase insertBarriers(const Phrase& command,
 
 bool hasBarrier(const Phrase& command) {
   if (command->kind() == PhraseKind::Prim && command->isPrim(dpia::primitive::barrier()))
-    return true;
+    return !isPhaseBoundary(command);
   bool found = false;
   dpia::mapChildren(command, [&](const Phrase& x) {
     found = found || hasBarrier(x);
     return x;
   });
   return found;
+}
+
+Phrase phaseBoundary(const std::string& why) {
+  return dpia::barrier(false, false, why);
+}
+
+bool isPhaseBoundary(const Phrase& command) {
+  return command->kind() == PhraseKind::Prim && command->isPrim(dpia::primitive::barrier()) &&
+         !dpia::barrierLocal(command) && !dpia::barrierGlobal(command);
 }
 
 } // namespace risec::codegen::opencl

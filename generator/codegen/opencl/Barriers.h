@@ -27,6 +27,14 @@
 //          and the work-group barriers of either side do not order it, so
 //          such accesses are compared with every access before and after
 //          them, across barriers.
+//
+// Except at the top level: where two statements of the kernel's outermost
+// sequence depend on each other between work-groups, a phase boundary goes
+// between them instead of E0635 (docs/dpia.md, "Kernel phases"): the kernel
+// ends there and the next one starts, the host wrapper launching them in
+// order on the in-order queue (codegen/opencl/Kernel.h splits the emitted
+// statements). Local memory does not outlive a kernel: a local temporary
+// accessed on both sides of a boundary keeps the E0635.
 #pragma once
 
 #include "dpia/Phrase.h"
@@ -50,12 +58,18 @@ struct SharedTemporary {
   std::set<std::uint64_t> ownLoops;
 };
 
-/// Inserts the barriers `command` needs for the temporaries `shared` (by the
-/// id of their `new` variable). Throws CompileError E0634/E0635.
+/// Inserts the barriers and phase boundaries `command` needs for the
+/// temporaries `shared` (by the id of their `new` variable). Throws
+/// CompileError E0634/E0635.
 dpia::Phrase insertBarriers(const dpia::Phrase& command,
                             const std::map<std::uint64_t, SharedTemporary>& shared);
 
-/// Whether `command` contains a barrier.
+/// Whether `command` contains a barrier (a phase boundary is none).
 bool hasBarrier(const dpia::Phrase& command);
+
+/// A phase boundary: a `barrier` command with no fence; `why` names the
+/// temporary that the next phase reads (`tmp (toGlobal at f.rise:3:5)`).
+dpia::Phrase phaseBoundary(const std::string& why);
+bool isPhaseBoundary(const dpia::Phrase& command);
 
 } // namespace risec::codegen::opencl
