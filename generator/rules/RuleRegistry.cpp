@@ -37,6 +37,7 @@ const RuleRegistry& RuleRegistry::instance() {
     registerStageFusionRules(r);
     registerIdentityRules(r);
     registerOpenClTilingRules(r);
+    registerReduceToWorkGroupsRules(r);
     return r;
   }();
   return registry;

@@ -1,0 +1,109 @@
+// The parallel reduction of a long array on OpenCL (docs/strategies.md,
+// "Parallel reductions"): reduceToWorkGroups(groups, local) turns
+// `reduce(op)(init)(xs)` into two phases that the OpenCL back end compiles
+// to two kernels (docs/dpia.md, "Kernel phases"):
+//   1. `groups` work-groups of `local` work-items; work-item (g, l) reduces
+//      the elements i = g*local + l + k*groups*local (strided: neighbouring
+//      work-items read neighbouring elements, coalesced on a GPU) into a
+//      private accumulator, the `local` partial sums of a group are stored
+//      in local memory and summed there, one partial per work-group into a
+//      global temporary (toGlobal);
+//   2. the `groups` partials, then the tail (the last n % (groups*local)
+//      elements), reduced in order by one work-item.
+// Elements are combined in another order than reduce's left-to-right one:
+// the rule needs op associative and commutative with init its neutral
+// element (add with 0, mul with 1; max and min with any literal, which are
+// idempotent too), on floats as the vectorised reductions do; it does not
+// apply to any other reduction.
+#include "rules/Rule.h"
+#include "rules/VectorReduction.h"
+
+namespace risec::rules {
+
+using namespace risec::rise;
+
+namespace {
+
+/// reduce(op)(init)(map(f)(ys)), xs = map(f)(ys) (any number of maps, or none), n = |ys|,
+/// GL = groups*local, whole = GL*(n/GL):
+///   -> let(P)(fun(partials =>
+///        reduceSeq(op)(reduceSeq(op)(init)(partials))(map(f)(drop(whole)(ys)))))
+///   P = take(whole)(ys) |> split(GL) |> transpose |> split(local)
+///     |> mapWorkGroup(0)(fun(group => group
+///          |> mapLocal(0)(fun(row => reduceSeq(op)(init)(map(f)(row))))
+///          |> toLocal |> reduceSeq(op)(init)))
+///     |> toGlobal
+/// (no tail when GL divides n for every n). The maps stay at the leaves, so
+/// that fuseReduceMap fuses them into the sequential reductions.
+RuleFn reduceToWorkGroups(std::int64_t groups, std::int64_t local) {
+  return [groups, local](const Expr& e, RuleContext& ctx) -> std::optional<Expr> {
+    Spine s = spineOf(e);
+    if (groups < 1 || local < 1 || !isPrim(s.head, Prim::Reduce) || !s.depArgs.empty() ||
+        s.args.size() != 3)
+      return std::nullopt;
+    const Expr &op = s.args[0], &init = s.args[1];
+    std::optional<Prim> p = binaryPrim(op);
+    if (!p || !laneInit(*p, init) || !isArray(s.args[2]->type()))
+      return std::nullopt;
+    // the maps computing the elements, outermost first, and the array under them
+    std::vector<Expr> fs;
+    Expr ys = s.args[2];
+    for (Spine m = spineOf(ys); isPrim(m.head, Prim::Map) && m.depArgs.empty() &&
+                                m.args.size() == 2 && isArray(m.args[1]->type());
+         m = spineOf(ys)) {
+      fs.push_back(m.args[0]);
+      ys = m.args[1];
+    }
+    auto mapped = [&](Expr v) {
+      for (auto it = fs.rbegin(); it != fs.rend(); ++it)
+        v = app(prim(Prim::Map), *it, v);
+      return v;
+    };
+    const std::int64_t all = groups * local;
+    Nat n = ys->type()->size();
+    Nat whole = wholeMultiple(n, all);
+    auto reduceSeq = [&](Expr from, Expr over) {
+      return app(prim(Prim::ReduceSeq), op, std::move(from), std::move(over));
+    };
+    std::string group = ctx.names.fresh("group"), row = ctx.names.fresh("row");
+    Expr parts = app(depNat(prim(Prim::Split), local),
+                     app(prim(Prim::Transpose), app(depNat(prim(Prim::Split), all),
+                                                    app(depArg(prim(Prim::Take), whole), ys))));
+    Expr perItem = lam(row, reduceSeq(init, mapped(var(row))));
+    Expr perGroup =
+        lam(group, reduceSeq(init, app(prim(Prim::ToLocal),
+                                       app(depNat(prim(Prim::MapLocal), 0), perItem, var(group)))));
+    Expr partials =
+        app(prim(Prim::ToGlobal), app(depNat(prim(Prim::MapWorkGroup), 0), perGroup, parts));
+    // a let, so that phase 1 is a statement of the kernel's outermost
+    // sequence (the global temporary is hoisted), where the back end may
+    // end a kernel; as an argument of the reduction it would be nested in
+    // the allocation of its accumulator
+    std::string sums = ctx.names.fresh("partials");
+    Expr result = reduceSeq(init, var(sums));
+    if (!(n - whole)->isConst(0))
+      result = reduceSeq(result, mapped(app(depArg(prim(Prim::Drop), whole), ys)));
+    return app(prim(Prim::Let), partials, lam(sums, result));
+  };
+}
+
+} // namespace
+
+void registerReduceToWorkGroupsRules(RuleRegistry& r) {
+  r.add(RuleInfo{
+      "reduceToWorkGroups",
+      "lowering",
+      {ParamKind::Int, ParamKind::Int},
+      "reduce(op)(init)(map(f)(xs))   (xs: n.t, any number of maps; op add with 0, mul with 1, "
+      "or max/min: associative, commutative, init neutral)",
+      "let(take(w)(xs) |> split(g*l) |> transpose |> split(l) |> mapWorkGroup(0)(fun(grp => "
+      "grp |> mapLocal(0)(fun(r => reduceSeq(op)(init)(map(f)(r)))) |> toLocal |> "
+      "reduceSeq(op)(init))) |> toGlobal)(fun(ps => reduceSeq(op)(reduceSeq(op)(init)(ps))("
+      "map(f)(drop(w)(xs)))))   (g = groups, l = local, w = g*l*(n/(g*l)); no drop where g*l "
+      "divides n; two kernels: docs/dpia.md, \"Kernel phases\")",
+      [](const std::vector<RuleArg>& a) {
+        return reduceToWorkGroups(intArg(a, 0), intArg(a, 1));
+      }});
+}
+
+} // namespace risec::rules
