@@ -328,6 +328,48 @@ std::optional<Expr> mapIntoStore(const Expr& e, RuleContext& ctx) {
   return app(*st->store, rebuild(st->map.head, st->map.depArgs, {f, st->map.args[1]}));
 }
 
+/// `unzip(map(fun(r => U(r)))(e))` for e: n_1. ... n_d.(s, t): the d-deep
+/// array of pairs as a pair of d-deep arrays (a view; written through, it
+/// stores the components in two arrays).
+Expr unzipDeep(const Expr& e, int depth, RuleContext& ctx) {
+  if (depth == 1)
+    return app(prim(Prim::Unzip), e);
+  std::string r = ctx.names.fresh("r");
+  return app(prim(Prim::Unzip), app(prim(Prim::Map), lam(r, unzipDeep(var(r), depth - 1, ctx)), e));
+}
+
+/// The inverse of unzipDeep: `map(fun(r => Z(r)))(zip(fst(v), snd(v)))`.
+Expr zipDeep(const Expr& v, int depth, RuleContext& ctx) {
+  Expr zipped = app(prim(Prim::Zip), app(prim(Prim::Fst), v), app(prim(Prim::Snd), v));
+  if (depth == 1)
+    return zipped;
+  std::string r = ctx.names.fresh("r");
+  return app(prim(Prim::Map), lam(r, zipDeep(var(r), depth - 1, ctx)), zipped);
+}
+
+/// toMem(e) -> let(toMem(unzip(...(e))))(fun(v => zip(fst(v), snd(v)) ...))
+/// for e an array (of arrays ...) of pairs: the two components stored in two
+/// arrays (structure of arrays) instead of one array of pairs, and read back
+/// as the same array of pairs (a view). A loop over one component then reads
+/// contiguous floats. One level of pairs: a component that is a pair itself
+/// stays an array of pairs (the new store is of a pair of arrays, where the
+/// rule does not apply again).
+std::optional<Expr> storeUnzipped(const Expr& e, RuleContext& ctx) {
+  if (!isCall(e, Prim::ToMem, 1) || !e->arg()->type())
+    return std::nullopt;
+  int depth = 0;
+  rise::Type t = e->arg()->type();
+  while (isArray(t)) {
+    t = t->elem();
+    ++depth;
+  }
+  if (depth == 0 || t->kind() != rise::TypeKind::Pair)
+    return std::nullopt;
+  std::string v = ctx.names.fresh("v");
+  return app(prim(Prim::Let), app(spineOf(e).head, unzipDeep(e->arg(), depth, ctx)),
+             lam(v, zipDeep(var(v), depth, ctx)));
+}
+
 } // namespace
 
 void registerStencilRules(RuleRegistry& r) {
@@ -373,6 +415,12 @@ void registerStencilRules(RuleRegistry& r) {
   r.add(simpleRule("mapIntoStore", fam, "map(h)(toMem(map(f)(x)))   (also toGlobal, ...)",
                    "toMem(map(fun(y => h(f(y))))(x))   (the stage stores h's results)",
                    mapIntoStore));
+  r.add(simpleRule("storeUnzipped", fam,
+                   "toMem(e)   (e: n.(s, t), n.m.(s, t), ...: an array of pairs)",
+                   "let(toMem(unzip(map(unzip)(e))))(fun(v => map(fun(r => zip(fst(r), "
+                   "snd(r))))(zip(fst(v), snd(v)))))   (as deep as e's arrays: the two components "
+                   "stored apart)",
+                   storeUnzipped));
 }
 
 } // namespace risec::rules

@@ -235,6 +235,11 @@ const RuleCase kCases[] = {
    "let(toMem(unzip(map(fun(r => unzip(r)))(map(map(fun(x => (x, neg(x)))))(xs)))))"
    "(fun(v => map(fun(r => zip(fst(r), snd(r))))(zip(fst(v), snd(v))))) |> map(map(fun(p => fst(p) * snd(p))))",
    "xs |> map(map(neg)) |> toMem"},
+  {"storeUnzipped", "topDown(storeUnzipped)",
+   "xs |> map(map(fun(x => (x, neg(x))))) |> toMem |> map(map(fun(p => fst(p) * snd(p))))",
+   "let(toMem(unzip(map(fun(r => unzip(r)))(map(map(fun(x => (x, neg(x)))))(xs)))))"
+   "(fun(v => map(fun(r => zip(fst(r), snd(r))))(zip(fst(v), snd(v))))) |> map(map(fun(p => fst(p) * snd(p))))",
+   "xs |> map(map(neg)) |> toMem"},
   // stage fusion (docs/strategies.md, "Stages fused per pixel"); the
   // notApplicable programs fail a condition: a constant border of rows (not
   // of the stage's elements), a join (not a view the rule knows) between the
