@@ -10,10 +10,18 @@
 //   - fuseStageTransposed: a consumer over the columns of a stage computed
 //     row by row (`transpose`) reads, per column, the stage recomputed from
 //     that column of its input;
-//   - recompute: a stored value recomputed where it is read.
+//   - recompute: a stored value recomputed where it is read;
+//   - storeArgument: a value that a function reads more than once (a
+//     recomputed window) stored once instead of substituted.
 // docs/strategies.md, "Stages fused per pixel", derives gaussian's per-pixel
-// blur (specs/gaussian.fused.*.elevate) with them.
+// blur and harris's per-pixel response (specs/gaussian.fused.*.elevate,
+// specs/harris.fused.*.elevate) with them.
 #include "rules/Rule.h"
+
+#include "rise/ast/Traverse.h"
+
+#include <functional>
+#include <set>
 
 namespace risec::rules {
 
@@ -55,6 +63,10 @@ struct Fusion {
   Expr f;        ///< the stage's function on one element
   int depth = 0; ///< the stage's map nest: d in map^d(f)(x)
   Expr x;        ///< the stage's input
+  /// The padClamps that stand for a padCst's border on the input side: their
+  /// elements are never used (the flag selects the constant there), so any
+  /// padding will do (sinkPadding chooses a cheaper one).
+  std::set<const rise::ExprNode*> dontCare;
 };
 
 /// A variable of a view function standing for an array of the stage's
@@ -134,8 +146,9 @@ std::optional<Pushed> pushView(const Expr& e, Fusion& st, const std::vector<Hole
     if (!in || in->depth != 1)
       return std::nullopt;
     st.border = z;
-    return Pushed{1, rebuild(prim(Prim::PadClamp), s.depArgs, {in->vx}),
-                  rebuild(s.head, s.depArgs, {boolLit(false), in->vflag})};
+    Expr pad = rebuild(prim(Prim::PadClamp), s.depArgs, {in->vx});
+    st.dontCare.insert(pad.get());
+    return Pushed{1, pad, rebuild(s.head, s.depArgs, {boolLit(false), in->vflag})};
   }
   if (*p == Prim::Map && s.args.size() == 2 && s.depArgs.empty()) {
     // map(v)(e1), v a view of each element array of e1: fun(r => view of r)
@@ -181,6 +194,184 @@ std::optional<Pushed> push(const Expr& e, Fusion& st, const std::vector<Hole>& h
   return Pushed{st.depth, st.x, app(prim(Prim::Generate), flags)};
 }
 
+// ---- padding whose elements are never read ----------------------------------------
+//
+// fuseStage pads the stage's input where a padCst padded the stage's result;
+// the flag selects the constant there, so the padded elements are computed
+// and discarded and any padding will do. A padClamp of a view of a padded
+// image costs a clamp per index; sinkPadding moves such a padding down the
+// views of the input instead, into the padding the input already has
+// (harris: the windows of the zero-padded image become windows of an image
+// padded by one more zero), and keeps a padClamp where it cannot.
+
+/// A padding of dimension `dim` by l and r that belongs to the array whose
+/// elements the variable `var` (a map's parameter) stands for.
+struct PadRequest {
+  std::string var;
+  int dim;
+  Nat l, r;
+};
+
+struct Sunk {
+  Expr e;
+  std::optional<PadRequest> request;
+};
+
+const Nat* natArg(const Spine& s, std::size_t i) {
+  return i < s.depArgs.size() ? std::get_if<Nat>(&s.depArgs[i]) : nullptr;
+}
+
+/// `e` with dimension `dim` padded by l and r elements, as a padClamp.
+Expr clampAt(const Expr& e, int dim, const Nat& l, const Nat& r, NameSupply& names) {
+  if (dim == 0)
+    return app(depArg(depArg(prim(Prim::PadClamp), l), r), e);
+  std::string q = names.fresh("q");
+  return app(prim(Prim::Map), lam(q, clampAt(var(q), dim - 1, l, r, names)), e);
+}
+
+/// The parameter and body of a map's function (a primitive partially
+/// applied, `slide(3, 1)`, as `fun(e => slide(3, 1)(e))`); null where the
+/// parameter is not used exactly once.
+std::optional<std::pair<Expr, Expr>> onceUsedParam(const Expr& fn, NameSupply& names) {
+  Expr param, body;
+  if (fn->kind() == ExprKind::Lambda) {
+    param = makeLambda(fn->name(), fn->paramType(), nullptr, {});
+    body = fn->body();
+  } else {
+    std::string x = names.fresh("e");
+    param = makeLambda(x, nullptr, nullptr, {});
+    body = app(fn, var(x));
+  }
+  int uses = 0;
+  std::function<void(const Expr&)> count = [&](const Expr& n) {
+    if (n->kind() == ExprKind::Var && n->name() == param->name())
+      ++uses;
+    rise::forEachChild(n, count);
+  };
+  count(body);
+  if (uses != 1)
+    return std::nullopt;
+  return std::make_pair(param, body);
+}
+
+Expr withBody(const Expr& param, const Expr& body) {
+  return makeLambda(param->name(), param->paramType(), body, {});
+}
+
+/// `e` with dimension `dim` padded by l and r elements of any value; a
+/// request where the padding belongs to the array that a variable in
+/// `sinkable` (a map's parameter, used once) stands for an element of.
+Sunk sinkPadding(const Expr& e, int dim, const Nat& l, const Nat& r,
+                 const std::set<std::string>& sinkable, NameSupply& names) {
+  auto fallback = [&] { return Sunk{clampAt(e, dim, l, r, names), std::nullopt}; };
+  if (e->kind() == ExprKind::Var) {
+    if (sinkable.count(e->name()))
+      return Sunk{e, PadRequest{e->name(), dim, l, r}};
+    return fallback();
+  }
+  Spine s = spineOf(e);
+  std::optional<Prim> p = headPrim(e);
+  if (!p)
+    return fallback();
+  auto inner = [&](const Expr& y, int d, const std::function<Expr(const Expr&)>& build) {
+    Sunk in = sinkPadding(y, d, l, r, sinkable, names);
+    return Sunk{build(in.e), in.request};
+  };
+  if (isStore(e))
+    return inner(e->arg(), dim, [&](const Expr& y) { return rebuild(s.head, s.depArgs, {y}); });
+  if (*p == Prim::Slide && s.args.size() == 1 && natArg(s, 1) && (*natArg(s, 1))->isConst(1) &&
+      dim != 1)
+    return inner(s.args[0], dim == 0 ? 0 : dim - 1,
+                 [&](const Expr& y) { return rebuild(s.head, s.depArgs, {y}); });
+  if (*p == Prim::Transpose && s.args.size() == 1)
+    return inner(s.args[0],
+                 dim == 0   ? 1
+                 : dim == 1 ? 0
+                            : dim,
+                 [&](const Expr& y) { return app(prim(Prim::Transpose), y); });
+  if ((*p == Prim::PadCst || *p == Prim::PadClamp) && natArg(s, 0) && natArg(s, 1) &&
+      !s.args.empty()) {
+    if (dim == 0) // one padding: the extra elements are any elements
+      return Sunk{rebuild(s.head, {*natArg(s, 0) + l, *natArg(s, 1) + r}, s.args), std::nullopt};
+    if (*p == Prim::PadClamp) // (a padCst's constant would lack the padding)
+      return inner(s.args[0], dim, [&](const Expr& y) { return rebuild(s.head, s.depArgs, {y}); });
+    return fallback();
+  }
+  if (*p == Prim::Map && s.args.size() == 2 && s.depArgs.empty()) {
+    const Expr& y = s.args[1];
+    if (dim == 0) // the view of each extra element: any value
+      return inner(y, 0, [&](const Expr& z) { return rebuild(s.head, {}, {s.args[0], z}); });
+    std::optional<std::pair<Expr, Expr>> pb = onceUsedParam(s.args[0], names);
+    if (!pb)
+      return fallback();
+    const std::string& x = pb->first->name();
+    std::set<std::string> inside = sinkable;
+    inside.insert(x);
+    Sunk b = sinkPadding(pb->second, dim - 1, l, r, inside, names);
+    if (b.request && b.request->var != x)
+      return fallback(); // an outer variable: not an element of y
+    if (!b.request)
+      return Sunk{rebuild(s.head, {}, {withBody(pb->first, b.e), y}), std::nullopt};
+    Sunk ys = sinkPadding(y, b.request->dim + 1, l, r, sinkable, names);
+    bool identity = b.e->kind() == ExprKind::Var && b.e->name() == x;
+    return Sunk{identity ? ys.e : rebuild(s.head, {}, {withBody(pb->first, b.e), ys.e}),
+                ys.request};
+  }
+  return fallback();
+}
+
+/// `e` (the input side of fuseStage) with its don't-care paddings sunk as
+/// far as they go; `failed` where two would meet in one expression.
+Sunk resolvePadding(const Expr& e, Fusion& st, const std::set<std::string>& sinkable,
+                    bool& failed) {
+  if (failed)
+    return Sunk{e, std::nullopt};
+  Spine s = spineOf(e);
+  if (st.dontCare.count(e.get())) {
+    Sunk y = resolvePadding(s.args[0], st, sinkable, failed);
+    if (y.request) {
+      failed = true;
+      return y;
+    }
+    return sinkPadding(y.e, 0, *natArg(s, 0), *natArg(s, 1), sinkable, st.names);
+  }
+  if (isPrim(s.head, Prim::Map) && s.args.size() == 2 && s.depArgs.empty()) {
+    std::optional<std::pair<Expr, Expr>> pb = onceUsedParam(s.args[0], st.names);
+    Sunk y = resolvePadding(s.args[1], st, sinkable, failed);
+    if (!pb) {
+      Sunk fn = resolvePadding(s.args[0], st, sinkable, failed);
+      if (fn.request || (y.request && fn.request))
+        failed = true;
+      return Sunk{rebuild(s.head, {}, {fn.e, y.e}), y.request};
+    }
+    const std::string& x = pb->first->name();
+    std::set<std::string> inside = sinkable;
+    inside.insert(x);
+    Sunk b = resolvePadding(pb->second, st, inside, failed);
+    if (!b.request)
+      return Sunk{rebuild(s.head, {}, {withBody(pb->first, b.e), y.e}), y.request};
+    if (b.request->var != x || y.request) {
+      failed = true;
+      return b;
+    }
+    Sunk ys = sinkPadding(y.e, b.request->dim + 1, b.request->l, b.request->r, sinkable, st.names);
+    bool identity = b.e->kind() == ExprKind::Var && b.e->name() == x;
+    return Sunk{identity ? ys.e : rebuild(s.head, {}, {withBody(pb->first, b.e), ys.e}),
+                ys.request};
+  }
+  std::optional<PadRequest> request;
+  Expr out = rise::mapChildren(e, [&](const Expr& c) {
+    Sunk r = resolvePadding(c, st, sinkable, failed);
+    if (r.request) {
+      if (request)
+        failed = true;
+      request = r.request;
+    }
+    return r.e;
+  });
+  return Sunk{out, request};
+}
+
 /// `f` nested in `depth` maps: map(map(f)) for 2.
 Expr nestMap(Expr f, int depth) {
   for (int k = 0; k < depth; ++k)
@@ -224,23 +415,31 @@ Expr applyFused(const Expr& g, int level, const Expr& f, const Expr& arg, NameSu
 /// a padCst(l, r, false), and f' = fun(p => select(snd(p), f(fst(p)), z)).
 /// Every view only moves elements, so it commutes with the element-wise
 /// stage, and padCst's border, z, is selected where the flag is false (f of a
-/// clamped element computed and discarded). g = M2(g2) is fused into as
+/// padded element computed and discarded). That padding of the input is
+/// never read, so it is merged into a padding of x's own views where it can
+/// be (resolvePadding), else it is a padClamp. g = M2(g2) is fused into as
 /// deep as the views allow.
 std::optional<Expr> fuseStage(const Expr& e, RuleContext& ctx) {
   std::optional<Spine> m = appliedMap(e);
   if (!m)
     return std::nullopt;
-  Fusion st{ctx.names, nullptr, nullptr, 0, nullptr};
+  Fusion st{ctx.names, nullptr, nullptr, 0, nullptr, {}};
   std::optional<Pushed> v = push(m->args[1], st, {});
   if (!v || v->depth < 1)
     return std::nullopt;
   Expr f = st.f;
   Expr input = v->vx;
+  if (!st.dontCare.empty()) {
+    bool failed = false;
+    Sunk sunk = resolvePadding(v->vx, st, {}, failed);
+    if (!failed && !sunk.request)
+      input = sunk.e;
+  }
   if (st.border) {
     std::string p = ctx.names.fresh("p");
     f = lam(p, app(prim(Prim::Select), app(prim(Prim::Snd), var(p)),
                    app(f, app(prim(Prim::Fst), var(p))), st.border));
-    input = zipNest(v->vx, v->vflag, v->depth, ctx.names);
+    input = zipNest(input, v->vflag, v->depth, ctx.names);
   }
   std::string w = ctx.names.fresh("w");
   Expr perWindow = lam(w, applyFused(m->args[0], v->depth - 1, f, var(w), ctx.names));
@@ -310,12 +509,15 @@ void registerStageFusionRules(RuleRegistry& r) {
   const std::string fam = "stencil";
   r.add(simpleRule(
       "fuseStage", fam,
-      "map(g)(slide(sz, sp)(P(toMem(map(f)(x)))))   (P: nothing, padClamp(l, r) or padCst(l, r, "
-      "z); the toMem optional; any map-like primitives)",
-      "map(fun(w => g(map(f')(w))))(slide(sz, sp)(P'(x))): the stage recomputed per window of its "
-      "input; P'(x) = padClamp(l, r)(x) for both paddings, f' = f except for padCst: f' = fun(p "
-      "=> select(snd(p), f(fst(p)), z)) over zip(padClamp(l, r)(x), padCst(l, r, "
-      "false)(generate(fun(i => true))))",
+      "map(g)(V(toMem(map^d(f)(x))))   (V: views of the stage's elements: slide, padClamp, "
+      "transpose, padCst of its elements, maps of views; the toMem optional; any map-like "
+      "primitives)",
+      "map(fun(w => g(map^(k-1)(f')(w))))(V'(x)): the stage recomputed per element of the "
+      "consumer (k: the depth of V's elements; fused into g as deep as g is a map); without "
+      "padCst V' = V, f' = f; with padCst(l, r, z): V' has a padding of l, r there whose "
+      "elements are never read (merged into a padding of x's views where it can, else "
+      "padClamp(l, r)), zipped with V of flags (generate(... true), padCst(l, r, false)), and "
+      "f' = fun(p => select(snd(p), f(fst(p)), z))",
       fuseStage));
   r.add(simpleRule("fuseStageTransposed", fam,
                    "map(g)(transpose(toMem(map(fun(r => map(k)(v)))(rows))))   (r not free in k; "

@@ -4,7 +4,9 @@
 // its conditions fail, and the derivation of gaussian's per-pixel blur
 // (specs/gaussian.fused.*.elevate) on specs/gaussian.rise: the def's type and
 // preconditions kept, no stored stage left (only a pixel's 5 row-pass
-// values), the result the interpreter's at small, odd and non-square sizes.
+// values), the result the interpreter's at small, odd and non-square sizes;
+// the same for harris's (specs/harris.fused.*.elevate), whose products are
+// padded with zeros.
 #include "ElevateTestUtil.h"
 
 #include <filesystem>
@@ -43,6 +45,24 @@ TEST(FuseStage, ConstantBorderAtEverySize) {
     EXPECT_TRUE(sameResults(in.def, r, {{"n", n}}, std::uint64_t(n))) << "n = " << n;
 }
 
+TEST(FuseStage, ConstantBorderMergedIntoTheInputsPadding) {
+  // the stage's input is a view of a zero-padded array: the input side's
+  // border (never read: the flag selects 5.0f there) becomes one more zero
+  // of that padding instead of a clamp, and n = 0 stays allowed
+  Typed in =
+      typed("def f = depFun(n: Nat => fun(ys: n.f32 =>\n"
+            "  ys |> padCst(1, 1, 0.0f) |> slide(3, 1) |> map(fun(w => reduce(add)(0.0f)(w)))\n"
+            "     |> toMem |> padCst(1, 1, 5.0f) |> slide(3, 1)\n"
+            "     |> map(fun(w => reduce(add)(0.0f)(w)))))\n");
+  rise::TypedDef r = rewrite(in, "topDown(fuseStage) ; BENF");
+  EXPECT_TRUE(rise::typeEqual(r.type, in.def.type));
+  std::string text = printed(r);
+  EXPECT_NE(text.find("padCst(2, 2, 0.0f)"), std::string::npos) << text;
+  EXPECT_EQ(text.find("padClamp"), std::string::npos) << text;
+  for (std::int64_t n = 0; n <= 9; ++n)
+    EXPECT_TRUE(sameResults(in.def, r, {{"n", n}}, std::uint64_t(n))) << "n = " << n;
+}
+
 TEST(FuseStage, RefusesWithAStrategyError) {
   // the stage is read through a join, a view the rule does not know: no
   // fusion, and no transposed stage
@@ -77,6 +97,34 @@ TEST(GaussianFused, DerivedFromGaussianRise) {
     std::uint64_t seed = 0;
     for (auto [h, w] : std::initializer_list<std::pair<std::int64_t, std::int64_t>>{
              {1, 1}, {1, 2}, {2, 1}, {2, 3}, {3, 7}, {5, 9}, {8, 5}, {13, 6}})
+      EXPECT_TRUE(sameResults(in.def, r, {{"h", h}, {"w", w}}, seed++))
+          << file << ": h = " << h << ", w = " << w;
+  }
+}
+
+TEST(HarrisFused, DerivedFromHarrisRise) {
+  Typed in = typed(specFile("harris.rise"), "harris.rise");
+  for (const char* file :
+       {"harris.fused.c.elevate", "harris.fused.omp.elevate", "harris.fused.ocl.elevate"}) {
+    rise::TypedDef r = rewrite(in, specFile(file));
+    EXPECT_TRUE(rise::typeEqual(r.type, in.def.type)) << file;
+    EXPECT_EQ(r.preconditions.size(), in.def.preconditions.size()) << file << ": " << printed(r);
+    // the products' zero border selected by a flag; the input side's border
+    // merged into the image's zero padding (2), not clamped; stored: the 9
+    // products of a pixel and its two gradients, not the h x w products or
+    // the padded image
+    std::string text = printed(r);
+    EXPECT_NE(text.find("select("), std::string::npos) << file << ": " << text;
+    EXPECT_NE(text.find("padCst(2, 2, 0.0f)"), std::string::npos) << file << ": " << text;
+    EXPECT_EQ(text.find("padClamp"), std::string::npos) << file << ": " << text;
+    std::size_t stores = 0;
+    for (std::size_t at = text.find("toMem"); at != std::string::npos;
+         at = text.find("toMem", at + 1))
+      ++stores;
+    EXPECT_EQ(stores, 3u) << file << ": " << text;
+    std::uint64_t seed = 0;
+    for (auto [h, w] : std::initializer_list<std::pair<std::int64_t, std::int64_t>>{
+             {1, 1}, {1, 4}, {3, 1}, {2, 3}, {4, 7}, {7, 5}})
       EXPECT_TRUE(sameResults(in.def, r, {{"h", h}, {"w", w}}, seed++))
           << file << ": h = " << h << ", w = " << w;
   }
