@@ -492,13 +492,15 @@ std::optional<Expr> recompute(const Expr& e, RuleContext&) {
   return e->arg();
 }
 
-/// fun(x => b)(a) -> let(toMem(a))(fun(x => b))   (a data): the argument
+/// fun(x => b)(a) -> let(toMem(a))(fun(x => b))   (a and b data): the argument
 /// stored once, where b reads x more than once (a fused stage recomputed
 /// per window would otherwise be recomputed for every read: BENF substitutes
 /// it).
 std::optional<Expr> storeArgument(const Expr& e, RuleContext&) {
+  // let's argument and result are data: fun(x => b)(a) of a function type
+  // stays as it is
   if (e->kind() != ExprKind::App || e->fn()->kind() != ExprKind::Lambda || !e->arg()->type() ||
-      !e->arg()->type()->isData())
+      !e->arg()->type()->isData() || !e->type() || !e->type()->isData())
     return std::nullopt;
   return app(prim(Prim::Let), app(prim(Prim::ToMem), e->arg()), e->fn());
 }
@@ -525,7 +527,7 @@ void registerStageFusionRules(RuleRegistry& r) {
                    "map(fun(c => g(map(k)(c))))(transpose(map(fun(r => v))(rows))): each column "
                    "of the stage recomputed from the column of its input",
                    fuseStageTransposed));
-  r.add(simpleRule("storeArgument", fam, "fun(x => b)(a)   (a data)",
+  r.add(simpleRule("storeArgument", fam, "fun(x => b)(a)   (a and b data)",
                    "let(toMem(a))(fun(x => b)): the argument stored once, not substituted into "
                    "every use of x",
                    storeArgument));

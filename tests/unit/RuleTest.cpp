@@ -264,7 +264,8 @@ const RuleCase kCases[] = {
    "xs |> map(fun(r => r |> slide(2, 1))) |> transpose |> map(fun(c => reduce(add)(0.0f)(map(reduce(add)(0.0f))(c))))",
    "xs |> map(fun(r => r |> map(fun(v => v * reduce(add)(0.0f)(r))))) |> transpose |> map(reduce(add)(0.0f))"},
   {"storeArgument", "topDown(storeArgument)", "fun(r => zip(r, r) |> map(fun(p => fst(p) * snd(p))))(ys |> map(neg))",
-   "let(toMem(ys |> map(neg)))(fun(r => zip(r, r) |> map(fun(p => fst(p) * snd(p)))))", "ys |> map(neg)"},
+   "let(toMem(ys |> map(neg)))(fun(r => zip(r, r) |> map(fun(p => fst(p) * snd(p)))))",
+   "fun(r => fun(y => y + reduce(add)(0.0f)(r)))(ys)(1.0f)"},
   {"recompute", "topDown(recompute)", "ys |> map(neg) |> toMem |> map(fabs)", "ys |> map(neg) |> map(fabs)",
    "ys |> map(neg) |> map(fabs)"},
   // OpenCL tiling (docs/strategies.md, "OpenCL tiles in local memory"): the
