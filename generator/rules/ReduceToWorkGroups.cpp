@@ -70,11 +70,13 @@ RuleFn reduceToWorkGroups(std::int64_t groups, std::int64_t local) {
                      app(prim(Prim::Transpose), app(depNat(prim(Prim::Split), all),
                                                     app(depArg(prim(Prim::Take), whole), ys))));
     Expr perItem = lam(row, reduceSeq(init, mapped(var(row))));
-    Expr perGroup =
-        lam(group, reduceSeq(init, app(prim(Prim::ToLocal),
-                                       app(depNat(prim(Prim::MapLocal), 0), perItem, var(group)))));
-    Expr partials =
-        app(prim(Prim::ToGlobal), app(depNat(prim(Prim::MapWorkGroup), 0), perGroup, parts));
+    // the temporaries at the reduction's location: the kernel's comments and
+    // any diagnostic about them point at the program's `reduce`
+    Expr toLocal = rise::makePrimitive(Prim::ToLocal, e->loc());
+    Expr toGlobal = rise::makePrimitive(Prim::ToGlobal, e->loc());
+    Expr perGroup = lam(group, reduceSeq(init, app(toLocal, app(depNat(prim(Prim::MapLocal), 0),
+                                                                perItem, var(group)))));
+    Expr partials = app(toGlobal, app(depNat(prim(Prim::MapWorkGroup), 0), perGroup, parts));
     // a let, so that phase 1 is a statement of the kernel's outermost
     // sequence (the global temporary is hoisted), where the back end may
     // end a kernel; as an argument of the reduction it would be nested in
