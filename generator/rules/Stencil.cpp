@@ -283,14 +283,17 @@ std::optional<Expr> padCstBeforeMapGuarded(const Expr& e, RuleContext& ctx) {
   return st->store ? app(*st->store, stage) : stage;
 }
 
-/// padCst(l, r, c)(M(f)(x))
-///   -> concat(generate(fun(i => c)))(concat(M(f)(x))(generate(fun(i => c))))
+/// padCst(l, r, c)(e)
+///   -> concat(generate(fun(i => c)))(concat(e')(generate(fun(i => c))))
 /// (l and r elements in the generates; the concat of a zero-length side left
-/// out). The same array; written to memory, the computed part is a loop of
-/// its own without a test of the position.
+/// out), e' = e for a computed array M(f)(x), else the copy
+/// map(fun(y => y))(e) (e read through views). The same array; written to
+/// memory, e' is a loop of its own without a test of the position. Fails for
+/// a stored e and for a generate (nothing to gain from a copy).
 std::optional<Expr> padCstAsConcat(const Expr& e, RuleContext& ctx) {
   auto pad = padCstOf(e);
-  if (!pad || !stageOf(pad->e) || stageOf(pad->e)->store)
+  if (!pad || isStore(pad->e) || isPrim(spineOf(pad->e).head, Prim::Generate) ||
+      !isArray(pad->e->type()))
     return std::nullopt;
   const Nat* l = std::get_if<Nat>(&pad->spine.depArgs[0]);
   const Nat* r = std::get_if<Nat>(&pad->spine.depArgs[1]);
@@ -303,6 +306,10 @@ std::optional<Expr> padCstAsConcat(const Expr& e, RuleContext& ctx) {
                makeLambda(ctx.names.fresh("ix"), rise::indexType(n), pad->c, {}));
   };
   Expr out = pad->e;
+  if (!stageOf(out)) {
+    std::string y = ctx.names.fresh("y");
+    out = app(prim(Prim::Map), lam(y, var(y)), out);
+  }
   if (!(*r)->isConst(0))
     out = app(prim(Prim::Concat), out, side(*r));
   if (!(*l)->isConst(0))
@@ -408,9 +415,9 @@ void registerStencilRules(RuleRegistry& r) {
                    "select pushed through let and padCst; a computed array f(...) stored and "
                    "chosen element by element: map(fun(y => select(snd(p), y, c0)))(toMem(...)))",
                    padCstBeforeMapGuarded));
-  r.add(simpleRule("padCstAsConcat", fam, "padCst(l, r, c)(map(f)(x))   (also mapSeq, ...)",
-                   "concat(generate(fun(i: idx[l] => c)), concat(map(f)(x), generate(fun(i: "
-                   "idx[r] => c))))   (a side of 0 left out)",
+  r.add(simpleRule("padCstAsConcat", fam, "padCst(l, r, c)(e)   (e not stored, not a generate)",
+                   "concat(generate(fun(i: idx[l] => c)), concat(e', generate(fun(i: idx[r] => "
+                   "c))))   (e' = e if a map, else map(fun(y => y))(e); a side of 0 left out)",
                    padCstAsConcat));
   r.add(simpleRule("mapIntoStore", fam, "map(h)(toMem(map(f)(x)))   (also toGlobal, ...)",
                    "toMem(map(fun(y => h(f(y))))(x))   (the stage stores h's results)",
