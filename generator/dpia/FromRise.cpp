@@ -262,11 +262,29 @@ private:
                      expType(t, Access::Wr), head->loc());
   }
 
+  /// `[...]`: the DPIA primitive arrayLiteral of its scalars, row-major.
+  Phrase arrayLiteral(const Expr& e) {
+    std::vector<Phrase> scalars;
+    std::function<void(const Expr&)> flatten = [&](const Expr& x) {
+      if (!x->isArrayLiteral()) {
+        scalars.push_back(literal(x->value(), x->loc()));
+        return;
+      }
+      for (const Expr& y : x->elements())
+        flatten(y);
+    };
+    flatten(e);
+    return primTyped(primitive::arrayLiteral(), {}, std::move(scalars),
+                     expType(e->type(), Access::Rd), e->loc());
+  }
+
   Phrase translate(const Expr& e) {
     switch (e->kind()) {
     case ExprKind::Var:
       return lookup(e);
     case ExprKind::Literal:
+      if (e->isArrayLiteral())
+        return arrayLiteral(e);
       if (e->value().kind == rise::ScalarKind::NatType)
         return natural(rise::natConst(e->value().i));
       return literal(e->value(), e->loc());

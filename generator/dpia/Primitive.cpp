@@ -137,6 +137,7 @@ namespace primitive {
     static const PrimitiveDef& d = handle(name);                                                   \
     return d;                                                                                      \
   }
+RISEC_DPIA_HANDLE(arrayLiteral, "arrayLiteral")
 RISEC_DPIA_HANDLE(assign, "assign")
 RISEC_DPIA_HANDLE(barrier, "barrier")
 RISEC_DPIA_HANDLE(discardTailAcc, "discardTailAcc")

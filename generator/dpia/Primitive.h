@@ -98,6 +98,7 @@ const PrimitiveDef* findPrimitive(const std::string& name);
 /// instead of a name, so that a misspelt or renamed primitive is a compile
 /// error, not a pass that silently never matches.
 namespace primitive {
+const PrimitiveDef& arrayLiteral();
 const PrimitiveDef& assign();
 const PrimitiveDef& barrier();
 const PrimitiveDef& discardTailAcc();

@@ -184,8 +184,9 @@ private:
     switch (e->kind()) {
     case ExprKind::Var:
       return lookup(e);
-    case ExprKind::Literal:
-      return dpia::expType(rise::scalarType(e->value().kind), Access::Rd);
+    case ExprKind::Literal: // a scalar or an array literal: a constant
+      return dpia::expType(e->isArrayLiteral() ? e->type() : rise::scalarType(e->value().kind),
+                           Access::Rd);
     case ExprKind::Lambda: {
       PhraseType x = paramType(e->type()->param(), e->loc());
       env_.push_back({e->name(), x});

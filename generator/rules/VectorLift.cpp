@@ -37,6 +37,8 @@ std::optional<Expr> liftToVector(const Expr& e, const std::string& x) {
       return std::nullopt;
     return app(prim(Prim::VectorFromScalar), e);
   case ExprKind::Literal:
+    if (e->isArrayLiteral()) // not a scalar: only its elements could be lifted
+      return std::nullopt;
     return app(prim(Prim::VectorFromScalar), e);
   case ExprKind::App: {
     // fst(x), snd(fst(x)), ... of (nested) pairs of vectors (a map over zips)

@@ -156,6 +156,8 @@ CExpr Emitter::exp(const Phrase& p, Path& path) {
 }
 
 CExpr Emitter::prim(const Phrase& p, Path& path) {
+  if (p->isPrim(dpia::primitive::arrayLiteral()))
+    return arrayLiteral(p, path);
   const std::string& n = p->primName();
   if (p->prim().view) {
     Phrase next = p->prim().view(p, path);
@@ -242,6 +244,25 @@ CExpr Emitter::acc(const Phrase& a, Path& path) {
     break;
   }
   throw InternalError("C back end: cannot write through " + dpia::phraseTypeToString(a->type()));
+}
+
+/// An element of an array literal (its args are its scalars, row-major): the
+/// literal itself at a constant index, else the constant array as a compound
+/// literal, `(const float[3]){1.0f, 2.0f, 3.0f}[i]`.
+CExpr Emitter::arrayLiteral(const Phrase& p, Path& path) {
+  Nat flat = rise::natConst(0);
+  rise::Type t = dpia::dataType(p);
+  for (; t->kind() == rise::TypeKind::Array; t = t->elem())
+    flat = flat * t->size() + path.popIndex();
+  const std::vector<Phrase>& scalars = p->args();
+  if (flat->isConst() && flat->value() >= 0 &&
+      flat->value() < static_cast<std::int64_t>(scalars.size()))
+    return scalarLiteral(scalars[static_cast<std::size_t>(flat->value())]->value());
+  std::vector<CExpr> elems;
+  for (const Phrase& x : scalars)
+    elems.push_back(scalarLiteral(x->value()));
+  CType array = c::arrayType(c::constOf(valueType(t)), static_cast<std::int64_t>(scalars.size()));
+  return c::index(c::compoundLiteral(array, std::move(elems)), nats_.expr(flat));
 }
 
 CType Emitter::valueType(const rise::Type& t) {

@@ -108,6 +108,7 @@ private:
   std::string mathFn(rise::Prim p, const rise::Type& t);
   CExpr exp(const dpia::Phrase& p, dpia::Path& path);
   CExpr prim(const dpia::Phrase& p, dpia::Path& path);
+  CExpr arrayLiteral(const dpia::Phrase& p, dpia::Path& path);
   CExpr acc(const dpia::Phrase& a, dpia::Path& path);
   /// Whether a write through acceptor `a` may be discarded (it passes a
   /// discardTailAcc): such writes are guarded, one scalar at a time.

@@ -3,7 +3,7 @@
 // asVectorAligned and asScalar are polymorphic in the access (a Wr view is
 // written through an acceptor, Listing 8); slide, reorderWithStride, padCst,
 // padClamp, take, drop, idx, fst, snd, mapFst, mapSnd, generate and natValue
-// are read-only.
+// are read-only. padEmpty is written only.
 #include "dpia/primitives/Common.h"
 
 namespace risec::dpia {
@@ -211,6 +211,36 @@ void registerViews(PrimitiveRegistry& r) {
     return t.accT(e->args()[0], discardTailAcc(e->natArg(0), e->natArg(1), out));
   };
   take.view = [](const Phrase& e, Path&) { return e->args()[0]; };
+  // An array literal `[1.0f, 2.0f]` (FromRise.cpp): its scalars, row-major,
+  // as literal arguments; the code generator reads an element as the literal
+  // or, at a run-time index, from a constant array.
+  PrimitiveDef& arrayLiteral = r.add("arrayLiteral", std::nullopt);
+  arrayLiteral.conT = [](Translator&, const Phrase& e, const Continuation& k) { return k(e); };
+
+  // padEmpty(r) exists only written (Shine's PadEmpty): its argument is
+  // written into the first n elements of an acceptor of n + r, and the last
+  // r are left alone. It has no conT and no view: a read of it, which would
+  // read the padding, is refused by inference (E0314) before it gets here.
+  // A read argument (the element of a map of `padEmpty(r)`, which has no
+  // lambda for lowerToC to copy into) is copied element by element.
+  PrimitiveDef& padEmpty = r.add("padEmpty", rise::Prim::PadEmpty);
+  padEmpty.accT = [](Translator& t, const Phrase& e, const Phrase& out) {
+    Phrase into = takeAcc(e->natArg(1), e->natArg(0), out);
+    const Phrase& x = e->args()[0];
+    if (x->type()->access() == Access::Wr)
+      return t.accT(x, into);
+    std::function<Phrase(const Phrase&, const Phrase&)> copy = [&](const Phrase& v,
+                                                                   const Phrase& a) {
+      const rise::Type& dt = dataType(v);
+      if (dt->kind() != rise::TypeKind::Array)
+        return t.accT(v, a);
+      return forLoop(
+          dt->size(), "i", [&](const Phrase& i) { return copy(idxExp(i, v), idxAcc(i, a)); },
+          "padEmpty");
+    };
+    return t.conT(x, [&](const Phrase& v) { return copy(v, into); });
+  };
+
   view(r, "drop", rise::Prim::Drop).view = [](const Phrase& e, Path& p) {
     Nat i = p.popIndex();
     p.pushIndex(i + e->natArg(0));

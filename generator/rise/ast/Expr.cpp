@@ -17,6 +17,7 @@ struct ExprNode::Fields {
   bool implicit = false;
   DepBinder binder;
   ScalarValue value;
+  std::vector<Expr> elements;
   Prim prim = Prim::Map;
   std::shared_ptr<const ForeignDecl> foreign;
 };
@@ -25,7 +26,8 @@ ExprNode::ExprNode(Fields f)
     : kind_(f.kind), loc_(std::move(f.loc)), type_(std::move(f.type)), name_(std::move(f.name)),
       paramType_(std::move(f.paramType)), a_(std::move(f.a)), b_(std::move(f.b)),
       typeArg_(std::move(f.typeArg)), implicit_(f.implicit), binder_(std::move(f.binder)),
-      value_(f.value), prim_(f.prim), foreign_(std::move(f.foreign)) {}
+      value_(f.value), elements_(std::move(f.elements)), prim_(f.prim),
+      foreign_(std::move(f.foreign)) {}
 
 ExprNode::Fields ExprNode::fields() const {
   Fields f;
@@ -40,6 +42,7 @@ ExprNode::Fields ExprNode::fields() const {
   f.implicit = implicit_;
   f.binder = binder_;
   f.value = value_;
+  f.elements = elements_;
   f.prim = prim_;
   f.foreign = foreign_;
   return f;
@@ -114,6 +117,12 @@ Expr makeLiteral(ScalarValue v, SourceLocation loc, Type type) {
   return build(std::move(f));
 }
 
+Expr makeArrayLiteral(std::vector<Expr> elements, SourceLocation loc, Type type) {
+  ExprNode::Fields f = start(ExprKind::Literal, std::move(loc), std::move(type));
+  f.elements = std::move(elements);
+  return build(std::move(f));
+}
+
 Expr makePrimitive(Prim p, SourceLocation loc, Type type) {
   ExprNode::Fields f = start(ExprKind::Primitive, std::move(loc), std::move(type));
   f.prim = p;
@@ -162,6 +171,11 @@ public:
     case ExprKind::DepApp:
       return equal(a->fn(), b->fn()) && sameArg(a->typeArg(), b->typeArg());
     case ExprKind::Literal:
+      if (a->elements().size() != b->elements().size())
+        return false;
+      for (std::size_t i = 0; i < a->elements().size(); ++i)
+        if (!equal(a->elements()[i], b->elements()[i]))
+          return false;
       return a->value() == b->value();
     case ExprKind::Primitive:
       return a->prim() == b->prim();

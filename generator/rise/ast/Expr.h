@@ -7,7 +7,8 @@
 //   App        f(arg)                  (also `arg |> f`, infix operators, pairs)
 //   DepLambda  depFun(x: K => body)
 //   DepApp     f(N) | f(DT) | f(A)     explicit or inferred type-level argument
-//   Literal    42, 1.5f, true
+//   Literal    42, 1.5f, true; an array literal [1.0f, 2.0f] (its elements
+//              are literals themselves, scalar or arrays)
 //   Primitive  map, reduce, add, ...
 //   Foreign    a function declared with `foreign`
 #pragma once
@@ -57,8 +58,11 @@ public:
   bool implicitArg() const { return implicit_; }
   // DepLambda
   const DepBinder& binder() const { return binder_; }
-  // Literal
+  // Literal: a scalar's value; an array literal's elements (Literal nodes,
+  // each with its own location), none for a scalar
   const ScalarValue& value() const { return value_; }
+  const std::vector<Expr>& elements() const { return elements_; }
+  bool isArrayLiteral() const { return kind_ == ExprKind::Literal && !elements_.empty(); }
   // Primitive
   Prim prim() const { return prim_; }
   // Foreign
@@ -87,6 +91,7 @@ private:
   bool implicit_ = false;
   DepBinder binder_;
   ScalarValue value_;
+  std::vector<Expr> elements_;
   Prim prim_ = Prim::Map;
   std::shared_ptr<const ForeignDecl> foreign_;
 };
@@ -100,6 +105,8 @@ Expr makeApp(Expr fn, Expr arg, SourceLocation loc, Type type = nullptr);
 Expr makeDepLambda(DepBinder binder, Expr body, SourceLocation loc, Type type = nullptr);
 Expr makeDepApp(Expr fn, TypeArg arg, bool implicit, SourceLocation loc, Type type = nullptr);
 Expr makeLiteral(ScalarValue v, SourceLocation loc, Type type = nullptr);
+/// `[e1, ..., ek]` (k >= 1): the elements are literals (scalar or arrays).
+Expr makeArrayLiteral(std::vector<Expr> elements, SourceLocation loc, Type type = nullptr);
 Expr makePrimitive(Prim p, SourceLocation loc, Type type = nullptr);
 Expr makeForeign(std::shared_ptr<const ForeignDecl> decl, SourceLocation loc, Type type = nullptr);
 

@@ -223,6 +223,8 @@ using Traits = PrimTraits;
   X(PadClamp, "padClamp", HighLevel, \
     "(l: Nat) -> (r: Nat) -> {n: Nat} -> {t: Data} -> n.t -> (l + n + r).t", Traits{}.before(2) \
     .uses(use::rd)) \
+  X(PadEmpty, "padEmpty", HighLevel, "(r: Nat) -> {n: Nat} -> {t: Data} -> n.t -> (n + r).t", \
+    Traits{}.before(1).uses(use::wr).givesWritten()) \
   X(Generate, "generate", HighLevel, "{n: Nat} -> {t: Data} -> (idx[n] -> t) -> n.t", \
     Traits{}.uses(use::fnRd(1))) \
   X(Idx, "idx", HighLevel, "{n: Nat} -> {t: Data} -> idx[n] -> n.t -> t", \

@@ -68,6 +68,27 @@ bool pipedOperatorResult(const Expr& app) {
   return op->kind() == ExprKind::Primitive && primInfix(op->prim()).has_value();
 }
 
+/// An array literal with its type and its elements' types: `k.t` where every
+/// element has type t (E0315 at the first element that differs from the
+/// first one).
+Expr typedArrayLiteral(const Expr& e) {
+  std::vector<Expr> elements;
+  for (const Expr& x : e->elements()) {
+    elements.push_back(x->isArrayLiteral() ? typedArrayLiteral(x)
+                                           : x->withType(scalarType(x->value().kind)));
+    const Type& first = elements.front()->type();
+    const Type& t = elements.back()->type();
+    if (!typeEqual(first, t))
+      throw CompileError("E0315", x->loc(),
+                         "the elements of an array literal must have the same type: the " +
+                             ordinal(static_cast<int>(elements.size())) + " is `" +
+                             typeToString(t) + "`, the 1st is `" + typeToString(first) + "`");
+  }
+  Type t =
+      arrayType(natConst(static_cast<std::int64_t>(elements.size())), elements.front()->type());
+  return makeArrayLiteral(std::move(elements), e->loc(), std::move(t));
+}
+
 } // namespace
 
 std::string describeArgument(const Expr& fnSpine, int valueIndex) {
@@ -89,7 +110,7 @@ Expr Elaborator::elaborate(const Expr& e) {
   case ExprKind::DepApp:
     return elabDepApp(e);
   case ExprKind::Literal:
-    return e->withType(scalarType(e->value().kind));
+    return e->isArrayLiteral() ? typedArrayLiteral(e) : e->withType(scalarType(e->value().kind));
   case ExprKind::Primitive:
     return instantiatePrimitive(e->prim(), e->loc());
   case ExprKind::Foreign:
@@ -290,6 +311,8 @@ std::optional<Nat> Elaborator::asNat(const Expr& arg) const {
   switch (arg->kind()) {
   case ExprKind::Literal: {
     const ScalarValue& v = arg->value();
+    if (arg->isArrayLiteral())
+      return std::nullopt;
     if (isUnsignedInt(v.kind))
       return natConst(static_cast<std::int64_t>(v.u));
     if (isSignedInt(v.kind) && v.i >= 0)

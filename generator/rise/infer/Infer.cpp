@@ -2,6 +2,7 @@
 
 #include "rise/ast/Substitute.h"
 #include "rise/infer/Elaborator.h"
+#include "rise/infer/PadEmptyReads.h"
 
 #include <set>
 
@@ -230,6 +231,7 @@ TypedDef finish(const std::string& name, const Expr& elaborated, Unifier& u) {
     p.rhs = substitute(p.rhs, g.substitution());
   }
   markEmptyResultConditions(type, pre);
+  checkPadEmptyIsNeverRead(typed);
   return TypedDef{name, typed, type, std::move(pre)};
 }
 

@@ -240,6 +240,12 @@ Value evalExpr(const Expr& e, const Env& env) {
     return applyDep(f, evalDepArg(*e, env));
   }
   case ExprKind::Literal:
+    if (e->isArrayLiteral()) {
+      std::vector<Value> elements;
+      for (const Expr& x : e->elements())
+        elements.push_back(evalExpr(x, env));
+      return Value::array(std::move(elements));
+    }
     return Value::scalar(e->value());
   case ExprKind::Primitive:
     return Value::function(std::make_shared<PrimitiveFunction>(e->prim(), e->loc()));

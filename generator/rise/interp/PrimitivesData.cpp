@@ -192,6 +192,91 @@ Value primPadClamp(const PrimCall& call) {
   return Value::array(std::move(out));
 }
 
+/// A value shaped like `v` with every scalar, lane and index 0.
+Value zeroLike(const Value& v) {
+  switch (v.kind()) {
+  case Value::Kind::Scalar: {
+    ScalarValue z;
+    z.kind = v.asScalar().kind;
+    return Value::scalar(z);
+  }
+  case Value::Kind::Array: {
+    Values out;
+    for (const Value& x : v.elements())
+      out.push_back(zeroLike(x));
+    return Value::array(std::move(out));
+  }
+  case Value::Kind::Pair:
+    return Value::pair(zeroLike(v.first()), zeroLike(v.second()));
+  case Value::Kind::Vector: {
+    std::vector<ScalarValue> lanes(v.lanes().size());
+    for (std::size_t i = 0; i < lanes.size(); ++i)
+      lanes[i].kind = v.lanes()[i].kind;
+    return Value::vector(std::move(lanes));
+  }
+  case Value::Kind::Index:
+    return Value::index(0, v.asIndex().bound);
+  case Value::Kind::Function:
+    break;
+  }
+  throw InternalError("interpreter: `padEmpty` of functions");
+}
+
+/// The value of data type `t` (constant sizes) with every scalar 0; E0406
+/// where a size of `t` is not a number.
+Value zeroOf(const PrimCall& call, const Type& t) {
+  auto size = [&](const Nat& n) -> std::int64_t {
+    if (!n->isConst())
+      runtimeError(errc::kBadSizeArgument, call.loc,
+                   "`padEmpty`: cannot evaluate the size `" + natToString(n) +
+                       "` of the padding's element type");
+    return n->value();
+  };
+  switch (t->kind()) {
+  case TypeKind::Scalar: {
+    ScalarValue z;
+    z.kind = t->scalar();
+    return Value::scalar(z);
+  }
+  case TypeKind::Array: {
+    Values out;
+    for (std::int64_t i = 0, n = size(t->size()); i < n; ++i)
+      out.push_back(zeroOf(call, t->elem()));
+    return Value::array(std::move(out));
+  }
+  case TypeKind::Vec: {
+    std::vector<ScalarValue> lanes(static_cast<std::size_t>(size(t->size())));
+    for (ScalarValue& l : lanes)
+      l.kind = t->elem()->scalar();
+    return Value::vector(std::move(lanes));
+  }
+  case TypeKind::Index:
+    return Value::index(0, size(t->size()));
+  case TypeKind::Pair:
+    return Value::pair(zeroOf(call, t->first()), zeroOf(call, t->second()));
+  default:
+    break;
+  }
+  throw InternalError("interpreter: `padEmpty` of " + typeToString(t));
+}
+
+/// padEmpty: (r) {n} {t} n.t -> (n + r).t
+/// xs followed by r elements that are never written: the generated code
+/// leaves them untouched and no program may read them (E0314, checked by
+/// inference), so only the def's result can show them. The interpreter
+/// fills them with zeros to give a complete value.
+Value primPadEmpty(const PrimCall& call) {
+  std::int64_t r = call.nat(0);
+  const Value& xs = call.arg(0);
+  expectLength(call, xs, call.nat(1));
+  Values out = xs.elements();
+  if (r > 0) {
+    Value pad = xs.size() > 0 ? zeroLike(xs[0]) : zeroOf(call, call.type(2));
+    out.insert(out.end(), static_cast<std::size_t>(r), pad);
+  }
+  return Value::array(std::move(out));
+}
+
 // ---- generate, idx, take, drop, concat -----------------------------------------
 
 /// generate: {n} {t} (idx[n] -> t) -> n.t;  out[i] = f(i) for i < n
@@ -400,6 +485,8 @@ Value runDataPrimitive(const PrimCall& call) {
     return primPadCst(call);
   case Prim::PadClamp:
     return primPadClamp(call);
+  case Prim::PadEmpty:
+    return primPadEmpty(call);
   case Prim::Generate:
     return primGenerate(call);
   case Prim::Idx:

@@ -206,6 +206,8 @@ Expr ExprParser::parseAtom(bool negated) {
     return makeLiteral(ScalarValue::makeBool(t.kind == TokenKind::KwTrue), t.loc);
   case TokenKind::LParen:
     return parseParenthesised();
+  case TokenKind::LBracket:
+    return parseArrayLiteral();
   case TokenKind::KwFun:
     return parseLambda();
   case TokenKind::KwDepFun:
@@ -255,6 +257,60 @@ Expr ExprParser::parseLiteral(const Token& t, bool negated) const {
   // The magnitude of a negated minimum (2^(bits-1)) wraps to the minimum, and
   // neg(minimum) is the minimum again, as in C.
   return makeLiteral(ScalarValue::makeInt(k, static_cast<std::int64_t>(t.intValue)), t.loc);
+}
+
+/// `[e1, ..., ek]`, an array literal located at the `[`: its elements are
+/// literals, optionally negated, or array literals themselves (inference
+/// checks that they share a type).
+Expr ExprParser::parseArrayLiteral() {
+  TokenStream::DepthGuard guard(ts_);
+  Token open = ts_.next();
+  if (ts_.at(TokenKind::RBracket))
+    ts_.fail(syntax::kEmptyArray, ts_.peek(),
+             "an empty array literal `[]`: an array literal needs at least one element (its "
+             "type is that of its elements)");
+  std::vector<Expr> elements;
+  do {
+    elements.push_back(parseArrayElement());
+    if (!ts_.at(TokenKind::Comma) && !ts_.at(TokenKind::RBracket) && !ts_.at(TokenKind::End))
+      ts_.fail(syntax::kArrayElement, ts_.peek(),
+               "the elements of an array literal are literals (`1.5f`, `-2`, `true`) or array "
+               "literals, and " +
+                   describe(ts_.peek()) +
+                   " cannot follow one; compute an array with `generate` or `map` instead");
+  } while (ts_.accept(TokenKind::Comma));
+  ts_.expectClosing(TokenKind::RBracket, "to close the array literal", open.loc,
+                    "the array literal");
+  return makeArrayLiteral(std::move(elements), open.loc);
+}
+
+/// One element of an array literal: `1.5f`, `-2`, `true` or `[...]`.
+Expr ExprParser::parseArrayElement() {
+  Token t = ts_.peek();
+  if (t.kind == TokenKind::LBracket)
+    return parseArrayLiteral();
+  if (t.kind == TokenKind::KwTrue || t.kind == TokenKind::KwFalse || t.kind == TokenKind::Int ||
+      t.kind == TokenKind::Float)
+    return parseAtom(false);
+  if (t.kind == TokenKind::Minus) {
+    ts_.next();
+    Token lit = ts_.peek();
+    if ((lit.kind == TokenKind::Int || lit.kind == TokenKind::Float) &&
+        !isUnsignedInt(lit.literalKind)) {
+      ts_.next();
+      Expr magnitude = parseLiteral(lit, true);
+      ScalarValue v = magnitude->value();
+      ScalarValue neg =
+          isFloat(v.kind) ? ScalarValue::makeFloat(v.kind, -v.f)
+                          : ScalarValue::makeInt(v.kind, static_cast<std::int64_t>(
+                                                             0 - static_cast<std::uint64_t>(v.i)));
+      return makeLiteral(neg, t.loc);
+    }
+  }
+  ts_.fail(syntax::kArrayElement, t,
+           "the elements of an array literal are literals (`1.5f`, `-2`, `true`) or array "
+           "literals, found " +
+               describe(t) + "; compute an array with `generate` or `map` instead");
 }
 
 /// `(e)` or the pair `(a, b)` = makePair(a)(b), located at the `(`.

@@ -42,6 +42,8 @@ private:
   Expr variable(const Token& name) const;
   Expr parseLiteral(const Token& t, bool negated) const;
   Expr parseParenthesised();
+  Expr parseArrayLiteral();
+  Expr parseArrayElement();
   Expr parseLambda();
   Expr parseDepLambda();
   std::vector<DepBinder> parseDepBinders();

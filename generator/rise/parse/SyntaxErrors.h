@@ -28,5 +28,7 @@ inline constexpr const char* kSizeSuffix = "E0120";
 inline constexpr const char* kTupleTooLong = "E0121";
 inline constexpr const char* kCaretInExpr = "E0122";
 inline constexpr const char* kExpectedSize = "E0123";
+inline constexpr const char* kArrayElement = "E0124";
+inline constexpr const char* kEmptyArray = "E0125";
 
 } // namespace risec::rise::syntax

@@ -57,6 +57,17 @@ std::string literalString(const ScalarValue& v) {
   return literalText(v);
 }
 
+/// `[1.0f, -2.0f]`: the elements are literals, so no layout is needed.
+std::string arrayLiteralString(const Expr& e) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < e->elements().size(); ++i) {
+    const Expr& x = e->elements()[i];
+    out +=
+        (i ? ", " : "") + (x->isArrayLiteral() ? arrayLiteralString(x) : literalText(x->value()));
+  }
+  return out + "]";
+}
+
 /// The minimum of a signed type: `-2147483648` re-parses as neg(minimum).
 bool isSignedMinimum(const ScalarValue& v) {
   if (isFloat(v.kind) || isUnsignedInt(v.kind) || v.kind == ScalarKind::Bool)
@@ -98,7 +109,7 @@ private:
   int levelOf(const Expr& e) const {
     switch (e->kind()) {
     case ExprKind::Literal:
-      return literalLevel(e->value());
+      return e->isArrayLiteral() ? kAtomLevel : literalLevel(e->value());
     case ExprKind::Lambda:
       return asComposition(e, opts_.showTypes) ? kComposeLevel : kAtomLevel;
     case ExprKind::App:
@@ -125,7 +136,7 @@ private:
     case ExprKind::Foreign:
       return e->foreign() ? e->foreign()->name : "<foreign>";
     case ExprKind::Literal:
-      return literalString(e->value());
+      return e->isArrayLiteral() ? arrayLiteralString(e) : literalString(e->value());
     case ExprKind::Lambda:
       if (auto c = asComposition(e, opts_.showTypes))
         return printComposition(*c, l);
