@@ -194,10 +194,54 @@ std::optional<Expr> padCstRows(const Expr& e, RuleContext& ctx) {
                  {constantArray(pad->c, ctx), inner.args[0]});
 }
 
+/// The constant `in` for which `f(in)` is the constant array `out`, where f
+/// is built of paddings with constants and maps of them only: padCst(a, b, k)
+/// maps an array of k's to an array of k's (out = generate(fun(i => k))),
+/// map(g) an array of g's inputs to an array of g's outputs, and a lambda
+/// `fun(y => f1(f2(... fn(y))))` the constant through f1, ..., fn in turn.
+/// Nothing for any other f (it may not keep a constant constant).
+std::optional<Expr> constantBefore(const Expr& f, const Expr& out, RuleContext& ctx) {
+  if (!freeVars(out).empty())
+    return std::nullopt;
+  if (f->kind() == ExprKind::Lambda) {
+    Expr c = out, body = f->body();
+    for (;;) {
+      if (body->kind() == ExprKind::Var && body->name() == f->name())
+        return c;
+      Spine s = spineOf(body);
+      if (s.args.empty())
+        return std::nullopt;
+      Expr fi = rebuild(s.head, s.depArgs, {s.args.begin(), s.args.end() - 1});
+      if (occursFree(f->name(), fi))
+        return std::nullopt;
+      std::optional<Expr> in = constantBefore(fi, c, ctx);
+      if (!in)
+        return std::nullopt;
+      c = *in;
+      body = s.args.back();
+    }
+  }
+  std::optional<Expr> c0 = constantRow(out);
+  if (!c0)
+    return std::nullopt;
+  Spine s = spineOf(f);
+  if (isPrim(s.head, Prim::PadCst) && s.depArgs.size() == 2 && s.args.size() == 1 &&
+      rise::alphaEquivalent(s.args[0], *c0))
+    return constantArray(*c0, ctx);
+  std::optional<Prim> p = headPrim(f);
+  if (p && isMapLike(*p) && s.args.size() == 1) {
+    std::optional<Expr> in = constantBefore(s.args[0], *c0, ctx);
+    return in ? std::optional(constantArray(*in, ctx)) : std::nullopt;
+  }
+  return std::nullopt;
+}
+
+/// padCst(l, r, C)(M(f)(x)) -> M(f)(padCst(l, r, C')(x)) where f(C') = C
+/// (also with the stage stored: toMem(M(f)(x)) -> toMem(M(f)(padCst(...)(x)))).
+/// Exact where f is made of paddings with the same constants (constantBefore:
+/// a row of c's padded again with c is the longer row of c's):
 /// padCst(l, r, generate(fun(i => c)))(M(padCst(a, b, c))(x))
-///   -> M(padCst(a, b, c))(padCst(l, r, generate(fun(i => c)))(x))
-/// (also with the stage stored: toMem(M(...)(x)) -> toMem(M(...)(padCst(...)(x)))).
-/// Exact: a padded row of c's padded again with c is the longer row of c's.
+///   -> M(padCst(a, b, c))(padCst(l, r, generate(fun(i => c)))(x)).
 /// Any other stage fails: a padded row of a stage is not in general the stage
 /// of a padded row (padCstBeforeMapGuarded is the exact form for any stage).
 std::optional<Expr> padCstBeforeMap(const Expr& e, RuleContext& ctx) {
@@ -205,14 +249,12 @@ std::optional<Expr> padCstBeforeMap(const Expr& e, RuleContext& ctx) {
   if (!pad)
     return std::nullopt;
   std::optional<Stage> st = stageOf(pad->e);
-  std::optional<Expr> c = constantRow(pad->c);
-  if (!st || !c)
+  if (!st)
     return std::nullopt;
-  auto inner = padFunctionOf(st->map.args[0]);
-  if (!inner || !rise::alphaEquivalent(inner->c, *c) || !freeVars(*c).empty())
+  std::optional<Expr> in = constantBefore(st->map.args[0], pad->c, ctx);
+  if (!in)
     return std::nullopt;
-  return restage(
-      *st, rebuild(pad->spine.head, pad->spine.depArgs, {constantArray(*c, ctx), st->map.args[1]}));
+  return restage(*st, rebuild(pad->spine.head, pad->spine.depArgs, {*in, st->map.args[1]}));
 }
 
 /// `select(flag, e, c)` element by element: a map over the elements of e
@@ -404,7 +446,8 @@ void registerStencilRules(RuleRegistry& r) {
                    "padCst(l, r, generate(fun(i => c)))(x)   (l and r rows of c)", padCstRows));
   r.add(simpleRule("padCstBeforeMap", fam,
                    "padCst(l, r, generate(fun(i => c)))(map(padCst(a, b, c))(x)), the same of "
-                   "toMem(map(...)(x))   (the same constant c; fails for any other stage)",
+                   "toMem(map(...)(x))   (the same constant c; also a chain of paddings and maps "
+                   "of paddings with the same constants; fails for any other stage)",
                    "map(padCst(a, b, c))(padCst(l, r, generate(fun(i => c)))(x)), "
                    "toMem(map(...)(padCst(...)(x)))",
                    padCstBeforeMap));

@@ -213,6 +213,10 @@ const RuleCase kCases[] = {
    "xs |> map(padCst(1, 1, 0.0f)) |> padCst(1, 0, generate(fun(i => 0.0f)))",
    "xs |> padCst(1, 0, generate(fun(i => 0.0f))) |> map(padCst(1, 1, 0.0f))",
    "xs |> map(map(fun(x => x * 0.0f))) |> padCst(1, 1, generate(fun(i => 0.0f)))"},
+  {"padCstBeforeMapChain", "topDown(padCstBeforeMap)",
+   "xs |> map(padCst(1, 1, 0.0f) >> padCst(2, 0, 0.0f)) |> padCst(1, 1, generate(fun(i => 0.0f)))",
+   "xs |> padCst(1, 1, generate(fun(i => 0.0f))) |> map(padCst(1, 1, 0.0f) >> padCst(2, 0, 0.0f))",
+   "xs |> map(padCst(1, 1, 0.0f) >> padCst(2, 0, 1.0f)) |> padCst(1, 1, generate(fun(i => 0.0f)))"},
   {"padCstBeforeMapGuarded", "topDown(padCstBeforeMapGuarded)",
    "ys |> map(fun(y => y * 2.0f + 1.0f)) |> padCst(1, 2, 0.5f)",
    "zip(padClamp(1, 2)(ys), padCst(1, 2, false)(generate(fun(i => true))))"
