@@ -38,6 +38,7 @@ const RuleRegistry& RuleRegistry::instance() {
     registerIdentityRules(r);
     registerOpenClTilingRules(r);
     registerReduceToWorkGroupsRules(r);
+    registerReduceInWorkGroupRules(r);
     return r;
   }();
   return registry;

@@ -188,6 +188,27 @@ const RuleCase kCases[] = {
    " |> mapWorkGroup(0)(fun(g => g |> mapLocal(0)(fun(r => r |> map(fun(p => fst(p) * snd(p))) |> reduceSeq(max)(0.5f))) |> toLocal |> reduceSeq(max)(0.5f)))"
    " |> toGlobal)(fun(ps => zip(ys)(ys |> map(neg)) |> drop(6*(m/6)) |> map(fun(p => fst(p) * snd(p))) |> reduceSeq(max)(ps |> reduceSeq(max)(0.5f))))",
    "ys |> reduce(add)(1.0f)"},
+  // one work-group per row of xs, 3 (or 2) work-items reading a row strided; the random inputs
+  // have m = 4, 8, 12, 16, so a row has a tail of m % 3 (RemainderRules: m = 0, 1, ...); the
+  // reduction inside arithmetic is found through applications; not for an operator that is
+  // not known associative, an init that is not neutral, or a reduction not of the row
+  {"reduceInWorkGroup", "reduceInWorkGroup(3) @ outermost(isMap)",
+   "xs |> map(fun(r => zip(r)(ys) |> map(fun(p => fst(p) * snd(p))) |> reduce(add)(0.0f)))",
+   "xs |> mapWorkGroup(0)(fun(r => zip(r)(ys) |> drop(3*(m/3)) |> map(fun(p => fst(p) * snd(p)))"
+   " |> reduceSeq(add)(zip(r)(ys) |> take(3*(m/3)) |> split(3) |> transpose"
+   " |> mapLocal(0)(fun(c => c |> map(fun(p => fst(p) * snd(p))) |> reduceSeq(add)(0.0f))) |> toLocal |> reduceSeq(add)(0.0f))))",
+   "xs |> map(fun(r => r |> reduce(fun(a, y => a + y * 0.5f))(0.0f)))"},
+  {"reduceInWorkGroupInBody", "reduceInWorkGroup(2) @ outermost(isMap)",
+   "xs |> map(fun(r => 2.0f * (r |> map(neg) |> reduce(max)(0.5f)) + 1.0f))",
+   "xs |> mapWorkGroup(0)(fun(r => 2.0f * (r |> drop(2*(m/2)) |> map(neg)"
+   " |> reduceSeq(max)(r |> take(2*(m/2)) |> split(2) |> transpose"
+   " |> mapLocal(0)(fun(c => c |> map(neg) |> reduceSeq(max)(0.5f))) |> toLocal |> reduceSeq(max)(0.5f))) + 1.0f))",
+   "xs |> map(fun(r => r |> reduce(add)(1.0f)))"},
+  {"reduceInWorkGroupDivides", "reduceInWorkGroup(1) @ outermost(isMap)",
+   "xs |> map(fun(r => r |> reduce(mul)(1.0f)))",
+   "xs |> mapWorkGroup(0)(fun(r => r |> take(m) |> split(1) |> transpose"
+   " |> mapLocal(0)(fun(c => c |> reduceSeq(mul)(1.0f))) |> toLocal |> reduceSeq(mul)(1.0f)))",
+   "xs |> map(fun(r => ys |> reduce(add)(0.0f)))"},
   // stencil rules (docs/strategies.md, "Stencils in strips")
   {"padClampBeforeMap", "topDown(padClampBeforeMap)", "xs |> map(map(neg)) |> toMem |> padClamp(1, 2)",
    "xs |> padClamp(1, 2) |> map(map(neg)) |> toMem", "xs |> padClamp(1, 2) |> map(map(neg))"},
@@ -366,9 +387,8 @@ TEST(RuleRegistryTest, EveryRuleHasATestCase) {
 /// The rules that handle a remainder (a tail or padding) instead of needing a
 /// multiple of their size.
 bool remainderRule(const std::string& name) {
-  for (const char* r :
-       {"padTile", "padMap", "peelTail", "peelReduce", "splitReduceSeq", "stageTiles", "padNest",
-        "reduceToWorkGroups"})
+  for (const char* r : {"padTile", "padMap", "peelTail", "peelReduce", "splitReduceSeq",
+                        "stageTiles", "padNest", "reduceToWorkGroups", "reduceInWorkGroup"})
     if (name.rfind(r, 0) == 0)
       return true;
   return false;
