@@ -125,6 +125,7 @@ const char* risec_cl_error_string(int code) {
     NAME(RISEC_CL_BUILD_FAILED)
     NAME(RISEC_CL_OUT_OF_MEMORY)
     NAME(RISEC_CL_OPENCL_ERROR)
+    NAME(RISEC_CL_LAUNCH_MISFIT)
 #undef NAME
   default:
     return "unknown error";
@@ -311,6 +312,93 @@ const char* risec_cl_default_error(void) {
 int risec_cl_fail(risec_cl_context* ctx, const char* what, cl_int err) {
   set_error(ctx, "%s: %s", what, risec_cl_error_string(err));
   return RISEC_CL_OPENCL_ERROR;
+}
+
+/* ---- the launch check ---------------------------------------------------------------- */
+
+/* "16 x 64 = 1024 work-items" (or "300 work-items" in one dimension). */
+static void local_text(cl_uint dims, const size_t local[3], size_t items, char* out, size_t size) {
+  if (dims == 1) {
+    snprintf(out, size, "%zu work-items", items);
+    return;
+  }
+  int at = 0;
+  for (cl_uint d = 0; d < dims && at >= 0 && (size_t)at < size; ++d)
+    at += snprintf(out + at, size - (size_t)at, "%s%zu", d ? " x " : "", local[d]);
+  if (at >= 0 && (size_t)at < size)
+    snprintf(out + at, size - (size_t)at, " = %zu work-items", items);
+}
+
+static const char kLaunchFix[] =
+    "; give the kernel smaller work-groups: a smaller tile (the trip count of a mapLocal) in "
+    "the strategy, or a smaller local size in the spec's `launch:` (risec compile --launch)";
+
+int risec_cl_check_launch(risec_cl_context* ctx, cl_kernel kernel, cl_uint dims,
+                          const size_t global[3], const size_t local[3]) {
+  for (cl_uint d = 0; d < dims; ++d)
+    if (global[d] == 0)
+      return RISEC_CL_OK; /* nothing is launched */
+  char name[256] = "?";
+  cl_int err = clGetKernelInfo(kernel, CL_KERNEL_FUNCTION_NAME, sizeof name, name, NULL);
+  if (err != CL_SUCCESS)
+    return risec_cl_fail(ctx, "clGetKernelInfo(CL_KERNEL_FUNCTION_NAME)", err);
+  cl_device_id device = ctx->device;
+  if (local[0] > 0) {
+    size_t items = 1;
+    for (cl_uint d = 0; d < dims; ++d)
+      items *= local[d];
+    char text[128];
+    local_text(dims, local, items, text, sizeof text);
+    size_t device_max = 0, kernel_max = 0, item_max[3] = {0, 0, 0};
+    if ((err = clGetDeviceInfo(device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof device_max,
+                               &device_max, NULL)) != CL_SUCCESS)
+      return risec_cl_fail(ctx, "clGetDeviceInfo(CL_DEVICE_MAX_WORK_GROUP_SIZE)", err);
+    if (items > device_max) {
+      set_error(ctx,
+                "kernel %s: local size %s exceeds this device's maximum work-group size of %zu "
+                "(CL_DEVICE_MAX_WORK_GROUP_SIZE, %s)%s",
+                name, text, device_max, ctx->name, kLaunchFix);
+      return RISEC_CL_LAUNCH_MISFIT;
+    }
+    if ((err = clGetDeviceInfo(device, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof item_max, item_max,
+                               NULL)) != CL_SUCCESS)
+      return risec_cl_fail(ctx, "clGetDeviceInfo(CL_DEVICE_MAX_WORK_ITEM_SIZES)", err);
+    for (cl_uint d = 0; d < dims && d < 3; ++d)
+      if (local[d] > item_max[d]) {
+        set_error(ctx,
+                  "kernel %s: local size %s: %zu work-items in dimension %u exceed this "
+                  "device's maximum of %zu there (CL_DEVICE_MAX_WORK_ITEM_SIZES, %s)%s",
+                  name, text, local[d], d, item_max[d], ctx->name, kLaunchFix);
+        return RISEC_CL_LAUNCH_MISFIT;
+      }
+    if ((err = clGetKernelWorkGroupInfo(kernel, device, CL_KERNEL_WORK_GROUP_SIZE,
+                                        sizeof kernel_max, &kernel_max, NULL)) != CL_SUCCESS)
+      return risec_cl_fail(ctx, "clGetKernelWorkGroupInfo(CL_KERNEL_WORK_GROUP_SIZE)", err);
+    if (items > kernel_max) {
+      set_error(ctx,
+                "kernel %s: local size %s exceeds the work-group size of %zu that this device "
+                "allows for this kernel (CL_KERNEL_WORK_GROUP_SIZE: its registers or local "
+                "memory, %s)%s",
+                name, text, kernel_max, ctx->name, kLaunchFix);
+      return RISEC_CL_LAUNCH_MISFIT;
+    }
+  }
+  cl_ulong used = 0, available = 0;
+  if ((err = clGetKernelWorkGroupInfo(kernel, device, CL_KERNEL_LOCAL_MEM_SIZE, sizeof used, &used,
+                                      NULL)) != CL_SUCCESS)
+    return risec_cl_fail(ctx, "clGetKernelWorkGroupInfo(CL_KERNEL_LOCAL_MEM_SIZE)", err);
+  if ((err = clGetDeviceInfo(device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof available, &available,
+                             NULL)) != CL_SUCCESS)
+    return risec_cl_fail(ctx, "clGetDeviceInfo(CL_DEVICE_LOCAL_MEM_SIZE)", err);
+  if (used > available) {
+    set_error(ctx,
+              "kernel %s: its local memory of %llu bytes (CL_KERNEL_LOCAL_MEM_SIZE) exceeds "
+              "this device's %llu bytes (CL_DEVICE_LOCAL_MEM_SIZE, %s); stage smaller tiles "
+              "in local memory: a smaller tile parameter in the strategy",
+              name, (unsigned long long)used, (unsigned long long)available, ctx->name);
+    return RISEC_CL_LAUNCH_MISFIT;
+  }
+  return RISEC_CL_OK;
 }
 
 /* ---- host arrays ---------------------------------------------------------------- */

@@ -45,7 +45,8 @@ enum {
   RISEC_CL_BAD_SELECTOR = -1002,  /* the selector names an index that does not exist */
   RISEC_CL_BUILD_FAILED = -1003,  /* the program does not compile; see risec_cl_last_error */
   RISEC_CL_OUT_OF_MEMORY = -1004, /* a host allocation failed */
-  RISEC_CL_OPENCL_ERROR = -1005   /* an OpenCL call failed; see risec_cl_last_error */
+  RISEC_CL_OPENCL_ERROR = -1005,  /* an OpenCL call failed; see risec_cl_last_error */
+  RISEC_CL_LAUNCH_MISFIT = -1006  /* a launch does not fit the device; see risec_cl_last_error */
 };
 
 typedef struct risec_cl_context risec_cl_context;
@@ -122,6 +123,23 @@ int risec_cl_host_array_begin(risec_cl_context* ctx, unsigned slot, const void* 
  */
 int risec_cl_host_array_end(risec_cl_context* ctx, risec_cl_host_array* array, void* host,
                             size_t bytes, int output, int status);
+
+/*
+ * Checks the launch of `kernel` (`dims`, `global`, `local` as SYMBOL_launch
+ * fills them; local[0] == 0: the runtime chooses the local size) against the
+ * context's device before it is enqueued (docs/host.md, "The launch check"):
+ * the work-group size (the product of the local sizes) against
+ * CL_DEVICE_MAX_WORK_GROUP_SIZE and the kernel's CL_KERNEL_WORK_GROUP_SIZE,
+ * each local size against CL_DEVICE_MAX_WORK_ITEM_SIZES, and the kernel's
+ * local memory (CL_KERNEL_LOCAL_MEM_SIZE: its __local arrays, whose sizes
+ * risec fixes at compile time) against CL_DEVICE_LOCAL_MEM_SIZE. Returns
+ * RISEC_CL_OK (also when a global size is 0: nothing is launched),
+ * RISEC_CL_LAUNCH_MISFIT with a message that names the kernel and gives the
+ * numbers (risec_cl_last_error), or RISEC_CL_OPENCL_ERROR if a query fails.
+ * The host wrappers call it once per kernel (phase) and return 8 on a misfit.
+ */
+int risec_cl_check_launch(risec_cl_context* ctx, cl_kernel kernel, cl_uint dims,
+                          const size_t global[3], const size_t local[3]);
 
 /* Releases the staging buffers that the context keeps (they are made again
  * when needed). */

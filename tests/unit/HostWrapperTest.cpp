@@ -8,7 +8,9 @@
 // on random inputs at sizes including 0, 1 and non-divisible ones; a
 // violated precondition returns 1 and leaves the output untouched; a device
 // that does not exist returns 5; host arrays at every alignment, in place
-// (zero copy) and through the staging buffers, on repeated calls.
+// (zero copy) and through the staging buffers, on repeated calls; a launch
+// whose work-group size or local memory the device does not allow returns 8
+// with the numbers (risec_cl_check_launch).
 #include "CKernelRunner.h"
 #include "TestFiles.h"
 #include "codegen/Compile.h"
@@ -387,13 +389,24 @@ TEST(DefaultLaunch, Rule) {
 
   codegen::host::GridLoops global;
   global.add({Kind::Global, 0, n, 0});
-  EXPECT_EQ(launchOf(global), "global=[(n + max(1, min(32, n)) - 1)/max(1, min(32, n))*max(1, "
-                              "min(32, n))],local=[max(1, min(32, n))]")
-      << "symbolic trip count: local up to 32, global rounded up to it";
+  EXPECT_EQ(launchOf(global), "global=[(n + max(1, min(128, n)) - 1)/max(1, min(128, n))*max(1, "
+                              "min(128, n))],local=[max(1, min(128, n))]")
+      << "a lone mapGlobal(0), symbolic trip count: local up to 128, global rounded up to it";
+  codegen::host::GridLoops global2d; // mapGlobal(0) and mapGlobal(1): 32 x 8
+  global2d.add({Kind::Global, 0, rise::natConst(1000), 0});
+  global2d.add({Kind::Global, 1, rise::natConst(1000), 1});
+  EXPECT_EQ(launchOf(global2d), "global=[1024, 1000],local=[32, 8]");
+  codegen::host::GridLoops groups1d; // mapWorkGroup(0)(mapLocal(0) over 64): capped at 32
+  groups1d.add({Kind::WorkGroup, 0, n, 0});
+  groups1d.add({Kind::Local, 0, rise::natConst(64), 1});
+  EXPECT_EQ(launchOf(groups1d), "global=[32*n],local=[32]");
 
   codegen::host::GridLoops small;
   small.add({Kind::Global, 0, rise::natConst(5), 0});
   EXPECT_EQ(launchOf(small), "global=[5],local=[5]");
+  codegen::host::GridLoops large;
+  large.add({Kind::Global, 0, rise::natConst(1000), 0});
+  EXPECT_EQ(launchOf(large), "global=[1024],local=[128]");
 
   codegen::host::GridLoops groups; // mapWorkGroup(0)(mapLocal(0)) and a mapGlobal(2)
   groups.add({Kind::WorkGroup, 0, n / 4, 0});
@@ -543,6 +556,133 @@ TEST_F(HostEndToEnd, PreconditionFailureAndBadDevice) {
   EXPECT_EQ(runFailing({-1, 2, 2}, c.def), "rc 2\nuntouched 1\n") << "a negative size";
   EXPECT_EQ(runFailing({4, 2, 2}, c.def, "RISEC_CL_DEVICE=no-such-device "), "rc 5\nuntouched 1\n")
       << "no device";
+}
+
+/// A driver that asks the device for its maximum work-group size M and calls
+/// oclScal, compiled with `local=[n]`, at n = M (it fits) and n = M + 1 (it
+/// does not): the return code, the output (right, or untouched) and the
+/// message of risec_cl_default_error().
+const char* kMisfitDriver = R"(#include "oclScal.h"
+#include <stdio.h>
+#include <stdlib.h>
+int main(void) {
+  risec_cl_context* ctx;
+  if (risec_cl_default(&ctx) != RISEC_CL_OK) return 91;
+  size_t max = 0;
+  if (clGetDeviceInfo(risec_cl_device(ctx), CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof max, &max,
+                      NULL) != CL_SUCCESS)
+    return 92;
+  for (int extra = 0; extra <= 1; ++extra) {
+    int n = (int)max + extra;
+    float* x = malloc(sizeof(float) * (size_t)n);
+    float* o = malloc(sizeof(float) * (size_t)n);
+    for (int i = 0; i < n; ++i) {
+      x[i] = (float)(i % 100);
+      o[i] = -7.0f;
+    }
+    int rc = oclScal(o, n, 2.0f, x);
+    int untouched = 1, right = 1;
+    for (int i = 0; i < n; ++i) {
+      untouched = untouched && o[i] == -7.0f;
+      right = right && o[i] == 2.0f * (float)(i % 100);
+    }
+    printf("max %zu n %d rc %d untouched %d right %d\n%s\n", max, n, rc, untouched, right,
+           rc ? risec_cl_default_error() : "");
+    free(x);
+    free(o);
+  }
+  return 0;
+}
+)";
+
+TEST_F(HostEndToEnd, LaunchLargerThanTheDeviceAllowsReturns8WithTheNumbers) {
+  Compiled plain = compile("e2e/ocl_scal.rise", "opencl");
+  Compiled c =
+      compile("e2e/ocl_scal.rise", "opencl",
+              codegen::host::parseLaunchOption("global=[n],local=[n]", sizesOf(plain.def)));
+  ASSERT_NE(c.result.files.hostSource.find("risec_cl_check_launch(risec_ctx, risec_kernel"),
+            std::string::npos)
+      << c.result.files.hostSource;
+  std::string log;
+  ASSERT_EQ(
+      buildKernel(dir_, "oclScal", c.result.files, kMisfitDriver, "gcc", defaultCFlags(), log), 0)
+      << log;
+  std::string out;
+  EXPECT_EQ(runDriver(dir_, (dir_ / "gcc").string(), "", out), 0) << out;
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(out, m, std::regex("^max (\\d+) "))) << out;
+  long max = std::stol(m[1]);
+  ASSERT_GE(max, 1) << out;
+  std::string fits =
+      "max " + std::to_string(max) + " n " + std::to_string(max) + " rc 0 untouched 0 right 1\n\n";
+  ASSERT_EQ(out.substr(0, fits.size()), fits) << "a local size of the maximum fits\n" << out;
+  std::string rest = out.substr(fits.size());
+  std::string misfit = "max " + std::to_string(max) + " n " + std::to_string(max + 1) +
+                       " rc 8 untouched 1 right 0\n";
+  EXPECT_EQ(rest.substr(0, misfit.size()), misfit) << out;
+  std::string message = rest.substr(std::min(misfit.size(), rest.size()));
+  std::string expected = "kernel oclScal: local size " + std::to_string(max + 1) +
+                         " work-items exceeds this device's maximum work-group size of " +
+                         std::to_string(max) + " (CL_DEVICE_MAX_WORK_GROUP_SIZE, ";
+  EXPECT_EQ(message.substr(0, expected.size()), expected) << out;
+  EXPECT_NE(message.find("a smaller tile (the trip count of a mapLocal) in the strategy, or a "
+                         "smaller local size in the spec's `launch:`"),
+            std::string::npos)
+      << out;
+}
+
+/// Staging a work-group's 600000 floats (2400000 bytes) in local memory:
+/// more than PoCL's 2 MiB of CL_DEVICE_LOCAL_MEM_SIZE.
+const char* kBigLocalSource = R"(def bigLocal = depFun(n: Nat => fun(xs: n.600000.f32 =>
+  xs |> mapWorkGroup(0)(fun(chunk =>
+    chunk |> mapLocal(0)(fun(x => x)) |> toLocal |> mapLocal(0)(fun(x => x * 2.0f))))))
+)";
+
+const char* kBigLocalDriver = R"(#include "bigLocal.h"
+#include <stdio.h>
+#include <stdlib.h>
+int main(void) {
+  risec_cl_context* ctx;
+  if (risec_cl_default(&ctx) != RISEC_CL_OK) return 91;
+  cl_ulong bytes = 0;
+  if (clGetDeviceInfo(risec_cl_device(ctx), CL_DEVICE_LOCAL_MEM_SIZE, sizeof bytes, &bytes,
+                      NULL) != CL_SUCCESS)
+    return 92;
+  float* x = calloc(600000, sizeof(float));
+  float* o = malloc(600000 * sizeof(float));
+  for (int i = 0; i < 600000; ++i) o[i] = -7.0f;
+  int rc = bigLocal(o, 1, x);
+  int untouched = 1;
+  for (int i = 0; i < 600000; ++i) untouched = untouched && o[i] == -7.0f;
+  printf("local %llu rc %d untouched %d\n%s\n", (unsigned long long)bytes, rc, untouched,
+         risec_cl_default_error());
+  free(x);
+  free(o);
+  return 0;
+}
+)";
+
+TEST_F(HostEndToEnd, LocalMemoryLargerThanTheDeviceHasReturns8WithTheNumbers) {
+  fs::path source = dir_ / "big_local.rise";
+  std::ofstream(source) << kBigLocalSource;
+  Compiled c = compile(source.string(), "opencl");
+  std::string log;
+  ASSERT_EQ(
+      buildKernel(dir_, "bigLocal", c.result.files, kBigLocalDriver, "gcc", defaultCFlags(), log),
+      0)
+      << log;
+  std::string out;
+  EXPECT_EQ(runDriver(dir_, (dir_ / "gcc").string(), "", out), 0) << out;
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(out, m, std::regex("^local (\\d+) "))) << out;
+  long long bytes = std::stoll(m[1]);
+  if (bytes >= 2400000)
+    GTEST_SKIP() << "the device has " << bytes << " bytes of local memory";
+  std::string expected = "local " + std::to_string(bytes) +
+                         " rc 8 untouched 1\nkernel bigLocal: its local memory of 2400000 bytes "
+                         "(CL_KERNEL_LOCAL_MEM_SIZE) exceeds this device's " +
+                         std::to_string(bytes) + " bytes (CL_DEVICE_LOCAL_MEM_SIZE, ";
+  EXPECT_EQ(out.substr(0, expected.size()), expected) << out;
 }
 
 /// A driver that calls oclScal_buffers on cl_mem buffers of its own context.

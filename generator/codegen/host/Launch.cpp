@@ -15,10 +15,16 @@ namespace {
 /// work-group, which every OpenCL GPU supports.
 constexpr std::int64_t kDefaultLocal[3] = {32, 8, 1};
 
-/// The trip count `n` clamped to 1..kDefaultLocal[d] (as a Nat:
-/// `max(1, min(32, n))`).
-Nat localFromTripCount(const Nat& n, int d) {
-  std::int64_t cap = kDefaultLocal[d];
+/// The largest default local size of a one-dimensional kernel whose only
+/// parallel maps are mapGlobal(0): 4 warps of 32 work-items, so that a GPU's
+/// limit of resident work-groups per compute unit does not cap its occupancy
+/// (32 groups of one warp fill half of an NVIDIA SM), while n/128 groups
+/// still fill every compute unit for the row counts of gemv (16384 rows: 128
+/// groups on an H100's 132 SMs, where 256 would leave half of them idle).
+constexpr std::int64_t kLoneGlobalLocal = 128;
+
+/// The trip count `n` clamped to 1..cap (as a Nat: `max(1, min(32, n))`).
+Nat localFromTripCount(const Nat& n, std::int64_t cap) {
   if (n->isConst())
     return rise::natConst(std::clamp<std::int64_t>(n->value(), 1, cap));
   if (cap == 1)
@@ -105,13 +111,17 @@ Launch defaultLaunch(const GridLoops& loops) {
   int dims = loops.dims();
   if (dims == 0)
     return {{rise::natConst(1)}, {rise::natConst(1)}};
+  bool groups = false; // a mapWorkGroup or mapLocal in any dimension
+  for (int d = 0; d < dims; ++d)
+    groups = groups || loops.outermost(Kind::WorkGroup, d) || loops.outermost(Kind::Local, d);
   for (int d = 0; d < dims; ++d) {
     std::optional<Nat> wg = loops.outermostCount(Kind::WorkGroup, d);
     std::optional<Nat> lc = loops.outermostCount(Kind::Local, d);
     std::optional<Nat> gl = loops.outermostCount(Kind::Global, d);
-    Nat local = lc ? localFromTripCount(*lc, d) : rise::natConst(1);
+    std::int64_t cap = dims == 1 && !groups ? kLoneGlobalLocal : kDefaultLocal[d];
+    Nat local = lc ? localFromTripCount(*lc, cap) : rise::natConst(1);
     if (!wg && gl)
-      local = localFromTripCount(*gl, d);
+      local = localFromTripCount(*gl, cap);
     launch.local.push_back(local);
     launch.global.push_back(*neededGlobal(loops, d, local));
   }
