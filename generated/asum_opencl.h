@@ -9,8 +9,9 @@
  *   output (output): f32, 1 element
  *   n (size): Nat
  *   xs (input): n.f32, n elements
+ *   tmp (temporary): 4096.f32, 4096 elements
  * The kernel asum_opencl (asum_opencl.cl) takes its arguments in the order of the C
- * target: output, sizes (int), inputs. Any global and local size
+ * target: output, sizes (int), inputs, then the global temporaries. Any global and local size
  * work: its loops are grid-stride loops. It checks nothing: call asum_opencl_check
  * (asum_opencl.h) with the sizes first; it returns 0 if the kernel may be launched, 1
  * if a precondition fails, 2 if a size is negative, 3 if an array would have more
@@ -23,10 +24,12 @@
  * have more than INT_MAX elements, 4 if a global temporary cannot be
  * allocated, 5 if no OpenCL device or context is available (RISEC_CL_DEVICE
  * selects the device, see risec_cl.h), 6 if the kernel does not build for
- * the device, 7 if an OpenCL call (a transfer, the launch) fails. For codes
- * 5 to 7 risec_cl_last_error(ctx) (risec_cl_default_error() for asum_opencl)
- * says why. On a non-zero return nothing has been written to `output`
- * (codes 1 to 6; after code 7 it may have been).
+ * the device, 7 if an OpenCL call (a transfer, the launch) fails, 8 if the
+ * launch does not fit the device (its work-group size or the kernel's local
+ * memory; a smaller tile in the strategy or `launch:` fixes it). For codes
+ * 5 to 8 risec_cl_last_error(ctx) (risec_cl_default_error() for asum_opencl)
+ * says why, with the numbers. On a non-zero return nothing has been written
+ * to `output` (codes 1 to 6 and 8; after code 7 it may have been).
  */
 #ifndef RISEC_ASUM_OPENCL_H
 #define RISEC_ASUM_OPENCL_H
@@ -73,9 +76,19 @@ int asum_opencl_buffers(risec_cl_context* ctx, cl_mem output, int n, cl_mem xs);
  * global[d] and local[d] for d < *dims (local[0] == 0: the OpenCL runtime
  * chooses the local size). global[d] is clamped to the work and rounded up
  * to a multiple of local[d]; a zero size launches nothing.
- *   launch: global [1], local chosen by the runtime (given)
- *   work:   at most [1]
+ * The program has 2 phases, one kernel each, launched in order
+ * (docs/dpia.md, "Kernel phases"); this is phase 1's, the kernel asum_opencl.
+ *   launch: global [131072], local [32] (the default rule, docs/host.md)
+ *   work:   at most [131072]
  */
 void asum_opencl_launch(int n, size_t global[3], size_t local[3], cl_uint* dims);
+
+/*
+ * The launch configuration of phase 2 of 2, the kernel
+ * asum_opencl_phase2, in the same way.
+ *   launch: global [1], local [1] (the default rule, docs/host.md)
+ *   work:   at most [1]
+ */
+void asum_opencl_phase2_launch(int n, size_t global[3], size_t local[3], cl_uint* dims);
 
 #endif /* RISEC_ASUM_OPENCL_H */

@@ -20,35 +20,98 @@ static const char asum_opencl_source[] =
     " *   output (output): f32, 1 element\n"
     " *   n (size): Nat\n"
     " *   xs (input): n.f32, n elements\n"
+    " *   tmp (temporary): 4096.f32, 4096 elements\n"
     " * The kernel asum_opencl (asum_opencl.cl) takes its arguments in the order of the C\n"
-    " * target: output, sizes (int), inputs. Any global and local size\n"
+    " * target: output, sizes (int), inputs, then the global temporaries. Any global and local "
+    "size\n"
     " * work: its loops are grid-stride loops. It checks nothing: call asum_opencl_check\n"
     " * (asum_opencl.h) with the sizes first; it returns 0 if the kernel may be launched, 1\n"
     " * if a precondition fails, 2 if a size is negative, 3 if an array would have more\n"
     " * than INT_MAX elements. The host wrappers (asum_opencl_host.c) check and launch.\n"
     " */\n"
     "\n"
+    "// Phase 1 of 2 of asum_opencl (docs/dpia.md, \"Kernel phases\"): the host wrappers launch "
+    "the 2\n"
+    "// kernels in order on one in-order queue.\n"
     "__kernel void asum_opencl(global float* restrict output, int n, const global float* restrict "
-    "xs) {\n"
-    "  float acc = 0.0f;\n"
-    "  // reduceSeq\n"
-    "  for (int i = 0; i < n; i += 1) {\n"
-    "    acc = acc + fabs(xs[i]);\n"
+    "xs,\n"
+    "                          global float* restrict tmp) {\n"
+    "  (void)output;\n"
+    "  local float tmp_2[32];\n"
+    "  // mapWorkGroup(0)\n"
+    "  for (int i = get_group_id(0); i < 4096; i += get_num_groups(0)) {\n"
+    "    // mapLocal(0)\n"
+    "    for (int j = get_local_id(0); j < 32; j += get_local_size(0)) {\n"
+    "      float acc = 0.0f;\n"
+    "      // reduceSeq\n"
+    "      for (int k = 0; k < n / 131072; k += 1) {\n"
+    "        acc = acc + fabs(xs[j + 32 * i + 131072 * k]);\n"
+    "      }\n"
+    "      tmp_2[j] = acc;\n"
+    "    }\n"
+    "    // barrier: tmp_2 (toLocal at asum.rise:3:22) is read by other work-items\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    float acc_2 = 0.0f;\n"
+    "    // reduceSeq\n"
+    "    for (int j = 0; j < 32; j += 1) {\n"
+    "      acc_2 = acc_2 + tmp_2[j];\n"
+    "    }\n"
+    "    tmp[i] = acc_2;\n"
+    "    // barrier: tmp_2 (toLocal at asum.rise:3:22) is written again by the next iteration "
+    "while other\n"
+    "    // work-items may still read it\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
     "  }\n"
-    "  output[0] = acc;\n"
+    "}\n"
+    "\n"
+    "// Phase 2 of 2: starts when every work-group of phase 1 is done with tmp (toGlobal at\n"
+    "// asum.rise:3:22).\n"
+    "__kernel void asum_opencl_phase2(global float* restrict output, int n,\n"
+    "                                 const global float* restrict xs, global float* restrict tmp) "
+    "{\n"
+    "  float acc_3;\n"
+    "  float acc_4 = 0.0f;\n"
+    "  // reduceSeq\n"
+    "  for (int i = 0; i < 4096; i += 1) {\n"
+    "    acc_4 = acc_4 + tmp[i];\n"
+    "  }\n"
+    "  acc_3 = acc_4;\n"
+    "  // reduceSeq\n"
+    "  for (int i = 0; i < n % 131072; i += 1) {\n"
+    "    acc_3 = acc_3 + fabs(xs[i + 131072 * (n / 131072)]);\n"
+    "  }\n"
+    "  output[0] = acc_3;\n"
     "}\n";
 
 void asum_opencl_launch(int n, size_t risec_global[3], size_t risec_local[3], cl_uint* risec_dims) {
   (void)n;
   *risec_dims = 1;
-  risec_global[0] = (size_t)(1);
-  risec_local[0] = 0;
+  risec_global[0] = (size_t)(131072);
+  risec_local[0] = (size_t)(32);
   risec_global[1] = 1;
-  risec_local[1] = 0;
+  risec_local[1] = 1;
   risec_global[2] = 1;
-  risec_local[2] = 0;
-  if (risec_global[0] > (size_t)(1)) /* the work */
-    risec_global[0] = (size_t)(1);
+  risec_local[2] = 1;
+  for (cl_uint risec_d = 0; risec_d < *risec_dims; ++risec_d) /* whole work-groups */
+    if (risec_local[risec_d] > 0)
+      risec_global[risec_d] = (risec_global[risec_d] + risec_local[risec_d] - 1) /
+                              risec_local[risec_d] * risec_local[risec_d];
+}
+
+void asum_opencl_phase2_launch(int n, size_t risec_global[3], size_t risec_local[3],
+                               cl_uint* risec_dims) {
+  (void)n;
+  *risec_dims = 1;
+  risec_global[0] = (size_t)(1);
+  risec_local[0] = (size_t)(1);
+  risec_global[1] = 1;
+  risec_local[1] = 1;
+  risec_global[2] = 1;
+  risec_local[2] = 1;
+  for (cl_uint risec_d = 0; risec_d < *risec_dims; ++risec_d) /* whole work-groups */
+    if (risec_local[risec_d] > 0)
+      risec_global[risec_d] = (risec_global[risec_d] + risec_local[risec_d] - 1) /
+                              risec_local[risec_d] * risec_local[risec_d];
 }
 
 /* `what`: the failed call; records the message and returns 7. */
@@ -61,36 +124,90 @@ int asum_opencl_buffers(risec_cl_context* risec_ctx, cl_mem output, int n, cl_me
   int risec_rc = asum_opencl_check(n);
   if (risec_rc != 0)
     return risec_rc;
-  size_t risec_global[3], risec_local[3];
-  cl_uint risec_dims = 1;
-  asum_opencl_launch(n, risec_global, risec_local, &risec_dims);
-  for (cl_uint risec_d = 0; risec_d < risec_dims; ++risec_d)
-    if (risec_global[risec_d] == 0)
-      return 0; /* no work */
   cl_program risec_program;
   int risec_status =
       risec_cl_program(risec_ctx, asum_opencl_source, "-cl-std=CL1.2", &risec_program);
   if (risec_status != RISEC_CL_OK)
     return risec_status == RISEC_CL_BUILD_FAILED ? 6 : 7;
   cl_int risec_err = CL_SUCCESS;
-  cl_kernel risec_kernel = clCreateKernel(risec_program, "asum_opencl", &risec_err);
-  if (risec_err != CL_SUCCESS)
-    return asum_opencl_failed(risec_ctx, "clCreateKernel(asum_opencl)", risec_err);
-  if (risec_rc == 0 &&
-      (risec_err = clSetKernelArg(risec_kernel, 0, sizeof(cl_mem), &output)) != CL_SUCCESS)
-    risec_rc = asum_opencl_failed(risec_ctx, "clSetKernelArg(output)", risec_err);
-  if (risec_rc == 0 && (risec_err = clSetKernelArg(risec_kernel, 1, sizeof(int), &n)) != CL_SUCCESS)
-    risec_rc = asum_opencl_failed(risec_ctx, "clSetKernelArg(n)", risec_err);
-  if (risec_rc == 0 &&
-      (risec_err = clSetKernelArg(risec_kernel, 2, sizeof(cl_mem), &xs)) != CL_SUCCESS)
-    risec_rc = asum_opencl_failed(risec_ctx, "clSetKernelArg(xs)", risec_err);
-  if (risec_rc == 0 && (risec_err = clEnqueueNDRangeKernel(
-                            risec_cl_queue(risec_ctx), risec_kernel, risec_dims, NULL, risec_global,
-                            risec_local[0] > 0 ? risec_local : NULL, 0, NULL, NULL)) != CL_SUCCESS)
-    risec_rc = asum_opencl_failed(risec_ctx, "clEnqueueNDRangeKernel(asum_opencl)", risec_err);
+  /* one kernel per phase (docs/dpia.md, "Kernel phases") */
+  static const char* const risec_names[2] = {
+      "asum_opencl",
+      "asum_opencl_phase2",
+  };
+  cl_kernel risec_kernels[2] = {NULL};
+  for (int risec_k = 0; risec_rc == 0 && risec_k < 2; ++risec_k) {
+    risec_kernels[risec_k] = clCreateKernel(risec_program, risec_names[risec_k], &risec_err);
+    if (risec_err != CL_SUCCESS)
+      risec_rc = asum_opencl_failed(risec_ctx, "clCreateKernel", risec_err);
+  }
+  /* each phase's launch, checked against the device before any is enqueued */
+  size_t risec_global[2][3], risec_local[2][3];
+  cl_uint risec_dims[2];
+  asum_opencl_launch(n, risec_global[0], risec_local[0], &risec_dims[0]);
+  asum_opencl_phase2_launch(n, risec_global[1], risec_local[1], &risec_dims[1]);
+  for (int risec_k = 0; risec_rc == 0 && risec_k < 2; ++risec_k) {
+    risec_status = risec_cl_check_launch(risec_ctx, risec_kernels[risec_k], risec_dims[risec_k],
+                                         risec_global[risec_k], risec_local[risec_k]);
+    if (risec_status != RISEC_CL_OK)
+      risec_rc = risec_status == RISEC_CL_LAUNCH_MISFIT ? 8 : 7;
+  }
+  cl_mem tmp = NULL;
+  if (risec_rc == 0) {
+    size_t risec_bytes = (size_t)(4096) * sizeof(float);
+    tmp = clCreateBuffer(risec_cl_context_handle(risec_ctx), CL_MEM_READ_WRITE,
+                         risec_bytes > 0 ? risec_bytes : 1, NULL, &risec_err);
+    if (risec_err != CL_SUCCESS)
+      risec_rc = 4;
+  }
+  /* every kernel takes every argument */
+  for (int risec_k = 0; risec_rc == 0 && risec_k < 2; ++risec_k) {
+    cl_kernel risec_kernel = risec_kernels[risec_k];
+    if (risec_rc == 0 &&
+        (risec_err = clSetKernelArg(risec_kernel, 0, sizeof(cl_mem), &output)) != CL_SUCCESS)
+      risec_rc = asum_opencl_failed(risec_ctx, "clSetKernelArg(output)", risec_err);
+    if (risec_rc == 0 &&
+        (risec_err = clSetKernelArg(risec_kernel, 1, sizeof(int), &n)) != CL_SUCCESS)
+      risec_rc = asum_opencl_failed(risec_ctx, "clSetKernelArg(n)", risec_err);
+    if (risec_rc == 0 &&
+        (risec_err = clSetKernelArg(risec_kernel, 2, sizeof(cl_mem), &xs)) != CL_SUCCESS)
+      risec_rc = asum_opencl_failed(risec_ctx, "clSetKernelArg(xs)", risec_err);
+    if (risec_rc == 0 &&
+        (risec_err = clSetKernelArg(risec_kernel, 3, sizeof(cl_mem), &tmp)) != CL_SUCCESS)
+      risec_rc = asum_opencl_failed(risec_ctx, "clSetKernelArg(tmp)", risec_err);
+  }
+  /* the phases in order: the queue is in order, so each kernel starts when
+     the one before has finished (its writes to the temporaries visible) */
+  if (risec_rc == 0) { /* phase 1 of 2 */
+    int risec_work = 1;
+    for (cl_uint risec_d = 0; risec_d < risec_dims[0]; ++risec_d)
+      if (risec_global[0][risec_d] == 0)
+        risec_work = 0; /* no work in this phase */
+    if (risec_work &&
+        (risec_err = clEnqueueNDRangeKernel(
+             risec_cl_queue(risec_ctx), risec_kernels[0], risec_dims[0], NULL, risec_global[0],
+             risec_local[0][0] > 0 ? risec_local[0] : NULL, 0, NULL, NULL)) != CL_SUCCESS)
+      risec_rc = asum_opencl_failed(risec_ctx, "clEnqueueNDRangeKernel(asum_opencl)", risec_err);
+  }
+  if (risec_rc == 0) { /* phase 2 of 2 */
+    int risec_work = 1;
+    for (cl_uint risec_d = 0; risec_d < risec_dims[1]; ++risec_d)
+      if (risec_global[1][risec_d] == 0)
+        risec_work = 0; /* no work in this phase */
+    if (risec_work &&
+        (risec_err = clEnqueueNDRangeKernel(
+             risec_cl_queue(risec_ctx), risec_kernels[1], risec_dims[1], NULL, risec_global[1],
+             risec_local[1][0] > 0 ? risec_local[1] : NULL, 0, NULL, NULL)) != CL_SUCCESS)
+      risec_rc =
+          asum_opencl_failed(risec_ctx, "clEnqueueNDRangeKernel(asum_opencl_phase2)", risec_err);
+  }
   if (risec_rc == 0 && (risec_err = clFinish(risec_cl_queue(risec_ctx))) != CL_SUCCESS)
     risec_rc = asum_opencl_failed(risec_ctx, "clFinish", risec_err);
-  clReleaseKernel(risec_kernel);
+  if (tmp)
+    clReleaseMemObject(tmp);
+  for (int risec_k = 0; risec_k < 2; ++risec_k)
+    if (risec_kernels[risec_k])
+      clReleaseKernel(risec_kernels[risec_k]);
   return risec_rc;
 }
 
@@ -99,12 +216,6 @@ int asum_opencl_ctx(risec_cl_context* risec_ctx, float* restrict output, int n,
   int risec_rc = asum_opencl_check(n);
   if (risec_rc != 0)
     return risec_rc;
-  size_t risec_global[3], risec_local[3];
-  cl_uint risec_dims = 1;
-  asum_opencl_launch(n, risec_global, risec_local, &risec_dims);
-  for (cl_uint risec_d = 0; risec_d < risec_dims; ++risec_d)
-    if (risec_global[risec_d] == 0)
-      return 0; /* no work */
   size_t risec_output_bytes = (size_t)(1) * sizeof(float);
   risec_cl_host_array risec_output_array = {NULL, 0};
   size_t risec_xs_bytes = (size_t)(n) * sizeof(float);

@@ -10,20 +10,61 @@
  *   n (size): Nat
  *   a (input): n.f32, n elements
  *   b (input): n.f32, n elements
+ *   tmp (temporary): 4096.f32, 4096 elements
  * The kernel dot_opencl (dot_opencl.cl) takes its arguments in the order of the C
- * target: output, sizes (int), inputs. Any global and local size
+ * target: output, sizes (int), inputs, then the global temporaries. Any global and local size
  * work: its loops are grid-stride loops. It checks nothing: call dot_opencl_check
  * (dot_opencl.h) with the sizes first; it returns 0 if the kernel may be launched, 1
  * if a precondition fails, 2 if a size is negative, 3 if an array would have more
  * than INT_MAX elements. The host wrappers (dot_opencl_host.c) check and launch.
  */
 
+// Phase 1 of 2 of dot_opencl (docs/dpia.md, "Kernel phases"): the host wrappers launch the 2
+// kernels in order on one in-order queue.
 __kernel void dot_opencl(global float* restrict output, int n, const global float* restrict a,
-                         const global float* restrict b) {
-  float acc = 0.0f;
-  // reduceSeq
-  for (int i = 0; i < n; i += 1) {
-    acc = acc + a[i] * b[i];
+                         const global float* restrict b, global float* restrict tmp) {
+  (void)output;
+  local float tmp_2[32];
+  // mapWorkGroup(0)
+  for (int i = get_group_id(0); i < 4096; i += get_num_groups(0)) {
+    // mapLocal(0)
+    for (int j = get_local_id(0); j < 32; j += get_local_size(0)) {
+      float acc = 0.0f;
+      // reduceSeq
+      for (int k = 0; k < n / 131072; k += 1) {
+        acc = acc + a[j + 32 * i + 131072 * k] * b[j + 32 * i + 131072 * k];
+      }
+      tmp_2[j] = acc;
+    }
+    // barrier: tmp_2 (toLocal at dot.rise:3:50) is read by other work-items
+    barrier(CLK_LOCAL_MEM_FENCE);
+    float acc_2 = 0.0f;
+    // reduceSeq
+    for (int j = 0; j < 32; j += 1) {
+      acc_2 = acc_2 + tmp_2[j];
+    }
+    tmp[i] = acc_2;
+    // barrier: tmp_2 (toLocal at dot.rise:3:50) is written again by the next iteration while other
+    // work-items may still read it
+    barrier(CLK_LOCAL_MEM_FENCE);
   }
-  output[0] = acc;
+}
+
+// Phase 2 of 2: starts when every work-group of phase 1 is done with tmp (toGlobal at
+// dot.rise:3:50).
+__kernel void dot_opencl_phase2(global float* restrict output, int n,
+                                const global float* restrict a, const global float* restrict b,
+                                global float* restrict tmp) {
+  float acc_3;
+  float acc_4 = 0.0f;
+  // reduceSeq
+  for (int i = 0; i < 4096; i += 1) {
+    acc_4 = acc_4 + tmp[i];
+  }
+  acc_3 = acc_4;
+  // reduceSeq
+  for (int i = 0; i < n % 131072; i += 1) {
+    acc_3 = acc_3 + a[i + 131072 * (n / 131072)] * b[i + 131072 * (n / 131072)];
+  }
+  output[0] = acc_3;
 }

@@ -7,6 +7,9 @@
  * Source: gaussian.rise (entry `gaussian`)
  * Variants:
  *   gaussian_c (c)
+ *   gaussian_fused_c (c)
+ *   gaussian_fused_opencl (opencl)
+ *   gaussian_fused_openmp (openmp)
  *   gaussian_openmp (openmp)
  *   gaussian_strips_c (c)
  *   gaussian_strips_openmp (openmp)
@@ -15,6 +18,9 @@
 #define RISEC_KERNEL_GAUSSIAN_H
 
 #include "gaussian_c.h"
+#include "gaussian_fused_c.h"
+#include "gaussian_fused_opencl.h"
+#include "gaussian_fused_openmp.h"
 #include "gaussian_openmp.h"
 #include "gaussian_strips_c.h"
 #include "gaussian_strips_openmp.h"

@@ -30,47 +30,47 @@ int gaussian_c(float* restrict output, int h, int w, const float* restrict image
   if (h < 0 || w < 0) {
     return 2;
   }
-  if ((double)h * (double)w > INT_MAX || 4.0 + (double)w > INT_MAX) {
+  if ((double)h * (double)w > INT_MAX || 132.0 * (double)w > INT_MAX || 4.0 + (double)w > INT_MAX) {
     return 3;
-  }
-  // h = 0: the result is empty, nothing to compute
-  if (h == 0) {
-    return 0;
   }
   // w = 0: the result is empty, nothing to compute
   if (w == 0) {
     return 0;
   }
-  float* restrict tmp = malloc((size_t)(h * w) * sizeof(float));
+  // h = 0: the result is empty, nothing to compute
+  if (h == 0) {
+    return 0;
+  }
+  float* restrict tmp = malloc((size_t)(132 * w) * sizeof(float));
   float* restrict tmp_2 = malloc((size_t)(w + 4) * sizeof(float));
-  if ((tmp == NULL && h * w != 0) || (tmp_2 == NULL && w + 4 != 0)) {
+  if ((tmp == NULL && 132 * w != 0) || (tmp_2 == NULL && w + 4 != 0)) {
     free(tmp);
     free(tmp_2);
     return 4;
   }
   // mapSeq
-  for (int i = 0; i < h; i += 1) {
+  for (int i = 0; i < (h + 127) / 128; i += 1) {
     // mapSeq
-    for (int j = 0; j < w + 4; j += 1) {
-      tmp_2[j] = image[(w * i) + risec_min(w - 1, risec_max(0, j - 2))];
+    for (int j = 0; j < 132; j += 1) {
+      // mapSeq
+      for (int k = 0; k < w + 4; k += 1) {
+        tmp_2[k] = image[w * risec_min(h - 1, risec_max(0, (-2) + risec_min(h + 3, j + 128 * i))) +
+                         risec_min(w - 1, risec_max(0, k - 2))];
+      }
+      // mapSeq
+      for (int k = 0; k < w; k += 1) {
+        tmp[k + w * j] = (tmp_2[k] + tmp_2[k + 4]) * 0.0625f +
+                         (tmp_2[k + 1] + tmp_2[k + 3]) * 0.25f + tmp_2[k + 2] * 0.375f;
+      }
     }
     // mapSeq
-    for (int j = 0; j < w; j += 1) {
-      tmp[j + w * i] = (tmp_2[j] + tmp_2[j + 4]) * 0.0625f + (tmp_2[j + 1] + tmp_2[j + 3]) * 0.25f +
-                       tmp_2[j + 2] * 0.375f;
-    }
-  }
-  // mapSeq
-  for (int i = 0; i < h; i += 1) {
-    // mapSeq
-    for (int j = 0; j < w; j += 1) {
-      output[j + w * i] = (tmp[j + w * risec_min(h - 1, risec_max(0, i - 2))] +
-                           tmp[j + w * risec_min(h - 1, i + 2)]) *
-                              0.0625f +
-                          (tmp[j + w * risec_min(h - 1, risec_max(0, i - 1))] +
-                           tmp[j + w * risec_min(h - 1, i + 1)]) *
-                              0.25f +
-                          tmp[j + w * i] * 0.375f;
+    for (int j = 0; j < risec_min(128, h - 128 * i); j += 1) {
+      // mapSeq
+      for (int k = 0; k < w; k += 1) {
+        output[k + w * j + 128 * w * i] = (tmp[k + w * j] + tmp[k + w * j + 4 * w]) * 0.0625f +
+                                          (tmp[k + w + w * j] + tmp[k + w * j + 3 * w]) * 0.25f +
+                                          tmp[k + w * j + 2 * w] * 0.375f;
+      }
     }
   }
   free(tmp_2);

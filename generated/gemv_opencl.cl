@@ -25,13 +25,34 @@
 __kernel void gemv_opencl(global float* restrict output, int n, int m, float alpha,
                           const global float* restrict A, const global float* restrict x,
                           float beta, const global float* restrict y) {
-  // mapGlobal(0)
-  for (int i = get_global_id(0); i < n; i += get_global_size(0)) {
-    float acc = 0.0f;
+  local float tmp[32];
+  // mapWorkGroup(0)
+  for (int i = get_group_id(0); i < n; i += get_num_groups(0)) {
+    float acc;
+    // mapLocal(0)
+    for (int j = get_local_id(0); j < 32; j += get_local_size(0)) {
+      float acc_2 = 0.0f;
+      // reduceSeq
+      for (int k = 0; k < m / 32; k += 1) {
+        acc_2 = acc_2 + A[j + m * i + 32 * k] * x[j + 32 * k];
+      }
+      tmp[j] = acc_2;
+    }
+    // barrier: tmp (toLocal at gemv.rise:3:70) is read by other work-items
+    barrier(CLK_LOCAL_MEM_FENCE);
+    float acc_3 = 0.0f;
     // reduceSeq
-    for (int j = 0; j < m; j += 1) {
-      acc = acc + A[j + m * i] * x[j];
+    for (int j = 0; j < 32; j += 1) {
+      acc_3 = acc_3 + tmp[j];
+    }
+    acc = acc_3;
+    // reduceSeq
+    for (int j = 0; j < m % 32; j += 1) {
+      acc = acc + A[j + m * i + 32 * (m / 32)] * x[j + 32 * (m / 32)];
     }
     output[i] = alpha * acc + beta * y[i];
+    // barrier: tmp (toLocal at gemv.rise:3:70) is written again by the next iteration while other
+    // work-items may still read it
+    barrier(CLK_LOCAL_MEM_FENCE);
   }
 }

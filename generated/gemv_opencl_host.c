@@ -36,14 +36,36 @@ static const char gemv_opencl_source[] =
     "__kernel void gemv_opencl(global float* restrict output, int n, int m, float alpha,\n"
     "                          const global float* restrict A, const global float* restrict x,\n"
     "                          float beta, const global float* restrict y) {\n"
-    "  // mapGlobal(0)\n"
-    "  for (int i = get_global_id(0); i < n; i += get_global_size(0)) {\n"
-    "    float acc = 0.0f;\n"
+    "  local float tmp[32];\n"
+    "  // mapWorkGroup(0)\n"
+    "  for (int i = get_group_id(0); i < n; i += get_num_groups(0)) {\n"
+    "    float acc;\n"
+    "    // mapLocal(0)\n"
+    "    for (int j = get_local_id(0); j < 32; j += get_local_size(0)) {\n"
+    "      float acc_2 = 0.0f;\n"
+    "      // reduceSeq\n"
+    "      for (int k = 0; k < m / 32; k += 1) {\n"
+    "        acc_2 = acc_2 + A[j + m * i + 32 * k] * x[j + 32 * k];\n"
+    "      }\n"
+    "      tmp[j] = acc_2;\n"
+    "    }\n"
+    "    // barrier: tmp (toLocal at gemv.rise:3:70) is read by other work-items\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    float acc_3 = 0.0f;\n"
     "    // reduceSeq\n"
-    "    for (int j = 0; j < m; j += 1) {\n"
-    "      acc = acc + A[j + m * i] * x[j];\n"
+    "    for (int j = 0; j < 32; j += 1) {\n"
+    "      acc_3 = acc_3 + tmp[j];\n"
+    "    }\n"
+    "    acc = acc_3;\n"
+    "    // reduceSeq\n"
+    "    for (int j = 0; j < m % 32; j += 1) {\n"
+    "      acc = acc + A[j + m * i + 32 * (m / 32)] * x[j + 32 * (m / 32)];\n"
     "    }\n"
     "    output[i] = alpha * acc + beta * y[i];\n"
+    "    // barrier: tmp (toLocal at gemv.rise:3:70) is written again by the next iteration while "
+    "other\n"
+    "    // work-items may still read it\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
     "  }\n"
     "}\n";
 
@@ -51,14 +73,16 @@ void gemv_opencl_launch(int n, int m, size_t risec_global[3], size_t risec_local
                         cl_uint* risec_dims) {
   (void)m;
   *risec_dims = 1;
-  risec_global[0] = (size_t)(n);
-  risec_local[0] = 0;
+  risec_global[0] = (size_t)(32 * n);
+  risec_local[0] = (size_t)(32);
   risec_global[1] = 1;
-  risec_local[1] = 0;
+  risec_local[1] = 1;
   risec_global[2] = 1;
-  risec_local[2] = 0;
-  if (risec_global[0] > (size_t)(n)) /* the work */
-    risec_global[0] = (size_t)(n);
+  risec_local[2] = 1;
+  for (cl_uint risec_d = 0; risec_d < *risec_dims; ++risec_d) /* whole work-groups */
+    if (risec_local[risec_d] > 0)
+      risec_global[risec_d] = (risec_global[risec_d] + risec_local[risec_d] - 1) /
+                              risec_local[risec_d] * risec_local[risec_d];
 }
 
 /* `what`: the failed call; records the message and returns 7. */
@@ -87,6 +111,13 @@ int gemv_opencl_buffers(risec_cl_context* risec_ctx, cl_mem output, int n, int m
   cl_kernel risec_kernel = clCreateKernel(risec_program, "gemv_opencl", &risec_err);
   if (risec_err != CL_SUCCESS)
     return gemv_opencl_failed(risec_ctx, "clCreateKernel(gemv_opencl)", risec_err);
+  /* the work-group size and local memory against the device (docs/host.md) */
+  risec_status =
+      risec_cl_check_launch(risec_ctx, risec_kernel, risec_dims, risec_global, risec_local);
+  if (risec_status != RISEC_CL_OK) {
+    clReleaseKernel(risec_kernel);
+    return risec_status == RISEC_CL_LAUNCH_MISFIT ? 8 : 7;
+  }
   if (risec_rc == 0 &&
       (risec_err = clSetKernelArg(risec_kernel, 0, sizeof(cl_mem), &output)) != CL_SUCCESS)
     risec_rc = gemv_opencl_failed(risec_ctx, "clSetKernelArg(output)", risec_err);

@@ -7,12 +7,20 @@
  * Source: harris.rise (entry `harris`)
  * Variants:
  *   harris_c (c)
+ *   harris_fused_c (c)
+ *   harris_fused_opencl (opencl)
+ *   harris_fused_openmp (openmp)
  *   harris_openmp (openmp)
+ *   harris_strips_c (c)
  */
 #ifndef RISEC_KERNEL_HARRIS_H
 #define RISEC_KERNEL_HARRIS_H
 
 #include "harris_c.h"
+#include "harris_fused_c.h"
+#include "harris_fused_opencl.h"
+#include "harris_fused_openmp.h"
 #include "harris_openmp.h"
+#include "harris_strips_c.h"
 
 #endif /* RISEC_KERNEL_HARRIS_H */

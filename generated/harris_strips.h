@@ -7,13 +7,11 @@
  * Spec:   harris_strips.yaml
  * Source: harris_strips.rise (entry `harrisStrips`)
  * Variants:
- *   harris_strips_c (c)
  *   harris_strips_openmp (openmp)
  */
 #ifndef RISEC_KERNEL_HARRIS_STRIPS_H
 #define RISEC_KERNEL_HARRIS_STRIPS_H
 
-#include "harris_strips_c.h"
 #include "harris_strips_openmp.h"
 
 #endif /* RISEC_KERNEL_HARRIS_STRIPS_H */

@@ -11,6 +11,7 @@
  *   mm_blocking_c (c)
  *   mm_cache_blocks_c (c)
  *   mm_global2d_opencl (opencl)
+ *   mm_local_opencl (opencl)
  *   mm_loop_permutation_c (c)
  *   mm_opencl (opencl)
  *   mm_parallel_openmp (openmp)
@@ -26,6 +27,7 @@
 #include "mm_blocking_c.h"
 #include "mm_cache_blocks_c.h"
 #include "mm_global2d_opencl.h"
+#include "mm_local_opencl.h"
 #include "mm_loop_permutation_c.h"
 #include "mm_opencl.h"
 #include "mm_parallel_openmp.h"

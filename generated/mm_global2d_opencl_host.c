@@ -93,6 +93,13 @@ int mm_global2d_opencl_buffers(risec_cl_context* risec_ctx, cl_mem output, int m
   cl_kernel risec_kernel = clCreateKernel(risec_program, "mm_global2d_opencl", &risec_err);
   if (risec_err != CL_SUCCESS)
     return mm_global2d_opencl_failed(risec_ctx, "clCreateKernel(mm_global2d_opencl)", risec_err);
+  /* the work-group size and local memory against the device (docs/host.md) */
+  risec_status =
+      risec_cl_check_launch(risec_ctx, risec_kernel, risec_dims, risec_global, risec_local);
+  if (risec_status != RISEC_CL_OK) {
+    clReleaseKernel(risec_kernel);
+    return risec_status == RISEC_CL_LAUNCH_MISFIT ? 8 : 7;
+  }
   if (risec_rc == 0 &&
       (risec_err = clSetKernelArg(risec_kernel, 0, sizeof(cl_mem), &output)) != CL_SUCCESS)
     risec_rc = mm_global2d_opencl_failed(risec_ctx, "clSetKernelArg(output)", risec_err);

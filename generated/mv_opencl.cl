@@ -19,24 +19,36 @@
  * than INT_MAX elements. The host wrappers (mv_opencl_host.c) check and launch.
  */
 
-static inline int risec_min(int a, int b) {
-  return a < b ? a : b;
-}
-
 __kernel void mv_opencl(global float* restrict output, int n, int m, const global float* restrict M,
                         const global float* restrict x) {
+  local float tmp[32];
   // mapWorkGroup(0)
-  for (int i = get_group_id(0); i < (n + 31) / 32; i += get_num_groups(0)) {
+  for (int i = get_group_id(0); i < n; i += get_num_groups(0)) {
+    float acc;
     // mapLocal(0)
     for (int j = get_local_id(0); j < 32; j += get_local_size(0)) {
-      float acc = 0.0f;
+      float acc_2 = 0.0f;
       // reduceSeq
-      for (int k = 0; k < m; k += 1) {
-        acc = acc + M[k + m * risec_min(n - 1, j + 32 * i)] * x[k];
+      for (int k = 0; k < m / 32; k += 1) {
+        acc_2 = acc_2 + M[j + m * i + 32 * k] * x[j + 32 * k];
       }
-      if ((j + 32 * i) < n) {
-        output[j + 32 * i] = acc;
-      }
+      tmp[j] = acc_2;
     }
+    // barrier: tmp (toLocal at mv.rise:5:59) is read by other work-items
+    barrier(CLK_LOCAL_MEM_FENCE);
+    float acc_3 = 0.0f;
+    // reduceSeq
+    for (int j = 0; j < 32; j += 1) {
+      acc_3 = acc_3 + tmp[j];
+    }
+    acc = acc_3;
+    // reduceSeq
+    for (int j = 0; j < m % 32; j += 1) {
+      acc = acc + M[j + m * i + 32 * (m / 32)] * x[j + 32 * (m / 32)];
+    }
+    output[i] = acc;
+    // barrier: tmp (toLocal at mv.rise:5:59) is written again by the next iteration while other
+    // work-items may still read it
+    barrier(CLK_LOCAL_MEM_FENCE);
   }
 }

@@ -25,10 +25,12 @@
  * have more than INT_MAX elements, 4 if a global temporary cannot be
  * allocated, 5 if no OpenCL device or context is available (RISEC_CL_DEVICE
  * selects the device, see risec_cl.h), 6 if the kernel does not build for
- * the device, 7 if an OpenCL call (a transfer, the launch) fails. For codes
- * 5 to 7 risec_cl_last_error(ctx) (risec_cl_default_error() for mv_opencl)
- * says why. On a non-zero return nothing has been written to `output`
- * (codes 1 to 6; after code 7 it may have been).
+ * the device, 7 if an OpenCL call (a transfer, the launch) fails, 8 if the
+ * launch does not fit the device (its work-group size or the kernel's local
+ * memory; a smaller tile in the strategy or `launch:` fixes it). For codes
+ * 5 to 8 risec_cl_last_error(ctx) (risec_cl_default_error() for mv_opencl)
+ * says why, with the numbers. On a non-zero return nothing has been written
+ * to `output` (codes 1 to 6 and 8; after code 7 it may have been).
  */
 #ifndef RISEC_MV_OPENCL_H
 #define RISEC_MV_OPENCL_H
@@ -80,8 +82,8 @@ int mv_opencl_buffers(risec_cl_context* ctx, cl_mem output, int n, int m, cl_mem
  * global[d] and local[d] for d < *dims (local[0] == 0: the OpenCL runtime
  * chooses the local size). global[d] is clamped to the work and rounded up
  * to a multiple of local[d]; a zero size launches nothing.
- *   launch: global [n], local [32] (given)
- *   work:   at most [32*((n + 31)/32)]
+ *   launch: global [32*n], local [32] (the default rule, docs/host.md)
+ *   work:   at most [32*n]
  */
 void mv_opencl_launch(int n, int m, size_t global[3], size_t local[3], cl_uint* dims);
 

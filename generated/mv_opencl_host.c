@@ -30,26 +30,39 @@ static const char mv_opencl_source[] =
     " * than INT_MAX elements. The host wrappers (mv_opencl_host.c) check and launch.\n"
     " */\n"
     "\n"
-    "static inline int risec_min(int a, int b) {\n"
-    "  return a < b ? a : b;\n"
-    "}\n"
-    "\n"
     "__kernel void mv_opencl(global float* restrict output, int n, int m, const global float* "
     "restrict M,\n"
     "                        const global float* restrict x) {\n"
+    "  local float tmp[32];\n"
     "  // mapWorkGroup(0)\n"
-    "  for (int i = get_group_id(0); i < (n + 31) / 32; i += get_num_groups(0)) {\n"
+    "  for (int i = get_group_id(0); i < n; i += get_num_groups(0)) {\n"
+    "    float acc;\n"
     "    // mapLocal(0)\n"
     "    for (int j = get_local_id(0); j < 32; j += get_local_size(0)) {\n"
-    "      float acc = 0.0f;\n"
+    "      float acc_2 = 0.0f;\n"
     "      // reduceSeq\n"
-    "      for (int k = 0; k < m; k += 1) {\n"
-    "        acc = acc + M[k + m * risec_min(n - 1, j + 32 * i)] * x[k];\n"
+    "      for (int k = 0; k < m / 32; k += 1) {\n"
+    "        acc_2 = acc_2 + M[j + m * i + 32 * k] * x[j + 32 * k];\n"
     "      }\n"
-    "      if ((j + 32 * i) < n) {\n"
-    "        output[j + 32 * i] = acc;\n"
-    "      }\n"
+    "      tmp[j] = acc_2;\n"
     "    }\n"
+    "    // barrier: tmp (toLocal at mv.rise:5:59) is read by other work-items\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    float acc_3 = 0.0f;\n"
+    "    // reduceSeq\n"
+    "    for (int j = 0; j < 32; j += 1) {\n"
+    "      acc_3 = acc_3 + tmp[j];\n"
+    "    }\n"
+    "    acc = acc_3;\n"
+    "    // reduceSeq\n"
+    "    for (int j = 0; j < m % 32; j += 1) {\n"
+    "      acc = acc + M[j + m * i + 32 * (m / 32)] * x[j + 32 * (m / 32)];\n"
+    "    }\n"
+    "    output[i] = acc;\n"
+    "    // barrier: tmp (toLocal at mv.rise:5:59) is written again by the next iteration while "
+    "other\n"
+    "    // work-items may still read it\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
     "  }\n"
     "}\n";
 
@@ -57,14 +70,12 @@ void mv_opencl_launch(int n, int m, size_t risec_global[3], size_t risec_local[3
                       cl_uint* risec_dims) {
   (void)m;
   *risec_dims = 1;
-  risec_global[0] = (size_t)(n);
+  risec_global[0] = (size_t)(32 * n);
   risec_local[0] = (size_t)(32);
   risec_global[1] = 1;
   risec_local[1] = 1;
   risec_global[2] = 1;
   risec_local[2] = 1;
-  if (risec_global[0] > (size_t)(32 * ((n + 31) / 32))) /* the work */
-    risec_global[0] = (size_t)(32 * ((n + 31) / 32));
   for (cl_uint risec_d = 0; risec_d < *risec_dims; ++risec_d) /* whole work-groups */
     if (risec_local[risec_d] > 0)
       risec_global[risec_d] = (risec_global[risec_d] + risec_local[risec_d] - 1) /
@@ -96,6 +107,13 @@ int mv_opencl_buffers(risec_cl_context* risec_ctx, cl_mem output, int n, int m, 
   cl_kernel risec_kernel = clCreateKernel(risec_program, "mv_opencl", &risec_err);
   if (risec_err != CL_SUCCESS)
     return mv_opencl_failed(risec_ctx, "clCreateKernel(mv_opencl)", risec_err);
+  /* the work-group size and local memory against the device (docs/host.md) */
+  risec_status =
+      risec_cl_check_launch(risec_ctx, risec_kernel, risec_dims, risec_global, risec_local);
+  if (risec_status != RISEC_CL_OK) {
+    clReleaseKernel(risec_kernel);
+    return risec_status == RISEC_CL_LAUNCH_MISFIT ? 8 : 7;
+  }
   if (risec_rc == 0 &&
       (risec_err = clSetKernelArg(risec_kernel, 0, sizeof(cl_mem), &output)) != CL_SUCCESS)
     risec_rc = mv_opencl_failed(risec_ctx, "clSetKernelArg(output)", risec_err);

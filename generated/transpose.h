@@ -7,6 +7,7 @@
  * Source: transpose.rise (entry `transposeMatrix`)
  * Variants:
  *   transpose_c (c)
+ *   transpose_local_opencl (opencl)
  *   transpose_opencl (opencl)
  *   transpose_openmp (openmp)
  */
@@ -14,6 +15,7 @@
 #define RISEC_KERNEL_TRANSPOSE_H
 
 #include "transpose_c.h"
+#include "transpose_local_opencl.h"
 #include "transpose_opencl.h"
 #include "transpose_openmp.h"
 

@@ -82,6 +82,13 @@ int transpose_opencl_buffers(risec_cl_context* risec_ctx, cl_mem output, int n, 
   cl_kernel risec_kernel = clCreateKernel(risec_program, "transpose_opencl", &risec_err);
   if (risec_err != CL_SUCCESS)
     return transpose_opencl_failed(risec_ctx, "clCreateKernel(transpose_opencl)", risec_err);
+  /* the work-group size and local memory against the device (docs/host.md) */
+  risec_status =
+      risec_cl_check_launch(risec_ctx, risec_kernel, risec_dims, risec_global, risec_local);
+  if (risec_status != RISEC_CL_OK) {
+    clReleaseKernel(risec_kernel);
+    return risec_status == RISEC_CL_LAUNCH_MISFIT ? 8 : 7;
+  }
   if (risec_rc == 0 &&
       (risec_err = clSetKernelArg(risec_kernel, 0, sizeof(cl_mem), &output)) != CL_SUCCESS)
     risec_rc = transpose_opencl_failed(risec_ctx, "clSetKernelArg(output)", risec_err);

@@ -106,6 +106,13 @@ int tree_reduce_opencl_buffers(risec_cl_context* risec_ctx, cl_mem output, int m
   cl_kernel risec_kernel = clCreateKernel(risec_program, "tree_reduce_opencl", &risec_err);
   if (risec_err != CL_SUCCESS)
     return tree_reduce_opencl_failed(risec_ctx, "clCreateKernel(tree_reduce_opencl)", risec_err);
+  /* the work-group size and local memory against the device (docs/host.md) */
+  risec_status =
+      risec_cl_check_launch(risec_ctx, risec_kernel, risec_dims, risec_global, risec_local);
+  if (risec_status != RISEC_CL_OK) {
+    clReleaseKernel(risec_kernel);
+    return risec_status == RISEC_CL_LAUNCH_MISFIT ? 8 : 7;
+  }
   if (risec_rc == 0 &&
       (risec_err = clSetKernelArg(risec_kernel, 0, sizeof(cl_mem), &output)) != CL_SUCCESS)
     risec_rc = tree_reduce_opencl_failed(risec_ctx, "clSetKernelArg(output)", risec_err);
