@@ -303,9 +303,9 @@ TEST(CodegenOpenCLPhases, TheHostWrapperLaunchesTheKernelsInOrder) {
       << "phase 2 runs one work-item:\n"
       << phase2;
   // the launches in phase order, then one clFinish
-  std::size_t e1 = host.find("risec_kernels[0], risec_dims, NULL, risec_global"),
-              e2 = host.find("risec_kernels[1], risec_dims, NULL, risec_global"),
-              e3 = host.find("risec_kernels[2], risec_dims, NULL, risec_global");
+  std::size_t e1 = host.find("risec_kernels[0], risec_dims[0], NULL, risec_global[0]"),
+              e2 = host.find("risec_kernels[1], risec_dims[1], NULL, risec_global[1]"),
+              e3 = host.find("risec_kernels[2], risec_dims[2], NULL, risec_global[2]");
   ASSERT_NE(e1, std::string::npos) << host;
   EXPECT_LT(e1, e2);
   EXPECT_LT(e2, e3);

@@ -266,7 +266,7 @@ Expr ExprParser::parseArrayLiteral() {
   TokenStream::DepthGuard guard(ts_);
   Token open = ts_.next();
   if (ts_.at(TokenKind::RBracket))
-    ts_.fail(syntax::kEmptyArray, ts_.peek(),
+    ts_.fail(syntax::kEmptyArray, open,
              "an empty array literal `[]`: an array literal needs at least one element (its "
              "type is that of its elements)");
   std::vector<Expr> elements;
