@@ -87,7 +87,7 @@ TEST(ArrayLiteral, ElementsAreConstants) {
   EXPECT_EQ(errorOf("def f = fun(x: f32 => [1.0f, x])"), "1:30 E0124");
   EXPECT_EQ(errorOf("def f = [1.0f + 2.0f]"), "1:15 E0124");
   EXPECT_EQ(errorOf("def f = [-3u8]"), "1:10 E0124");
-  EXPECT_EQ(errorOf("def f = []"), "1:10 E0125");
+  EXPECT_EQ(errorOf("def f = []"), "1:9 E0125");
 }
 
 // ---- types ------------------------------------------------------------------------
