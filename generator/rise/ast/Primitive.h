@@ -78,6 +78,17 @@ struct PrimAccess {
 /// row of RISEC_PRIMITIVES as `Traits{}.before(1).layout()`; every fact not
 /// named is false or empty.
 struct PrimTraits {
+private:
+  // Defined before the setters that call it: clang parses the inline bodies
+  // in order, and evaluating the table (Primitive.cpp) at compile time needs
+  // this template's body already parsed.
+  template <class T, class V> constexpr PrimTraits with(T PrimTraits::*field, V v) const {
+    PrimTraits t = *this;
+    t.*field = v;
+    return t;
+  }
+
+public:
   /// Printer: `xs |> p(a)` instead of `p(a)(xs)`; the number of written
   /// arguments before the data (-1: always printed as a call).
   int argumentsBeforeData = -1;
@@ -171,13 +182,6 @@ struct PrimTraits {
   constexpr PrimTraits writable() const {
     PrimTraits t = *this;
     t.access.writableView = true;
-    return t;
-  }
-
-private:
-  template <class T, class V> constexpr PrimTraits with(T PrimTraits::*field, V v) const {
-    PrimTraits t = *this;
-    t.*field = v;
     return t;
   }
 };
