@@ -53,6 +53,13 @@ bool isCall(const Expr& e, Prim p, std::size_t nargs) {
   return isPrim(s.head, p) && s.args.size() == nargs;
 }
 
+bool isStore(const Expr& e) {
+  for (Prim p : {Prim::ToMem, Prim::ToGlobal, Prim::ToLocal, Prim::ToPrivate})
+    if (isCall(e, p, 1))
+      return true;
+  return false;
+}
+
 // ---- builders ---------------------------------------------------------------------
 
 rise::Nat wholeMultiple(const rise::Nat& n, std::int64_t w) {

@@ -46,6 +46,9 @@ bool isPrim(const Expr& e, Prim p);
 std::optional<Prim> headPrim(const Expr& e);
 /// `p` applied to exactly `nargs` value arguments (any explicit dep args).
 bool isCall(const Expr& e, Prim p, std::size_t nargs);
+/// A store of one value: toMem, or toGlobal/toLocal/toPrivate (the OpenCL
+/// forms that take no address space argument).
+bool isStore(const Expr& e);
 
 using rise::isMapLike;
 using rise::isReduceLike;

@@ -29,14 +29,6 @@ using namespace risec::rise;
 
 namespace {
 
-/// toMem and the OpenCL forms that take no address space argument.
-bool isStore(const Expr& e) {
-  for (Prim p : {Prim::ToMem, Prim::ToGlobal, Prim::ToLocal, Prim::ToPrivate})
-    if (isCall(e, p, 1))
-      return true;
-  return false;
-}
-
 /// `e` without a store around it.
 Expr unstored(const Expr& e) {
   return isStore(e) ? e->arg() : e;

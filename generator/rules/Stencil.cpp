@@ -20,14 +20,6 @@ using namespace risec::rise;
 
 namespace {
 
-/// toMem and the OpenCL forms that take no address space argument.
-bool isStore(const Expr& e) {
-  for (Prim p : {Prim::ToMem, Prim::ToGlobal, Prim::ToLocal, Prim::ToPrivate})
-    if (isCall(e, p, 1))
-      return true;
-  return false;
-}
-
 /// A stage: `M(f)(x)` (M map-like) or `T(M(f)(x))` (T a store of isStore).
 struct Stage {
   std::optional<Expr> store; ///< T's head, if stored
