@@ -1,6 +1,7 @@
 #include "elevate/Session.h"
 
 #include "elevate/Path.h"
+#include "rise/infer/EqualUnderPreconditions.h"
 #include "rise/print/Printer.h"
 #include "support/Diagnostic.h"
 
@@ -15,31 +16,6 @@ Session::Session(const Program& program, const TypedDef& def) : program_(program
 State Session::initial() const {
   return State{rules::stripImplicit(original_.expr), original_};
 }
-
-namespace {
-
-/// Equal up to sizes: a rule that introduces a size precondition (split(32)
-/// needs n % 32 == 0) may give a size as `32*(n/32)`, equal to `n` under it.
-bool sameShape(const Type& a, const Type& b) {
-  if (a->kind() != b->kind())
-    return false;
-  switch (a->kind()) {
-  case TypeKind::Scalar:
-    return a->scalar() == b->scalar();
-  case TypeKind::Array:
-  case TypeKind::Vec:
-    return sameShape(a->elem(), b->elem());
-  case TypeKind::Pair:
-  case TypeKind::Fun:
-    return sameShape(a->first(), b->first()) && sameShape(a->second(), b->second());
-  case TypeKind::DepFun:
-    return a->binder().kind == b->binder().kind && sameShape(a->result(), b->result());
-  default:
-    return typeEqual(a, b);
-  }
-}
-
-} // namespace
 
 State Session::commit(const State& s, const Path& at, const Expr& replacement,
                       const Strategy& rule) {
@@ -60,9 +36,9 @@ State Session::commit(const State& s, const Path& at, const Expr& replacement,
                         ") produced a program that does not type-check (" + e.code() + ": " +
                         e.message() + "):\n" + printExpr(whole));
   }
-  if (!typeEqual(typed.type, original_.type) &&
-      !(typed.preconditions.size() > original_.preconditions.size() &&
-        sameShape(typed.type, original_.type)))
+  // A rule may add a size precondition (split(32) needs n%32 == 0) and give
+  // a size as 32*(n/32); the type must still be the original one under it.
+  if (!typeEqualUnder(typed.type, original_.type, typed.preconditions))
     throw InternalError("rule `" + rule.display() + "` changed the type of `" + original_.name +
                         "` from " + typeToString(original_.type) + " to " +
                         typeToString(typed.type));

@@ -15,6 +15,7 @@
 
 #include "elevate/Rewriter.h"
 #include "elevate/StrategyFile.h"
+#include "rise/infer/EqualUnderPreconditions.h"
 #include "rise/infer/Infer.h"
 #include "rise/parse/Parser.h"
 
@@ -102,7 +103,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return 0;
   fuzz::resultOrDiagnostic("rewrite", [&] {
     TypedDef rewritten = elevate::rewriteDef(target->program, target->entry, *strategy);
-    if (!typeEqual(rewritten.type, target->entry.type))
+    if (!typeEqualUnder(rewritten.type, target->entry.type, rewritten.preconditions))
       fuzz::finding("the rewrite changed the type of `" + target->entry.name + "` from " +
                     typeToString(target->entry.type) + " to " + typeToString(rewritten.type));
   });

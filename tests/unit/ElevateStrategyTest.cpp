@@ -1,5 +1,8 @@
 // End-to-end checks of strategies on small programs and on the spec files.
 #include "ElevateTestUtil.h"
+#include "rise/infer/EqualUnderPreconditions.h"
+
+#include <algorithm>
 
 using namespace risec;
 using namespace risec::testutil;
@@ -112,6 +115,30 @@ TEST(ElevateStrategy, ARecursionThatNeverStopsIsAnError) {
     EXPECT_EQ(e.location().column, 19);
     EXPECT_EQ(e.message(),
               "the recursive strategy `loop(s)` did not terminate: 1000 calls of it are nested");
+  }
+}
+
+// Fuzz finding L1 (docs/fuzzing.md): tiling mm by 32 x 2 gives its result the
+// type (32*(m/32)).(2*(n/2)).f32, which is m.n.f32 only under the tiles'
+// preconditions. The engine accepts it because those preconditions prove it
+// (rise/infer/EqualUnderPreconditions.h), and the rewritten def refuses the
+// sizes that violate them rather than computing a shorter result.
+TEST(ElevateSpecs, TilingAddsPreconditionsThatProveTheType) {
+  Typed mm = specProgram("mm.rise");
+  rise::TypedDef r = rewrite(mm, "tile(32, 2) @ outermostArgFirst(mapNest(2))");
+  EXPECT_FALSE(rise::typeEqual(r.type, mm.def.type)) << rise::typeToString(r.type);
+  EXPECT_TRUE(rise::typeEqualUnder(r.type, mm.def.type, r.preconditions));
+  std::vector<std::string> pre;
+  for (const rise::Precondition& p : r.preconditions)
+    pre.push_back(p.str());
+  EXPECT_NE(std::find(pre.begin(), pre.end(), "m%32 == 0"), pre.end());
+  EXPECT_NE(std::find(pre.begin(), pre.end(), "n%2 == 0"), pre.end());
+  checkAtSizes(mm.def, r, {{"m", 64}, {"n", 6}, {"k", 5}});
+  try {
+    rise::interp::instantiateEntry(r, {{"m", 33}, {"n", 6}, {"k", 5}});
+    FAIL() << "m = 33 was accepted";
+  } catch (const CompileError& e) {
+    EXPECT_EQ(e.code(), "E0411") << e.message();
   }
 }
 

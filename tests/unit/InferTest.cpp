@@ -1,6 +1,7 @@
 // Unit tests of type inference and elaboration (rise/infer).
 #include "rise/infer/Infer.h"
 #include "rise/ast/Spine.h"
+#include "rise/infer/EqualUnderPreconditions.h"
 #include "rise/infer/Signatures.h"
 #include "rise/parse/Parser.h"
 #include "support/Diagnostic.h"
@@ -438,4 +439,64 @@ TEST(Spine, TakesAnElaboratedApplicationApart) {
   Spine written = collectSpine(d.expr->body(), false);
   ASSERT_EQ(written.depArgs.size(), 1u);
   EXPECT_EQ(spineHead(d.expr->body()), all.head);
+}
+
+// ---- typeEqualUnder (rise/infer/EqualUnderPreconditions) --------------------
+
+namespace {
+
+/// The types of the last defs of `a` and `b`, and the preconditions of `a`'s.
+bool equalUnder(const std::string& a, const std::string& b) {
+  TypedDef da = infer(a);
+  TypedDef db = infer(b);
+  return typeEqualUnder(da.type, db.type, da.preconditions);
+}
+
+const char* kRows = "def f = depFun((m: Nat) => fun(x: m.f32 => x))";
+
+} // namespace
+
+TEST(TypeEqualUnder, SplitJoinIsTheSizeUnderItsDivisibility) {
+  // 32*(m/32) is m where m%32 == 0 holds, which split(32) requires.
+  EXPECT_TRUE(
+      equalUnder("def f = depFun((m: Nat) => fun(x: m.f32 => x |> split(32) |> join))", kRows));
+}
+
+TEST(TypeEqualUnder, WithoutThePreconditionTheSizesDiffer) {
+  TypedDef split = infer("def f = depFun((m: Nat) => fun(x: m.f32 => x |> split(32) |> join))");
+  TypedDef rows = infer(kRows);
+  EXPECT_FALSE(typeEqual(split.type, rows.type));
+  EXPECT_FALSE(typeEqualUnder(split.type, rows.type, {}));
+}
+
+TEST(TypeEqualUnder, APreconditionDoesNotMakeOtherSizesEqual) {
+  // m%32 == 0 says nothing that makes m/32 (or m - 1) equal to m.
+  EXPECT_FALSE(equalUnder(
+      "def f = depFun((m: Nat) => fun(x: m.f32 => x |> split(32) |> map(fun(r => r |> reduce(add, "
+      "0.0f)))))",
+      kRows));
+  EXPECT_FALSE(equalUnder("def f = depFun((m: Nat) => fun(x: m.f32 => x |> split(32) |> join |> "
+                          "drop(1)))",
+                          kRows));
+}
+
+TEST(TypeEqualUnder, BoundVariablesAreRenamedAndSizesPaired) {
+  // Two size parameters, the precondition on the second: n is rewritten,
+  // m must stay m (a size may not move to the other parameter).
+  const char* ab = "def f = depFun((m: Nat, n: Nat) => fun(x: m.n.f32 => x |> map(fun(r => r "
+                   "|> split(4) |> join))))";
+  EXPECT_TRUE(equalUnder(ab, "def g = depFun((a: Nat, b: Nat) => fun(x: a.b.f32 => x))"));
+  EXPECT_FALSE(equalUnder(ab, "def g = depFun((a: Nat, b: Nat) => fun(x: b.a.f32 => x))"));
+}
+
+TEST(TypeEqualUnder, ShiftedDivisibilityIsSolved) {
+  // slide(3, 2) over n needs (n - 3) % 2 == 0 and gives (n - 3)/2 + 1
+  // windows; joined with the 2 new elements of each window after the first
+  // that is 2*((n-3)/2) + 3 == n under the precondition.
+  TypedDef s =
+      infer("def f = depFun((n: Nat) => fun(x: n.f32 => x |> slide(3, 2) |> map(fun(w => w |> "
+            "take(2))) |> join |> padCst(0, 1, 0.0f)))");
+  TypedDef plain = infer("def g = depFun((n: Nat) => fun(x: n.f32 => x))");
+  ASSERT_FALSE(typeEqual(s.type, plain.type)) << typeToString(s.type);
+  EXPECT_TRUE(typeEqualUnder(s.type, plain.type, s.preconditions)) << typeToString(s.type);
 }
