@@ -8,6 +8,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <set>
+
 using namespace risec;
 using namespace risec::rise;
 
@@ -499,4 +502,61 @@ TEST(TypeEqualUnder, ShiftedDivisibilityIsSolved) {
   TypedDef plain = infer("def g = depFun((n: Nat) => fun(x: n.f32 => x))");
   ASSERT_FALSE(typeEqual(s.type, plain.type)) << typeToString(s.type);
   EXPECT_TRUE(typeEqualUnder(s.type, plain.type, s.preconditions)) << typeToString(s.type);
+}
+
+// ---- sizes that follow a value argument (issue 17) --------------------------
+
+namespace {
+
+/// A def whose sizes come after a value parameter, as Shine writes its
+/// Harris convolution (`fun(weights => depFun((h, w) => ...))`).
+const char* kConvAfterValue = R"(
+def conv = fun(s: f32 => depFun((h: Nat, w: Nat) => fun(x: h.w.f32 =>
+  x |> slide(3, 1) |> map(fun(rows => rows |> transpose |> slide(3, 1)
+    |> map(fun(win => (win |> join |> reduce(add, 0.0f)) * s)))))))
+)";
+
+/// Whether every size variable of every precondition of `d` is one of its
+/// own size parameters (not the binder of a depFun inside it).
+bool preconditionsOnOwnSizes(const TypedDef& d) {
+  std::set<std::uint64_t> own;
+  for (const DepBinder& b : sizeBinders(d))
+    own.insert(b.id());
+  bool ok = true;
+  for (const Precondition& p : d.preconditions)
+    for (const Nat& side : {p.lhs, p.rhs})
+      natForEachVar(side, [&](const NatVarInfo& v) { ok = ok && own.count(v.id) == 1; });
+  return ok;
+}
+
+} // namespace
+
+TEST(Infer, SizesAfterAValueArgumentCarryTheirPreconditionsToTheCaller) {
+  TypedDef d = infer(std::string(kConvAfterValue) +
+                     "def f = depFun((h: Nat, w: Nat) => fun(x: h.w.f32 => conv(1.0f, h, w, x)))");
+  EXPECT_EQ(typeToString(d.type), "(h: Nat) -> (w: Nat) -> h.w.f32 -> (h - 2).(w - 2).f32");
+  EXPECT_EQ(d.preconditions.size(), 2u);
+  EXPECT_TRUE(preconditionsOnOwnSizes(d));
+  // partially applied first, as Shine's sobelX = conv3x3(weights)
+  TypedDef partial = infer(std::string(kConvAfterValue) +
+                           "def sobel = conv(2.0f)\n"
+                           "def f = depFun((a: Nat, b: Nat) => fun(x: a.b.f32 => sobel(a, b, x)))");
+  EXPECT_TRUE(preconditionsOnOwnSizes(partial));
+  EXPECT_EQ(preconditions(std::string(kConvAfterValue) +
+                          "def f = depFun((a: Nat, b: Nat) => fun(x: a.b.f32 => conv(1.0f, a, b, "
+                          "x)))"),
+            (std::vector<std::string>{"b >= 3", "a >= 3"}));
+}
+
+TEST(Infer, EachCallOfADefWithSizesAfterAValueGetsItsOwnPreconditions) {
+  TypedDef d = infer(std::string(kConvAfterValue) +
+                     "def f = depFun((h: Nat, w: Nat, v: Nat) => fun(x: h.w.f32 => fun(y: h.v.f32 "
+                     "=> concat(conv(1.0f, h, w, x) |> transpose, conv(2.0f, h, v, y) |> "
+                     "transpose))))");
+  EXPECT_TRUE(preconditionsOnOwnSizes(d));
+  std::vector<std::string> pre;
+  for (const Precondition& p : d.preconditions)
+    pre.push_back(p.str());
+  EXPECT_NE(std::find(pre.begin(), pre.end(), "w >= 3"), pre.end());
+  EXPECT_NE(std::find(pre.begin(), pre.end(), "v >= 3"), pre.end());
 }

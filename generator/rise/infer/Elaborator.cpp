@@ -285,7 +285,40 @@ Expr Elaborator::applyDep(Expr fn, const TypeArg& arg, bool implicit, const Sour
       inlinedNames_[body.get()] = named->second;
     return body;
   }
+  // A depFun reached through value arguments, `(fun(w => depFun(n => e)))(x)`
+  // applied to a size (an inlined def whose sizes follow a value parameter,
+  // `conv(1.0f, h, w, x)`): the size is applied under the lambda, which does
+  // not depend on it, so that the depFun is beta-reduced as above and its
+  // preconditions speak about the argument rather than its own binder.
+  if (fn->kind() == ExprKind::App)
+    if (Expr pushed = applyDepUnder(fn, 0, arg, implicit, loc))
+      return pushed;
   return makeDepApp(fn, arg, implicit, loc, substitute(t->result(), s));
+}
+
+Expr Elaborator::applyDepUnder(const Expr& fn, std::size_t pending, const TypeArg& arg,
+                               bool implicit, const SourceLocation& loc) {
+  switch (fn->kind()) {
+  case ExprKind::DepLambda:
+    return pending == 0 ? applyDep(fn, arg, implicit, loc) : nullptr;
+  case ExprKind::App: {
+    Expr inner = applyDepUnder(fn->fn(), pending + 1, arg, implicit, loc);
+    if (!inner)
+      return nullptr;
+    return makeApp(inner, fn->arg(), fn->loc(), u_.resolve(inner->type())->second());
+  }
+  case ExprKind::Lambda: {
+    if (pending == 0)
+      return nullptr;
+    Expr inner = applyDepUnder(fn->body(), pending - 1, arg, implicit, loc);
+    if (!inner)
+      return nullptr;
+    Type param = u_.resolve(fn->type())->first();
+    return makeLambda(fn->name(), fn->paramType(), inner, fn->loc(), funType(param, inner->type()));
+  }
+  default:
+    return nullptr;
+  }
 }
 
 void Elaborator::checkExplicitArg(Prim p, int position, const TypeArg& arg,

@@ -36,6 +36,11 @@ private:
   Expr instantiatePrimitive(Prim p, const SourceLocation& loc);
   Expr instantiateImplicits(Expr fn);
   Expr applyDep(Expr fn, const TypeArg& arg, bool implicit, const SourceLocation& loc);
+  /// `fn` applied to `arg` where fn's depFun comes after `pending` value
+  /// arguments that `fn` is applied to, pushed under them (null if `fn`
+  /// has another form).
+  Expr applyDepUnder(const Expr& fn, std::size_t pending, const TypeArg& arg, bool implicit,
+                     const SourceLocation& loc);
   Expr inlineDef(const Def& def, std::size_t index, const SourceLocation& useLoc);
 
   /// Reads a call argument as a type-level value of kind `k`, if it is one.
