@@ -10,7 +10,10 @@
 #include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <string>
 #include <unistd.h>
+#include <vector>
 
 using risec::test::ProcessResult;
 using risec::test::readFile;
@@ -416,5 +419,99 @@ TEST_F(Generate, NoVariantLeftIsE0825) {
   EXPECT_EQ(firstError(r), "risec: error: no variant of the given specs has one of the targets "
                            "`opencl`; widen --targets or add such variants [E0825]");
 }
+
+// ---- failure leaves nothing behind (issue 20) ---------------------------------
+
+/// One class of user error, put into the 20th of 25 specs.
+struct LateError {
+  const char* name;
+  const char* file; ///< which file of spec 20 is replaced: rise, elevate or yaml
+  const char* text; ///< its new content (%K: the kernel's name)
+  const char* code; ///< the diagnostic expected
+};
+
+const LateError kLateErrors[] = {
+    {"Syntax", "rise", "def %K = depFun(n: Nat => fun(x: n.f32 => x |> map(fun(v => v * ))))",
+     "E01"},
+    {"Type", "rise", "def %K = depFun(n: Nat => fun(x: n.f32 => x |> map(fun(v => v + x))))",
+     "E03"},
+    {"StrategySyntax", "elevate", "parallel @@ outermost(isMap)", "E07"},
+    {"StrategyFails", "elevate", "vectorize(4) @ innermost(isReduce)", "E0710"},
+    {"Legality", "elevate", "parallel @ outermost(isMap) ; parallel @ innermost(isMap)", "E0620"},
+    {"Spec", "yaml", "kernel: %K\nsource: %K.rise\nvariants:\n  - target: fortran\n", "E08"},
+};
+
+class GenerateLateError : public Generate, public ::testing::WithParamInterface<LateError> {
+protected:
+  static std::string kernel(int i) { return (i < 10 ? "k0" : "k") + std::to_string(i); }
+  static std::string expand(std::string text, const std::string& k) {
+    for (std::size_t at; (at = text.find("%K")) != std::string::npos;)
+      text.replace(at, 2, k);
+    return text;
+  }
+  /// 25 specs of a 2-D map, each with a C and an OpenMP variant.
+  std::vector<std::string> specs() {
+    std::vector<std::string> out;
+    for (int i = 1; i <= 25; ++i) {
+      std::string k = kernel(i);
+      write("specs/" + k + ".rise", "def " + k +
+                                        " = depFun((m: Nat, n: Nat) => fun(x: m.n.f32 => x |> "
+                                        "map(map(fun(v => v * 2.0f)))))\n");
+      write("specs/" + k + ".omp.elevate", "parallel @ outermost(isMap)\n");
+      out.push_back(
+          write("specs/" + k + ".yaml", "kernel: " + k + "\nsource: " + k +
+                                            ".rise\nvariants:\n  - target: c\n  - target: openmp\n"
+                                            "    strategy: " +
+                                            k + ".omp.elevate\ncheck:\n  - {m: 3, n: 5}\n"));
+    }
+    return out;
+  }
+};
+
+TEST_P(GenerateLateError, LeavesAnEarlierGenerationAsItWas) {
+  std::vector<std::string> all = specs();
+  fs::path out = dir_ / "out";
+  std::vector<std::string> args{"generate"};
+  args.insert(args.end(), all.begin(), all.end());
+  args.insert(args.end(), {"-o", out.string(), "-j", "2"});
+  ASSERT_EQ(risec(args).exitCode, 0);
+  auto before = contents(out);
+  ASSERT_EQ(before.count("k20.h"), 1u);
+
+  const LateError& e = GetParam();
+  std::string k = kernel(20);
+  std::string file = std::string(e.file) == "elevate" ? k + ".omp.elevate" : k + "." + e.file;
+  write("specs/" + file, expand(e.text, k));
+  ProcessResult r = risec(args);
+  EXPECT_EQ(r.exitCode, 1) << r.err;
+  std::string first = firstError(r);
+  EXPECT_NE(first.find("[" + std::string(e.code)), std::string::npos) << first;
+  EXPECT_EQ(first.rfind(k + ".", 0), 0u) << "not located in spec 20's files: " << first;
+  EXPECT_EQ(contents(out), before);
+  // nothing left beside the output either (a staging folder)
+  std::size_t entries = 0;
+  for (const auto& f : fs::directory_iterator(dir_))
+    entries += f.path().filename() != "specs";
+  EXPECT_EQ(entries, 1u);
+  // and risec compile of the broken kernel leaves its output folder as it was
+  if (std::string(e.file) != "yaml") {
+    fs::path single = dir_ / "single";
+    std::vector<std::string> compile{"compile",  (dir_ / "specs" / (k + ".rise")).string(),
+                                     "--target", "openmp",
+                                     "-o",       single.string()};
+    if (std::string(e.file) == "elevate")
+      compile.insert(compile.end(), {"--strategy", (dir_ / "specs" / file).string()});
+    fs::create_directories(single);
+    std::ofstream(single / "keep.txt") << "mine";
+    ProcessResult c = risec(compile);
+    EXPECT_EQ(c.exitCode, 1) << c.err;
+    EXPECT_EQ(contents(single), (std::map<std::string, std::string>{{"keep.txt", "mine"}}));
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(EachErrorClass, GenerateLateError, ::testing::ValuesIn(kLateErrors),
+                         [](const ::testing::TestParamInfo<LateError>& i) {
+                           return std::string(i.param.name);
+                         });
 
 } // namespace
