@@ -54,17 +54,12 @@ ResultAccess resultAccess(const rise::PrimAccess& a) {
 } // namespace
 
 AccessSignature accessFromTable(rise::Prim p) {
-  const rise::PrimAccess& a = rise::primInfo(p).traits.access;
+  const rise::PrimAccess a = rise::primAccess(p);
   AccessSignature s;
-  if (!a.defined) {
-    if (!rise::isScalarPrimitive(p))
-      throw InternalError("primitive `" + std::string(rise::primName(p)) +
-                          "`: its row in RISEC_PRIMITIVES declares no `uses(...)`, so it has no "
-                          "DPIA definition");
-    // a scalar operator or math function: every argument read, the result read
-    s.args.assign(static_cast<std::size_t>(rise::valueArity(p)), ArgAccess{ArgAccess::Kind::Rd});
-    return s;
-  }
+  if (!a.defined)
+    throw InternalError("primitive `" + std::string(rise::primName(p)) +
+                        "`: its row in RISEC_PRIMITIVES declares no `uses(...)`, so it has no "
+                        "DPIA definition");
   for (std::size_t i = 0; i < a.count; ++i)
     s.args.push_back(argAccess(a.args[i]));
   s.result = resultAccess(a);

@@ -16,16 +16,6 @@ using dpia::PhraseTypeKind;
 using rise::Expr;
 using rise::ExprKind;
 
-rise::PrimAccess accessOf(rise::Prim p) {
-  const rise::PrimAccess& a = rise::primInfo(p).traits.access;
-  if (a.defined || !rise::isScalarPrimitive(p))
-    return a;
-  rise::PrimAccess scalar;
-  scalar.defined = true;
-  scalar.count = static_cast<std::uint8_t>(rise::valueArity(p));
-  return scalar; // every argument read (ArgUse{} is Read), the result read
-}
-
 namespace {
 
 /// `e` uses a primitive that computes into memory of its own (a reduction,
@@ -296,7 +286,7 @@ private:
 
   PhraseType translatePrim(const Expr& whole, const Expr& head, const std::vector<Expr>& args) {
     rise::Prim p = head->prim();
-    rise::PrimAccess def = accessOf(p);
+    rise::PrimAccess def = rise::primAccess(p);
     std::string name(rise::primName(p));
     if (!def.defined)
       throw dpia::unsupported::noDefinition(head);

@@ -54,10 +54,4 @@ Repairs findRepairs(const rise::TypedDef& def,
                     const std::set<const rise::ExprNode*>& viewableMaps = {},
                     bool readViews = false);
 
-/// How `p` uses its value arguments and what its result is: the table's
-/// PrimAccess, or for scalar operators and built-in math functions, every
-/// argument read and the result read. `defined` is false for a primitive
-/// the translation to DPIA does not know (one that lowering replaces).
-rise::PrimAccess accessOf(rise::Prim p);
-
 } // namespace risec::lower

@@ -70,7 +70,7 @@ dpia::Access dpiaAccess(bool writes) {
 TEST(AccessAnalysis, TableAgreesWithDpiaDefinitions) {
   for (Prim p : allPrims()) {
     SCOPED_TRACE(std::string(primName(p)));
-    PrimAccess a = lower::accessOf(p);
+    PrimAccess a = primAccess(p);
     const dpia::PrimitiveDef* def = dpia::primitiveForRise(p);
     ASSERT_EQ(a.defined, def != nullptr);
     if (!def)

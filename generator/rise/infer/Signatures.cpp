@@ -45,4 +45,14 @@ int valueArity(Prim p) {
   return n;
 }
 
+PrimAccess primAccess(Prim p) {
+  const PrimAccess& a = primInfo(p).traits.access;
+  if (a.defined || !isScalarPrimitive(p))
+    return a;
+  PrimAccess scalar;
+  scalar.defined = true;
+  scalar.count = static_cast<std::uint8_t>(valueArity(p));
+  return scalar; // every argument read (ArgUse{} is Read), the result read
+}
+
 } // namespace risec::rise

@@ -32,4 +32,10 @@ bool takesAddrSpace(Prim p);
 int depArity(Prim p);
 int valueArity(Prim p);
 
+/// How the primitive uses its value arguments and what its result is: its
+/// row's `uses(...)`, or, for a scalar operator or math function whose row
+/// names none, every argument read and the result read. `defined` is false
+/// only for a primitive that has neither (no DPIA definition).
+PrimAccess primAccess(Prim p);
+
 } // namespace risec::rise
