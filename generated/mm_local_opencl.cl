@@ -56,7 +56,7 @@ __kernel void mm_local_opencl(global float* restrict output, int m, int n, int k
             tmp_2[q + 64 * p] = B[(16 * n * l) + (n * p) + risec_min(n - 1, q + 64 * j)];
           }
         }
-        // barrier: tmp (toLocal at <unknown>) is read by other work-items
+        // barrier: tmp (toLocal at mm.rise:5:10) is read by other work-items
         barrier(CLK_LOCAL_MEM_FENCE);
         // mapLocal(1)
         for (int p = get_local_id(1); p < 16; p += get_local_size(1)) {
@@ -70,11 +70,11 @@ __kernel void mm_local_opencl(global float* restrict output, int m, int n, int k
             acc[q + 64 * p] = acc_2;
           }
         }
-        // barrier: tmp (toLocal at <unknown>) is written again by the next iteration while other
+        // barrier: tmp (toLocal at mm.rise:5:10) is written again by the next iteration while other
         // work-items may still read it
         barrier(CLK_LOCAL_MEM_FENCE);
       }
-      // barrier: acc (oclReduceSeq(Local) at <unknown>) is read by other work-items
+      // barrier: acc (oclReduceSeq(Local) at mm.rise:5:10) is read by other work-items
       barrier(CLK_LOCAL_MEM_FENCE);
       // mapLocal(1)
       for (int l = get_local_id(1); l < 16; l += get_local_size(1)) {
@@ -91,7 +91,7 @@ __kernel void mm_local_opencl(global float* restrict output, int m, int n, int k
           }
         }
       }
-      // barrier: acc (oclReduceSeq(Local) at <unknown>) is written again by the next iteration
+      // barrier: acc (oclReduceSeq(Local) at mm.rise:5:10) is written again by the next iteration
       // while other work-items may still read it
       barrier(CLK_LOCAL_MEM_FENCE);
     }

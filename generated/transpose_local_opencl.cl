@@ -36,7 +36,7 @@ __kernel void transpose_local_opencl(global float* restrict output, int n, int m
           tmp[l + 32 * k] = A[m * risec_min(n - 1, k + 32 * j) + risec_min(m - 1, l + 32 * i)];
         }
       }
-      // barrier: tmp (toLocal at <unknown>) is read by other work-items
+      // barrier: tmp (toLocal at transpose.rise:4:21) is read by other work-items
       barrier(CLK_LOCAL_MEM_FENCE);
       // mapLocal(1)
       for (int k = get_local_id(1); k < 32; k += get_local_size(1)) {
@@ -47,8 +47,8 @@ __kernel void transpose_local_opencl(global float* restrict output, int n, int m
           }
         }
       }
-      // barrier: tmp (toLocal at <unknown>) is written again by the next iteration while other
-      // work-items may still read it
+      // barrier: tmp (toLocal at transpose.rise:4:21) is written again by the next iteration while
+      // other work-items may still read it
       barrier(CLK_LOCAL_MEM_FENCE);
     }
   }

@@ -5,11 +5,20 @@
 #include "elevate/Path.h"
 #include "elevate/Registry.h"
 #include "elevate/Session.h"
+#include "rise/ast/Traverse.h"
 #include "support/Diagnostic.h"
 
 namespace risec::elevate {
 
 namespace {
+
+/// The nodes a rule built (no source location) get the location of the term
+/// it rewrote, so that what the back end makes of them (a temporary, a
+/// barrier, a loop) is reported and commented as coming from there.
+rise::Expr placeNewNodes(const rise::Expr& e, const SourceLocation& at) {
+  rise::Expr out = rise::mapChildren(e, [&](const rise::Expr& c) { return placeNewNodes(c, at); });
+  return out->loc().known() ? out : out->withLoc(at);
+}
 
 class RuleStrategy final : public Strategy {
 public:
@@ -23,7 +32,8 @@ public:
       session.recordFailure(*this, s, at);
       return std::nullopt;
     }
-    return session.commit(s, at, *r, *this);
+    const SourceLocation& here = nodeAt(s.expr, at)->loc();
+    return session.commit(s, at, here.known() ? placeNewNodes(*r, here) : *r, *this);
   }
 
 private:

@@ -1,5 +1,6 @@
 // End-to-end checks of strategies on small programs and on the spec files.
 #include "ElevateTestUtil.h"
+#include "rise/ast/Traverse.h"
 #include "rise/infer/EqualUnderPreconditions.h"
 
 #include <algorithm>
@@ -29,6 +30,41 @@ reduceToSeq       @ everywhere)");
   EXPECT_NE(p.find("reduceSeq"), std::string::npos) << p;
   EXPECT_EQ(p.find("reduce("), std::string::npos) << p;
   EXPECT_TRUE(sameResults(t.def, r, {{"n", 64}, {"m", 48}}, 1));
+}
+
+/// The first node of `e` (preorder) without a source location, if any.
+rise::Expr unplaced(const rise::Expr& e) {
+  if (!e->loc().known())
+    return e;
+  rise::Expr found;
+  rise::anyChild(e, [&](const rise::Expr& c) { return (found = unplaced(c)) != nullptr; });
+  return found;
+}
+
+/// The first primitive `name` of `e` (preorder).
+rise::Expr findPrim(const rise::Expr& e, const std::string& name) {
+  if (e->kind() == rise::ExprKind::Primitive && rise::primName(e->prim()) == name)
+    return e;
+  rise::Expr found;
+  rise::anyChild(e, [&](const rise::Expr& c) { return (found = findPrim(c, name)) != nullptr; });
+  return found;
+}
+
+// The nodes a rule builds take the location of the term it rewrote, so that
+// the back end's comments and diagnostics about them (a barrier for a
+// toLocal that a rule inserted) say where they come from.
+TEST(ElevateStrategy, NodesARuleBuildsAreAtTheTermItRewrote) {
+  Typed t = typed(kMv);
+  ASSERT_EQ(unplaced(t.def.expr), nullptr);
+  rise::TypedDef r = rewrite(t, "splitJoin(32) @ outermost(isMap)");
+  rise::Expr u = unplaced(r.expr);
+  EXPECT_EQ(u, nullptr) << "no location: " << (u ? rise::printExpr(u) : "");
+  // the split and the join are at the map they came from, on line 3 of kMv
+  for (const char* name : {"split", "join"}) {
+    rise::Expr p = findPrim(r.expr, name);
+    ASSERT_NE(p, nullptr) << name << " in " << printed(r);
+    EXPECT_EQ(p->loc().line, 3) << name;
+  }
 }
 
 } // namespace

@@ -54,6 +54,12 @@ Expr ExprNode::withType(Type t) const {
   return std::make_shared<const ExprNode>(std::move(f));
 }
 
+Expr ExprNode::withLoc(SourceLocation loc) const {
+  Fields f = fields();
+  f.loc = std::move(loc);
+  return std::make_shared<const ExprNode>(std::move(f));
+}
+
 Expr ExprNode::withChildren(Expr a, Expr b) const {
   Fields f = fields();
   f.a = std::move(a);

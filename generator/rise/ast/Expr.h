@@ -70,6 +70,8 @@ public:
 
   /// A copy of this node with a different type (nodes are immutable).
   Expr withType(Type t) const;
+  /// A copy of this node with a different source location.
+  Expr withLoc(SourceLocation loc) const;
   /// A copy of this node with other sub-expressions, everything else kept:
   /// `a` is the body (Lambda, DepLambda) or the function (App, DepApp), `b`
   /// the argument (App). See rise/ast/Traverse.h.
