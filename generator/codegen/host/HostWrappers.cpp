@@ -175,18 +175,31 @@ std::string natList(const std::vector<rise::Nat>& ns) {
   return "[" + joined(items) + "]";
 }
 
+/// Where the launch comes from, its global and its local sizes: one line
+/// each in the header's comment (short enough not to be reflowed).
 std::string launchRule(const LaunchPlan& plan) {
-  std::string s =
-      "global " + natList(plan.launch.global) + ", local " +
-      (plan.launch.local.empty() ? "chosen by the runtime" : natList(plan.launch.local));
-  return s + (plan.given ? " (given)" : " (the default rule, docs/host.md)");
+  return plan.given ? "given (the spec's `launch:` or --launch)"
+                    : "the default rule (docs/host.md)";
+}
+
+std::string launchGlobal(const LaunchPlan& plan) {
+  return natList(plan.launch.global);
+}
+
+std::string launchLocal(const LaunchPlan& plan) {
+  return plan.launch.local.empty() ? "chosen by the runtime" : natList(plan.launch.local);
 }
 
 std::string launchNeed(const LaunchPlan& plan) {
   std::vector<std::string> needs;
   for (std::size_t d = 0; d < plan.launch.global.size(); ++d) {
+    // The work of a mapGlobal before the rounding to whole work-groups that
+    // the comment states (neededGlobal without a local size), else the
+    // work-groups' work.
     rise::Nat local = plan.launch.local.empty() ? rise::Nat() : plan.launch.local[d];
-    std::optional<rise::Nat> need = neededGlobal(plan.loops, static_cast<int>(d), local);
+    std::optional<rise::Nat> need = neededGlobal(plan.loops, static_cast<int>(d), rise::Nat());
+    if (!need)
+      need = neededGlobal(plan.loops, static_cast<int>(d), local);
     needs.push_back(need ? rise::natToString(*need) : "unbounded");
   }
   return "at most [" + joined(needs) + "]";
@@ -267,6 +280,8 @@ std::string openclHeader(const KernelAbi& abi, const c::COptions& opts,
   d.set("bufferParams", joined(abiList(abi, true, false)));
   d.set("launchParams", launchParams(abi, false));
   d.set("launchRule", launchRule(plan));
+  d.set("launchGlobal", launchGlobal(plan));
+  d.set("launchLocal", launchLocal(plan));
   d.set("launchNeed", launchNeed(plan));
   d.set("phased", flag(plans.size() > 1));
   d.set("phaseCount", std::to_string(plans.size()));
@@ -276,6 +291,8 @@ std::string openclHeader(const KernelAbi& abi, const c::COptions& opts,
     q.set("number", std::to_string(k + 1));
     q.set("kernel", kernelName(abi, k));
     q.set("launchRule", launchRule(plans[k]));
+    q.set("launchGlobal", launchGlobal(plans[k]));
+    q.set("launchLocal", launchLocal(plans[k]));
     q.set("launchNeed", launchNeed(plans[k]));
     later.push_back(q);
   }

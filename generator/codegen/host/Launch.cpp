@@ -123,7 +123,9 @@ Launch defaultLaunch(const GridLoops& loops) {
     if (!wg && gl)
       local = localFromTripCount(*gl, cap);
     launch.local.push_back(local);
-    launch.global.push_back(*neededGlobal(loops, d, local));
+    // A mapGlobal's trip count as it is: the wrapper rounds every global size
+    // up to whole work-groups, so `n` reads better than its rounded form.
+    launch.global.push_back(!wg && gl ? *gl : *neededGlobal(loops, d, local));
   }
   return launch;
 }
