@@ -11,6 +11,7 @@
 // input stays a strategy file; tests/fuzz/run puts it in front of the seeds
 // it collects. Anything but a rewritten def or a CompileError with a code and
 // a location aborts (FuzzSupport.h).
+#include "FuzzPrograms.h"
 #include "FuzzSupport.h"
 
 #include "elevate/Rewriter.h"
@@ -21,81 +22,19 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <map>
-#include <sstream>
 #include <string>
 
 using namespace risec;
 using namespace risec::rise;
-namespace fs = std::filesystem;
-
-namespace {
-
-constexpr const char* kDefaultProgram = "specs/mm.rise";
-
-struct RewriteTarget {
-  Program program;
-  TypedDef entry;
-};
-
-std::map<std::string, RewriteTarget>& targets() {
-  static std::map<std::string, RewriteTarget> t;
-  return t;
-}
-
-void load(const fs::path& file) {
-  std::ifstream in(file);
-  std::stringstream text;
-  text << in.rdbuf();
-  std::string key = fs::relative(file, fuzz::sourceDir()).string();
-  try {
-    RewriteTarget t;
-    t.program = parseProgram(makeSourceFile(key, text.str()));
-    if (t.program.defs.empty())
-      return;
-    t.entry = inferDef(t.program, t.program.defs.back().name);
-    targets()[key] = std::move(t);
-  } catch (const CompileError&) {
-    // not a program to rewrite (the diagnostics corpus)
-  }
-}
-
-void loadFolder(const fs::path& dir, const std::string& prefix) {
-  for (const auto& f : fs::directory_iterator(dir))
-    if (f.path().extension() == ".rise" && f.path().filename().string().rfind(prefix, 0) == 0)
-      load(f.path());
-}
-
-} // namespace
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
-  fs::path root = fuzz::sourceDir();
-  loadFolder(root / "specs", "");
-  loadFolder(root / "tests" / "rise", "");
-  loadFolder(root / "tests" / "rise" / "errors", "strategy_");
-  if (!targets().count(kDefaultProgram)) {
-    std::fprintf(stderr, "risec_fuzz_strategy: cannot load %s\n", kDefaultProgram);
-    std::exit(1);
-  }
-  std::fprintf(stderr, "risec_fuzz_strategy: %zu programs to rewrite\n", targets().size());
+  fuzz::loadPrograms("risec_fuzz_strategy");
   return 0;
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string text(reinterpret_cast<const char*>(data), size);
-  const RewriteTarget* target = &targets().at(kDefaultProgram);
-  const std::string marker = "// program: ";
-  if (text.rfind(marker, 0) == 0) {
-    std::string name = text.substr(marker.size(), text.find('\n') - marker.size());
-    while (!name.empty() && (name.back() == ' ' || name.back() == '\r'))
-      name.pop_back();
-    if (auto it = targets().find(name); it != targets().end())
-      target = &it->second;
-  }
+  const fuzz::RewriteTarget* target = &fuzz::programFor(text);
   elevate::StrategyPtr strategy;
   if (!fuzz::resultOrDiagnostic("load strategy", [&] {
         strategy = elevate::loadStrategy(makeSourceFile("input.elevate", text));
