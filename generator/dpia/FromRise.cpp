@@ -84,7 +84,8 @@ CompileError partialForeign(const SourceLocation& at) {
 
 CompileError noDefinition(const Expr& head) {
   std::string name(rise::primName(head->prim()));
-  if (head->prim() == rise::Prim::Map || head->prim() == rise::Prim::Reduce)
+  if (head->prim() == rise::Prim::Map || head->prim() == rise::Prim::Reduce ||
+      head->prim() == rise::Prim::Scan)
     return CompileError("E0603", head->loc(),
                         "`" + name + "` has no implementation chosen; lower it first (e.g. `" +
                             name + "Seq`, which lowerToC does by default)");

@@ -200,6 +200,8 @@ private:
       [[fallthrough]];
     case Prim::Reduce: // {n}{t} -> {n}{s = t}{t}
       return rebuilt(Prim::ReduceSeq, {args[0], {args[1].first, true}, args[1]});
+    case Prim::Scan: // {n}{t} -> {n}{s = t}{t}, as reduce
+      return rebuilt(Prim::ScanSeq, {args[0], {args[1].first, true}, args[1]});
     case Prim::OclReduceSeq:
       if (keepOpenCL_)
         return e;

@@ -337,6 +337,7 @@ TEST(Infer, LowLevelPrimitives) {
             "4.i32 -> f32");
   EXPECT_EQ(typeOf("def f = fun(xs: 4.f32 => xs |> toMem |> scanSeq(add)(0.0f))"),
             "4.f32 -> 4.f32");
+  EXPECT_EQ(typeOf("def f = fun(xs: 4.f32 => xs |> scan(max)(0.0f))"), "4.f32 -> 4.f32");
 }
 
 TEST(InferErrors, UnknownIdentifierSuggestsAName) {

@@ -110,6 +110,20 @@ TEST(InterpScan, IsInclusive) {
             "[51, 512, 5123]");
 }
 
+TEST(InterpScan, HighLevelScanIsInclusive) {
+  EXPECT_EQ(run1("4.i32", "xs |> scan(add)(0)", "[1, 2, 3, 4]"), "[1, 3, 6, 10]");
+  EXPECT_EQ(run1("4.f32", "xs |> scan(max)(-3.4e38f)", "[2, -1, 5, 3]"), "[2.0, 2.0, 5.0, 5.0]");
+  EXPECT_EQ(run1("0.f32", "xs |> scan(add)(0.0f)", "[]"), "[]");
+}
+
+TEST(InterpScan, ExclusiveScanIsTheInclusiveOneShiftedByInit) {
+  // docs/language.md: out[0] = init, out[i] = init op x[0] op ... op x[i-1]
+  EXPECT_EQ(run1("4.i32", "xs |> scan(add)(0) |> padCst(1, 0)(0) |> take(4)", "[1, 2, 3, 4]"),
+            "[0, 1, 3, 6]");
+  EXPECT_EQ(run1("1.i32", "xs |> scan(add)(0) |> padCst(1, 0)(0) |> take(1)", "[7]"), "[0]");
+  EXPECT_EQ(run1("0.i32", "xs |> scan(add)(0) |> padCst(1, 0)(0) |> take(0)", "[]"), "[]");
+}
+
 // ---- zip, split, join, transpose -------------------------------------------------
 
 TEST(InterpZip, PairsElements) {

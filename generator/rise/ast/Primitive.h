@@ -208,6 +208,8 @@ using Traits = PrimTraits;
   X(Map, "map", HighLevel, RISEC_SIG_MAP, \
     Traits{}.mapping().before(1).uses(use::fnRd(1), use::rd)) \
   X(Reduce, "reduce", HighLevel, RISEC_SIG_REDUCE, Traits{}.reducing().stores().before(2)) \
+  X(Scan, "scan", HighLevel, "{n: Nat} -> {t: Data} -> (t -> t -> t) -> t -> n.t -> n.t", \
+    Traits{}.stores().before(2)) \
   X(Zip, "zip", HighLevel, "{n: Nat} -> {s: Data} -> {t: Data} -> n.s -> n.t -> n.(s, t)", \
     Traits{}.uses(use::view, use::view).writable()) \
   X(Unzip, "unzip", HighLevel, "{n: Nat} -> {s: Data} -> {t: Data} -> n.(s, t) -> (n.s, n.t)", \

@@ -467,6 +467,7 @@ Value runDataPrimitive(const PrimCall& call) {
   case Prim::ReduceSeqUnroll:
   case Prim::OclReduceSeq:
     return primReduce(call);
+  case Prim::Scan: // the inclusive scan: scanSeq with s = t
   case Prim::ScanSeq:
     return primScanSeq(call);
   case Prim::Zip:
