@@ -100,6 +100,7 @@ const StrategyRegistry& StrategyRegistry::instance() {
     };
     b["isMap"] = primPred("isMap", isMapNode);
     b["isReduce"] = primPred("isReduce", headIs({rise::Prim::Reduce}));
+    b["isScan"] = primPred("isScan", headIs({rise::Prim::Scan}));
     b["isReduceSeq"] = primPred(
         "isReduceSeq",
         headIs({rise::Prim::ReduceSeq, rise::Prim::ReduceSeqUnroll, rise::Prim::OclReduceSeq}));

@@ -76,6 +76,7 @@ void registerIdentityRules(RuleRegistry& r);
 void registerOpenClTilingRules(RuleRegistry& r);
 void registerReduceToWorkGroupsRules(RuleRegistry& r);
 void registerReduceInWorkGroupRules(RuleRegistry& r);
+void registerScanRules(RuleRegistry& r);
 
 /// Shine's reorder over a nest of maps and reductions (ReorderNest.cpp); the
 /// `reorder` rule falls back to it where the nest is not of maps only.

@@ -39,6 +39,7 @@ const RuleRegistry& RuleRegistry::instance() {
     registerOpenClTilingRules(r);
     registerReduceToWorkGroupsRules(r);
     registerReduceInWorkGroupRules(r);
+    registerScanRules(r);
     return r;
   }();
   return registry;

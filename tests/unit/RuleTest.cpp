@@ -328,6 +328,27 @@ const RuleCase kCases[] = {
    "xs |> map(fun(r => map(neg)(ys)))"},
   {"reduceSeqToOcl", "reduceSeqToOcl(Private) @ topDown", "ys |> reduceSeq(fun(a, y => a + y))(0.0f)",
    "ys |> oclReduceSeq(Private)(fun(a, y => a + y))(0.0f)", "ys |> reduce(add)(0.0f)"},
+  {"scanToSeq", "scanToSeq @ outermost(isScan)", "ys |> scan(add)(0.0f)", "ys |> scanSeq(add)(0.0f)", "ys |> reduce(add)(0.0f)"},
+  // the random inputs have m = 4, 8, 12, 16: blocks of 3 leave a partial last block
+  // of 1, 2 or 0 elements (padded with init, dropped by the take)
+  {"scanBlocked", "scanBlocked(3) @ outermost(isScan)", "ys |> scan(add)(0.0f)",
+   "let(toMem(ys |> padCst(0, 3*((m+2)/3) - m)(0.0f) |> split(3) |> map(fun(c => reduce(add)(0.0f)(c)))))(fun(tot =>"
+   " let(toMem(tot |> padCst(1, 0)(0.0f) |> scan(add)(0.0f)))(fun(offs =>"
+   " zip(take((m+2)/3)(offs))(ys |> padCst(0, 3*((m+2)/3) - m)(0.0f) |> split(3))"
+   " |> map(fun(q => scan(add)(fst(q))(snd(q)))) |> join |> take(m)))))",
+   "ys |> scan(add)(1.0f)"},
+  {"scanBlockedMax", "scanBlocked(3) @ outermost(isScan)", "ys |> scan(max)(-3.4e38f)",
+   "let(toMem(ys |> padCst(0, 3*((m+2)/3) - m)(-3.4e38f) |> split(3) |> map(fun(c => reduce(max)(-3.4e38f)(c)))))(fun(tot =>"
+   " let(toMem(tot |> padCst(1, 0)(-3.4e38f) |> scan(max)(-3.4e38f)))(fun(offs =>"
+   " zip(take((m+2)/3)(offs))(ys |> padCst(0, 3*((m+2)/3) - m)(-3.4e38f) |> split(3))"
+   " |> map(fun(q => scan(max)(fst(q))(snd(q)))) |> join |> take(m)))))",
+   "ys |> scan(fun(a, b => a - b))(0.0f)"},
+  {"scanBlockedRows", "scanBlocked(2) @ outermost(isScan)", "xs |> map(fun(r => r |> scan(mul)(1.0f)))",
+   "xs |> map(fun(r => let(toMem(r |> padCst(0, 2*((m+1)/2) - m)(1.0f) |> split(2) |> map(fun(c => reduce(mul)(1.0f)(c)))))(fun(tot =>"
+   " let(toMem(tot |> padCst(1, 0)(1.0f) |> scan(mul)(1.0f)))(fun(offs =>"
+   " zip(take((m+1)/2)(offs))(r |> padCst(0, 2*((m+1)/2) - m)(1.0f) |> split(2))"
+   " |> map(fun(q => scan(mul)(fst(q))(snd(q)))) |> join |> take(m)))))))",
+   "xs |> map(fun(r => r |> scan(mul)(0.0f)))"},
 };
 // clang-format on
 
@@ -388,7 +409,8 @@ TEST(RuleRegistryTest, EveryRuleHasATestCase) {
 /// multiple of their size.
 bool remainderRule(const std::string& name) {
   for (const char* r : {"padTile", "padMap", "peelTail", "peelReduce", "splitReduceSeq",
-                        "stageTiles", "padNest", "reduceToWorkGroups", "reduceInWorkGroup"})
+                        "stageTiles", "padNest", "reduceToWorkGroups", "reduceInWorkGroup",
+                        "scanBlocked"})
     if (name.rfind(r, 0) == 0)
       return true;
   return false;

@@ -1,0 +1,113 @@
+// Scans (docs/strategies.md, "Scans"): the high-level inclusive `scan`
+// lowered to the sequential `scanSeq` (scanToSeq), or rewritten into a
+// blocked scan whose two large steps are parallel maps (scanBlocked(b)):
+//   1. the input, padded with init to whole blocks of b, reduced block by
+//      block (a map: one total per block, stored);
+//   2. the block totals scanned sequentially from init; with init before them
+//      (padCst), element i of that scan is the exclusive prefix of block i,
+//      its offset (stored);
+//   3. each block scanned from its offset (a map), the blocks joined and the
+//      padding dropped (take(n)).
+// Steps 1 and 3 read the input twice but never store the block scans: the
+// "reduce, then scan" form of a blocked scan. It combines the elements in
+// another order and starts every block and the padding from init, so it
+// needs op associative with init neutral (add with 0, mul with 1) or op
+// idempotent (max, min with any literal).
+#include "rules/Rule.h"
+#include "rules/VectorReduction.h"
+
+namespace risec::rules {
+
+using namespace risec::rise;
+
+namespace {
+
+/// The operators whose algebra a blocked scan needs: add with 0, mul with 1,
+/// max/min with any literal, on floats (laneInit) or integers.
+bool scanAlgebra(const Expr& op, const Expr& init) {
+  std::optional<Prim> p = binaryPrim(op);
+  if (!p)
+    return false;
+  if (laneInit(*p, init))
+    return true;
+  Expr lit = init;
+  if ((*p == Prim::Max || *p == Prim::Min) && isCall(init, Prim::Neg, 1))
+    lit = spineOf(init).args[0];
+  if (lit->kind() != ExprKind::Literal)
+    return false;
+  const ScalarValue& v = lit->value();
+  if (v.kind == ScalarKind::Bool || v.kind == ScalarKind::F32 || v.kind == ScalarKind::F64)
+    return false;
+  return (*p == Prim::Add && v.asDouble() == 0.0) || (*p == Prim::Mul && v.asDouble() == 1.0) ||
+         *p == Prim::Max || *p == Prim::Min;
+}
+
+/// scan(op)(init) -> scanSeq(op)(init), applied to its array or not.
+std::optional<Expr> scanToSeq(const Expr& e, RuleContext&) {
+  Spine s = spineOf(e);
+  if (!isPrim(s.head, Prim::Scan) || !s.depArgs.empty())
+    return std::nullopt;
+  return withHead(s, Prim::ScanSeq, {});
+}
+
+/// scan(op)(init)(xs), xs: n.t
+///   -> let(toMem(map(fun(c => reduce(op)(init)(c)))(split(b)(P))))(fun(tot =>
+///        let(toMem(scan(op)(init)(padCst(1, 0)(init)(tot))))(fun(offs =>
+///          zip(take(M)(offs))(split(b)(P)) |> map(fun(q => scan(op)(fst(q))(snd(q))))
+///            |> join |> take(n)))))
+/// with M = (n + b - 1)/b blocks and P = padCst(0, b*M - n)(init)(xs); where
+/// b divides n (a constant n), P = xs and no take.
+RuleFn scanBlocked(std::int64_t b) {
+  return [b](const Expr& e, RuleContext& ctx) -> std::optional<Expr> {
+    Spine s = spineOf(e);
+    if (b < 1 || !isPrim(s.head, Prim::Scan) || !s.depArgs.empty() || s.args.size() != 3)
+      return std::nullopt;
+    const Expr &op = s.args[0], &init = s.args[1], &xs = s.args[2];
+    if (!scanAlgebra(op, init) || !xs->type() || !isArray(xs->type()))
+      return std::nullopt;
+    if (!freeVars(init).empty())
+      return std::nullopt; // init is copied into every block and the padding
+    const Nat n = xs->type()->size();
+    const bool whole = n->isConst() && n->value() % b == 0;
+    const Nat blocks = whole ? n / natConst(b) : (n + natConst(b - 1)) / natConst(b);
+    Expr padded = xs;
+    if (!whole)
+      padded =
+          app(depArg(depArg(prim(Prim::PadCst), natConst(0)), natConst(b) * blocks - n), init, xs);
+    auto split = [&] { return app(depNat(prim(Prim::Split), b), padded); };
+    std::string c = ctx.names.fresh("c"), tot = ctx.names.fresh("tot"),
+                offs = ctx.names.fresh("offs"), q = ctx.names.fresh("q");
+    Expr totals = app(prim(Prim::Map), lam(c, app(prim(Prim::Reduce), op, init, var(c))), split());
+    Expr offsets =
+        app(prim(Prim::Scan), op, init,
+            app(depArg(depArg(prim(Prim::PadCst), natConst(1)), natConst(0)), init, var(tot)));
+    Expr blockScan = lam(
+        q, app(prim(Prim::Scan), op, app(prim(Prim::Fst), var(q)), app(prim(Prim::Snd), var(q))));
+    Expr scanned =
+        app(prim(Prim::Join),
+            app(prim(Prim::Map), blockScan,
+                app(prim(Prim::Zip), app(depArg(prim(Prim::Take), blocks), var(offs)), split())));
+    if (!whole)
+      scanned = app(depArg(prim(Prim::Take), n), scanned);
+    return app(prim(Prim::Let), app(prim(Prim::ToMem), totals),
+               lam(tot, app(prim(Prim::Let), app(prim(Prim::ToMem), offsets), lam(offs, scanned))));
+  };
+}
+
+} // namespace
+
+void registerScanRules(RuleRegistry& r) {
+  r.add(simpleRule("scanToSeq", "lowering", "scan(op)(init)", "scanSeq(op)(init)", scanToSeq));
+  r.add(RuleInfo{
+      "scanBlocked",
+      "algorithmic",
+      {ParamKind::Int},
+      "scan(op)(init)(xs)   (xs: n.t; op add with 0, mul with 1, or max/min with a literal)",
+      "let(toMem(split(b)(P) |> map(reduce(op)(init))))(fun(tot => "
+      "let(toMem(scan(op)(init)(padCst(1, 0)(init)(tot))))(fun(offs => "
+      "zip(take(M)(offs))(split(b)(P)) |> map(fun(q => scan(op)(fst(q))(snd(q)))) |> join |> "
+      "take(n))))   (M = (n+b-1)/b blocks, P = xs padded with init to b*M elements)",
+      [](const std::vector<RuleArg>& a) { return scanBlocked(intArg(a, 0)); }});
+}
+
+} // namespace risec::rules
