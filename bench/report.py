@@ -29,7 +29,7 @@ VARIANT_ORDER = ["naive", "openblas-serial", "openblas-omp-t1", "openblas-omp-t2
                  "clblast", "clblast-dev", "halide-t1", "halide-t2", "risec-c", "risec-omp-t1",
                  "risec-omp-t2", "risec-ocl", "risec-ocl-dev"]
 ANCHORS = ["naive", "OpenBLAS", "CLBlast", "Halide"]
-KERNEL_ORDER = ["scal", "axpy", "asum", "dot", "gemv", "mv", "mm", "transpose", "jacobi1d",
+KERNEL_ORDER = ["scal", "axpy", "asum", "scan", "maxreduce", "dot", "gemv", "mv", "mm", "transpose", "jacobi1d",
                 "jacobi2d", "heat3d", "gaussian", "conv2d", "harris", "nbody", "kmeans",
                 "tree_reduce"]
 # x86-64 levels (docs/usage.md, "ISA variants") and the /proc/cpuinfo flags each

@@ -32,6 +32,8 @@ const std::map<std::string, std::function<int(Data&)>>& naiveCalls() {
       {"axpy",
        [](Data& d) { return naive_axpy(d.out.data(), I(d, 0), d.alpha, In(d, 0), In(d, 1)); }},
       {"asum", [](Data& d) { return naive_asum(d.out.data(), I(d, 0), In(d, 0)); }},
+      {"scan", [](Data& d) { return naive_scan(d.out.data(), I(d, 0), In(d, 0)); }},
+      {"maxreduce", [](Data& d) { return naive_maxreduce(d.out.data(), I(d, 0), In(d, 0)); }},
       {"dot", [](Data& d) { return naive_dot(d.out.data(), I(d, 0), In(d, 0), In(d, 1)); }},
       {"gemv",
        [](Data& d) {

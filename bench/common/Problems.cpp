@@ -64,6 +64,23 @@ const std::map<std::string, Family>& families() {
           p.reduction = true;
           return p;
         }}},
+      // out[i] = xs[0] + ... + xs[i]: 1 FLOP, read n, write n (checked element by
+      // element against the naive running sum: the blocked scan's difference is
+      // a quarter of the tolerance at 2^26)
+      {"scan",
+       {{kVecSmall},
+        {kVecLarge},
+        [](const std::vector<long>& d) {
+          auto p = vec("scan", d, 1, 1, 0);
+          p.bytes += 4.0 * d[0];
+          return p;
+        }}},
+      // out[0] = max xs: 1 comparison an element, read n; exact, so compared
+      // as an array of one element
+      {"maxreduce",
+       {{kVecSmall},
+        {kVecLarge},
+        [](const std::vector<long>& d) { return vec("maxreduce", d, 1, 1, 1); }}},
       {"dot",
        {{kVecSmall},
         {kVecLarge},
@@ -197,9 +214,9 @@ Array randomArray(std::size_t n, std::uint64_t seed, float lo = 0.0f, float hi =
 
 const std::vector<std::string>& catalogue() {
   static const std::vector<std::string> k{
-      "scal",   "axpy",      "asum",     "dot",      "gemv",       "mv",
-      "mm",     "transpose", "jacobi1d", "jacobi2d", "heat3d",     "gaussian",
-      "conv2d", "harris",    "nbody",    "kmeans",   "tree_reduce"};
+      "scal",   "axpy",   "asum",      "scan",     "maxreduce",  "dot",    "gemv",
+      "mv",     "mm",     "transpose", "jacobi1d", "jacobi2d",   "heat3d", "gaussian",
+      "conv2d", "harris", "nbody",     "kmeans",   "tree_reduce"};
   return k;
 }
 
@@ -234,7 +251,10 @@ Data makeData(const Problem& p) {
   } else if (k == "tree_reduce") {
     d.in.push_back(randomArray(16 * dim(0), 1, -1, 1));
     outSize = dim(0);
-  } else if (k == "asum") {
+  } else if (k == "scan") {
+    d.in.push_back(randomArray(dim(0), 1, -1, 1));
+    outSize = dim(0);
+  } else if (k == "asum" || k == "maxreduce") {
     d.in.push_back(randomArray(dim(0), 1, -1, 1));
   } else if (k == "dot") {
     d.in.push_back(randomArray(dim(0), 1, -1, 1));

@@ -20,6 +20,8 @@ int naive_scal(float* BENCH_RESTRICT out, int n, float alpha, const float* BENCH
 int naive_axpy(float* BENCH_RESTRICT out, int n, float a, const float* BENCH_RESTRICT x,
                const float* BENCH_RESTRICT y);
 int naive_asum(float* BENCH_RESTRICT out, int n, const float* BENCH_RESTRICT xs);
+int naive_scan(float* BENCH_RESTRICT out, int n, const float* BENCH_RESTRICT xs);
+int naive_maxreduce(float* BENCH_RESTRICT out, int n, const float* BENCH_RESTRICT xs);
 int naive_dot(float* BENCH_RESTRICT out, int n, const float* BENCH_RESTRICT a,
               const float* BENCH_RESTRICT b);
 int naive_gemv(float* BENCH_RESTRICT out, int n, int m, float alpha, const float* BENCH_RESTRICT A,

@@ -24,6 +24,23 @@ int naive_asum(float* restrict out, int n, const float* restrict xs) {
   return 0;
 }
 
+int naive_scan(float* restrict out, int n, const float* restrict xs) {
+  float s = 0.0f;
+  for (int i = 0; i < n; i++) {
+    s += xs[i];
+    out[i] = s;
+  }
+  return 0;
+}
+
+int naive_maxreduce(float* restrict out, int n, const float* restrict xs) {
+  float m = -3.4e38f;
+  for (int i = 0; i < n; i++)
+    m = xs[i] > m ? xs[i] : m;
+  out[0] = m;
+  return 0;
+}
+
 int naive_dot(float* restrict out, int n, const float* restrict a, const float* restrict b) {
   float s = 0.0f;
   for (int i = 0; i < n; i++)

@@ -45,6 +45,16 @@ inline constexpr auto call_asum = [](auto f, Data& d, auto a) {
   return f(a.out(d), dim(d, 0), a.in(d, 0));
 };
 
+using scan = int(float*, int, const float*);
+inline constexpr auto call_scan = [](auto f, Data& d, auto a) {
+  return f(a.out(d), dim(d, 0), a.in(d, 0));
+};
+
+using maxreduce = int(float*, int, const float*);
+inline constexpr auto call_maxreduce = [](auto f, Data& d, auto a) {
+  return f(a.out(d), dim(d, 0), a.in(d, 0));
+};
+
 using dot = int(float*, int, const float*, const float*);
 inline constexpr auto call_dot = [](auto f, Data& d, auto a) {
   return f(a.out(d), dim(d, 0), a.in(d, 0), a.in(d, 1));

@@ -5,6 +5,8 @@ namespace bench {
 void registerRisec_scal();
 void registerRisec_axpy();
 void registerRisec_asum();
+void registerRisec_scan();
+void registerRisec_maxreduce();
 void registerRisec_dot();
 void registerRisec_gemv();
 void registerRisec_mv();
@@ -27,6 +29,8 @@ int main(int argc, char** argv) {
   bench::registerRisec_scal();
   bench::registerRisec_axpy();
   bench::registerRisec_asum();
+  bench::registerRisec_scan();
+  bench::registerRisec_maxreduce();
   bench::registerRisec_dot();
   bench::registerRisec_gemv();
   bench::registerRisec_mv();
