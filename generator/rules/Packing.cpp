@@ -3,7 +3,10 @@
 // - splitTranspose: the column blocks of a matrix, as a view of its
 //   row-major blocks (whose rows are what a register tile reads);
 // - hoistToMem: a `toMem` of a value the map's function does not depend on
-//   is computed once, before the map (`let`), instead of on every iteration.
+//   is computed once, before the map (`let`), instead of on every iteration;
+// - storeTransposed: the elements (matrices) of a map's input stored
+//   transposed, and read back through a transpose view (the mr-row blocks of
+//   A in mm, stored k-major so that a register tile reads them in order).
 #include "rules/Rule.h"
 
 namespace risec::rules {
@@ -92,6 +95,30 @@ std::optional<Expr> hoistToMem(const Expr& e, RuleContext& ctx) {
   return app(prim(Prim::Let), *stored, lam(v, body));
 }
 
+/// map(f)(xs)   (xs: N.a.b.t; any map flavour)
+///   -> map(fun(y => f(transpose(y))))(toMem(map(transpose)(xs)))
+/// Each element of xs is stored transposed (b.a, row-major) and read back as
+/// transpose(y), a view: the meaning is unchanged. f is applied by
+/// substitution when it is a lambda.
+std::optional<Expr> storeTransposed(const Expr& e, RuleContext& ctx) {
+  Spine m = spineOf(e);
+  if (!m.head || m.head->kind() != ExprKind::Primitive || !isMapLike(m.head->prim()) ||
+      m.args.size() != 2)
+    return std::nullopt;
+  const Expr& xs = m.args[1];
+  const Type& t = xs->type();
+  if (!t || t->kind() != TypeKind::Array || t->elem()->kind() != TypeKind::Array ||
+      t->elem()->elem()->kind() != TypeKind::Array)
+    return std::nullopt;
+  const Expr& f = m.args[0];
+  std::string y = ctx.names.fresh("y");
+  Expr view = app(prim(Prim::Transpose), var(y));
+  Expr body = f->kind() == ExprKind::Lambda ? substitute(f->body(), f->name(), view, ctx.names)
+                                            : app(f, view);
+  Expr stored = app(prim(Prim::ToMem), app(prim(Prim::Map), prim(Prim::Transpose), xs));
+  return rebuild(m.head, m.depArgs, {lam(y, body), stored});
+}
+
 } // namespace
 
 void registerPackingRules(RuleRegistry& r) {
@@ -101,6 +128,8 @@ void registerPackingRules(RuleRegistry& r) {
                    "let(toMem(c))(fun(v => map(fun(x => ... v ...))(xs)))   (c independent of "
                    "the variables bound in the map's function)",
                    hoistToMem));
+  r.add(simpleRule("storeTransposed", "lowering", "map(f)(xs)   (xs: N.a.b.t)",
+                   "map(fun(y => f(transpose(y))))(toMem(map(transpose)(xs)))", storeTransposed));
 }
 
 } // namespace risec::rules
