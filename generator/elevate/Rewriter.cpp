@@ -28,6 +28,25 @@ std::string excerpt(const std::string& term) {
   return term.substr(0, pos) + "  ... (" + std::to_string(rest) + " more lines)";
 }
 
+/// The notes about a rule that did not apply, reported at `at`: what it
+/// rewrites (where it is written, if not at `at`), and where the term it was
+/// tried on comes from, with the condition that failed if the rule said.
+void addRuleNotes(CompileError& e, const RuleFailure& r, const SourceLocation& at) {
+  if (r.loc.known()) {
+    bool elsewhere = r.loc.line != at.line || r.loc.column != at.column;
+    if (!r.form.empty())
+      e.note(r.loc, "the rule `" + r.rule + "`" + (elsewhere ? ", written here," : "") +
+                        " rewrites " + r.form);
+    else if (elsewhere)
+      e.note(r.loc, "the rule `" + r.rule + "` is written here");
+  }
+  std::string why = r.why.empty() ? "" : ": " + r.why;
+  if (r.fragmentLoc.known())
+    e.note(r.fragmentLoc, "the term it was applied to comes from here" + why);
+  else if (!why.empty())
+    e.note(at, "the rule does not apply" + why);
+}
+
 /// E0710 at the step that failed: what failed inside it and on what, the
 /// program's source of that sub-term, and the steps before it (which
 /// succeeded).
@@ -37,12 +56,10 @@ CompileError stepFailureError(const StepFailure& f) {
           ? "`" + f.rule->rule + "` does not apply to " + excerpt(f.rule->fragment)
           : "nothing in the program matches it; the program at this step is " + excerpt(f.program);
   CompileError e("E0710", f.loc, "the strategy failed at the step `" + f.step + "`: " + what);
-  if (f.rule && f.rule->loc.known() &&
-      (f.rule->loc.line != f.loc.line || f.rule->loc.column != f.loc.column))
-    e.note(f.rule->loc, "the rule `" + f.rule->rule + "` is written here");
-  const SourceLocation& source = f.rule ? f.rule->fragmentLoc : f.programLoc;
-  if (source.known())
-    e.note(source, "the term it was applied to comes from here");
+  if (f.rule)
+    addRuleNotes(e, *f.rule, f.loc);
+  else if (f.programLoc.known())
+    e.note(f.programLoc, "the term it was applied to comes from here");
   std::size_t n = f.before.size();
   if (n > 0)
     e.note(f.before.front()->loc(),
@@ -63,9 +80,12 @@ TypedDef rewriteDef(const Program& program, const TypedDef& def, const Strategy&
     return result->typed;
   if (const StepFailure* f = session.stepFailure())
     throw stepFailureError(*f);
-  if (const auto& f = session.failure())
-    throw CompileError("E0710", f->loc,
-                       "the strategy failed: `" + f->rule + "` does not apply to " + f->fragment);
+  if (const auto& f = session.failure()) {
+    CompileError e("E0710", f->loc,
+                   "the strategy failed: `" + f->rule + "` does not apply to " + f->fragment);
+    addRuleNotes(e, *f, f->loc);
+    throw e;
+  }
   throw CompileError("E0710", strategy.loc(),
                      "the strategy failed: `" + strategy.display() + "` does not apply to " +
                          printExpr(rules::stripImplicit(def.expr)));

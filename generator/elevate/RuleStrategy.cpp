@@ -22,14 +22,14 @@ rise::Expr placeNewNodes(const rise::Expr& e, const SourceLocation& at) {
 
 class RuleStrategy final : public Strategy {
 public:
-  RuleStrategy(std::string display, rules::RuleFn fn, SourceLocation loc)
-      : Strategy(std::move(display), std::move(loc)), fn_(std::move(fn)) {}
+  RuleStrategy(std::string display, rules::RuleFn fn, SourceLocation loc, std::string form)
+      : Strategy(std::move(display), std::move(loc)), fn_(std::move(fn)), form_(std::move(form)) {}
 
   std::optional<State> apply(const State& s, const Path& at, Session& session) const override {
-    rules::RuleContext ctx{session.names(), session.program(), s.typed, at.empty()};
+    rules::RuleContext ctx{session.names(), session.program(), s.typed, at.empty(), {}};
     auto r = fn_(nodeAt(s.expr, at), ctx);
     if (!r) {
-      session.recordFailure(*this, s, at);
+      session.recordFailure(*this, s, at, std::move(ctx.why), form_);
       return std::nullopt;
     }
     const SourceLocation& here = nodeAt(s.expr, at)->loc();
@@ -38,6 +38,7 @@ public:
 
 private:
   rules::RuleFn fn_;
+  std::string form_; ///< RuleInfo::before of a registered rule
 };
 
 std::string argText(const rules::RuleArg& a) {
@@ -54,7 +55,8 @@ std::string argText(const rules::RuleArg& a) {
 } // namespace
 
 StrategyPtr ruleStrategy(std::string display, rules::RuleFn fn, SourceLocation loc) {
-  return std::make_shared<RuleStrategy>(std::move(display), std::move(fn), std::move(loc));
+  return std::make_shared<RuleStrategy>(std::move(display), std::move(fn), std::move(loc),
+                                        std::string());
 }
 
 StrategyPtr namedRule(const std::string& name, const std::vector<rules::RuleArg>& args,
@@ -69,7 +71,7 @@ StrategyPtr namedRule(const std::string& name, const std::vector<rules::RuleArg>
       display += (i ? ", " : "") + argText(args[i]);
     display += ")";
   }
-  return ruleStrategy(display, info->make(args), std::move(loc));
+  return std::make_shared<RuleStrategy>(display, info->make(args), std::move(loc), info->before);
 }
 
 } // namespace risec::elevate

@@ -54,14 +54,15 @@ State Session::commit(const State& s, const Path& at, const Expr& replacement,
   return next;
 }
 
-void Session::recordFailure(const Strategy& rule, const State& s, const Path& at) {
+void Session::recordFailure(const Strategy& rule, const State& s, const Path& at, std::string why,
+                            std::string form) {
   // Keep the failure closest to the root since the last success: that is the
   // position a traversal started from, the most useful fragment to show.
   if (failure_ && failure_->depth < at.size())
     return;
   const Expr& fragment = nodeAt(s.expr, at);
-  failure_ =
-      RuleFailure{rule.display(), rule.loc(), printExpr(fragment), fragment->loc(), at.size()};
+  failure_ = RuleFailure{rule.display(), rule.loc(),     printExpr(fragment), fragment->loc(),
+                         at.size(),      std::move(why), std::move(form)};
 }
 
 std::size_t Session::beginStep() {

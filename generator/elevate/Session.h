@@ -24,6 +24,8 @@ struct RuleFailure {
   std::string fragment;       ///< printed program fragment the rule was tried on
   SourceLocation fragmentLoc; ///< where the fragment comes from in the program's source
   std::size_t depth = 0;
+  std::string why;  ///< the condition that failed, if the rule said (RuleContext::refuse)
+  std::string form; ///< the terms the rule rewrites (RuleInfo::before), if it is a named rule
 };
 
 /// The step of a sequence `s1 ; s2 ; ...` that made a strategy fail: the
@@ -57,7 +59,8 @@ public:
   void setTrace(std::ostream* out) { trace_ = out; }
   const std::vector<TraceStep>& steps() const { return steps_; }
 
-  void recordFailure(const Strategy& rule, const State& s, const Path& at);
+  void recordFailure(const Strategy& rule, const State& s, const Path& at, std::string why = {},
+                     std::string form = {});
   const std::optional<RuleFailure>& failure() const { return failure_; }
 
   /// The bookkeeping of sequences. A step starts: the rule failures recorded

@@ -167,6 +167,10 @@ std::optional<Expr> reduceMapFission(const Expr& e, RuleContext& ctx) {
   return lam(x, fissioned(var(x)));
 }
 
+constexpr const char* kNotNeutral =
+    "its operator and initial value are not `add` with 0 or `mul` with 1 (every chunk's "
+    "reduction starts from the initial value, which must be the operator's neutral element)";
+
 /// `init` is the neutral element of `op` (add with 0, mul with 1).
 bool neutralPair(Expr op, const Expr& init) {
   // fun(a => fun(b => a OP b)) is OP
@@ -189,8 +193,10 @@ bool neutralPair(Expr op, const Expr& init) {
 RuleFn splitStrategy(std::int64_t n) {
   return [n](const Expr& e, RuleContext& ctx) -> std::optional<Expr> {
     Spine r = spineOf(e);
-    if (!isPrim(r.head, Prim::Reduce) || r.args.size() != 3 || !neutralPair(r.args[0], r.args[1]))
+    if (!isPrim(r.head, Prim::Reduce) || r.args.size() != 3)
       return std::nullopt;
+    if (!neutralPair(r.args[0], r.args[1]))
+      return ctx.refuse(kNotNeutral);
     std::string c = ctx.names.fresh("chunk");
     Expr partial = lam(c, app(prim(Prim::Reduce), r.args[0], r.args[1], var(c)));
     return app(prim(Prim::Reduce), r.args[0], r.args[1],
@@ -206,10 +212,14 @@ RuleFn splitStrategy(std::int64_t n) {
 RuleFn blockedReduce(std::int64_t n) {
   return [n](const Expr& e, RuleContext& ctx) -> std::optional<Expr> {
     Spine r = spineOf(e);
-    if (!isPrim(r.head, Prim::Reduce) || r.args.size() != 3 || !neutralPair(r.args[0], r.args[1]) ||
-        !r.args[2]->type() || !isArray(r.args[2]->type()) ||
-        !mayDivide(r.args[2]->type()->size(), n))
+    if (!isPrim(r.head, Prim::Reduce) || r.args.size() != 3 || !r.args[2]->type() ||
+        !isArray(r.args[2]->type()))
       return std::nullopt;
+    if (!neutralPair(r.args[0], r.args[1]))
+      return ctx.refuse(kNotNeutral);
+    if (!mayDivide(r.args[2]->type()->size(), n))
+      return ctx.refuse("its array has " + natToString(r.args[2]->type()->size()) +
+                        " elements, not a multiple of " + std::to_string(n));
     std::string acc = ctx.names.fresh("acc"), y = ctx.names.fresh("y");
     Expr chunk = app(prim(Prim::Reduce), r.args[0], r.args[1], var(y));
     const Expr& f = r.args[0];

@@ -42,8 +42,9 @@ RuleFn reduceToWorkGroups(std::int64_t groups, std::int64_t local) {
         s.args.size() != 3)
       return std::nullopt;
     const Expr &op = s.args[0], &init = s.args[1];
-    std::optional<Prim> p = binaryPrim(op);
-    if (!p || !laneInit(*p, init) || !isArray(s.args[2]->type()))
+    if (std::string why = whyNotSplittable(op, init); !why.empty())
+      return ctx.refuse(why);
+    if (!isArray(s.args[2]->type()))
       return std::nullopt;
     // the maps computing the elements, outermost first, and the array under them
     std::vector<Expr> fs;

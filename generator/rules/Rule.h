@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -32,6 +33,16 @@ struct RuleContext {
   const rise::Program& program;   ///< the foreign declarations of the program
   const rise::TypedDef& typedDef; ///< the whole program, elaborated and typed
   bool atRoot = false;            ///< the focus is the whole def
+  /// Why the rule does not apply, where the focus has its shape but fails a
+  /// further condition (an operator, an initial value, a size): E0710 says
+  /// it. Set through refuse().
+  std::string why;
+
+  /// `return ctx.refuse("...")` from a rule that does not apply.
+  std::nullopt_t refuse(std::string reason) {
+    why = std::move(reason);
+    return std::nullopt;
+  }
 };
 
 using RuleFn = std::function<std::optional<Expr>(const Expr& focus, RuleContext& ctx)>;

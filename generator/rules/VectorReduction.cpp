@@ -36,6 +36,23 @@ bool laneInit(Prim p, const Expr& init) {
          p == Prim::Max || p == Prim::Min;
 }
 
+std::string whyNotSplittable(const Expr& op, const Expr& init) {
+  std::optional<Prim> p = binaryPrim(op);
+  if (!p || (*p != Prim::Add && *p != Prim::Mul && *p != Prim::Max && *p != Prim::Min))
+    return "its operator is not `add`, `mul`, `max` or `min` (or a lambda applying one), the "
+           "associative and commutative operators whose parts the rule may combine in any order";
+  if (!laneInit(*p, init)) {
+    std::string name(primName(*p));
+    if (*p == Prim::Max || *p == Prim::Min)
+      return "its initial value is not a floating-point literal (every part of a `" + name +
+             "` reduction starts from it)";
+    return std::string("its initial value is not `") + (*p == Prim::Add ? "0.0f" : "1.0f") +
+           "`, the neutral element of `" + name +
+           "` as a floating-point literal (every part of the reduction starts from it)";
+  }
+  return "";
+}
+
 namespace {
 
 bool floatArray(const Type& t) {

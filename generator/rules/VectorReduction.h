@@ -27,6 +27,12 @@ std::optional<Prim> binaryPrim(const Expr& op);
 /// literal): also whether two parts of a reduction may each start from it.
 bool laneInit(Prim p, const Expr& init);
 
+/// Why a reduction with `op` from `init` may not be split into parts that
+/// each start from `init` and are combined afterwards (the condition of the
+/// vector, chunked and work-group reductions: binaryPrim and laneInit), or
+/// empty where it may. For RuleContext::refuse.
+std::string whyNotSplittable(const Expr& op, const Expr& init);
+
 /// `e` as a vectorisable reduction: op add with 0, mul with 1, or max/min with
 /// any literal on f32/f64, of `map(f)(xs)` or of `xs` itself,
 /// f scalar arithmetic that lifts to vectors, the arrays views of the input.

@@ -112,12 +112,47 @@ TEST(ElevateDiagnostics, FailureNamesTheRuleItsPlaceAndTheFragment) {
     EXPECT_EQ(e.location().column, 3);
     EXPECT_EQ(e.message(), "the strategy failed at the step `splitJoin(4) @ outermost(isReduce)`: "
                            "`splitJoin(4)` does not apply to ys |> reduce(add, 0.0f)");
-    ASSERT_EQ(e.notes().size(), 2u);
-    EXPECT_EQ(e.notes()[0].message, "the term it was applied to comes from here");
-    EXPECT_EQ(e.notes()[0].location.line, 1);
-    EXPECT_EQ(e.notes()[0].location.column, 51); // the `reduce` of ys |> reduce(...)
-    EXPECT_EQ(e.notes()[1].message, "the step before it succeeded: `id`");
+    ASSERT_EQ(e.notes().size(), 3u);
+    EXPECT_EQ(e.notes()[0].message, "the rule `splitJoin(4)` rewrites map(f)"); // what it needs
+    EXPECT_EQ(e.notes()[0].location.line, 2);
+    EXPECT_EQ(e.notes()[1].message, "the term it was applied to comes from here");
     EXPECT_EQ(e.notes()[1].location.line, 1);
+    EXPECT_EQ(e.notes()[1].location.column, 51); // the `reduce` of ys |> reduce(...)
+    EXPECT_EQ(e.notes()[2].message, "the step before it succeeded: `id`");
+    EXPECT_EQ(e.notes()[2].location.line, 1);
+  }
+}
+
+// A rule whose shape matches but whose condition does not says which
+// condition failed (RuleContext::refuse), after the term's origin.
+TEST(ElevateDiagnostics, FailureSaysWhichConditionOfTheRuleFailed) {
+  Typed t = typed("def f = depFun((n: Nat) => fun(ys: n.f32 => ys |> reduce(max)(0.0f)))");
+  try {
+    rewrite(t, "id ;\n  blockedReduce(4) @ outermost(isReduce)");
+    FAIL();
+  } catch (const CompileError& e) {
+    EXPECT_EQ(e.code(), "E0710");
+    ASSERT_EQ(e.notes().size(), 3u);
+    EXPECT_EQ(e.notes()[1].message,
+              "the term it was applied to comes from here: its operator and initial value are not "
+              "`add` with 0 or `mul` with 1 (every chunk's reduction starts from the initial "
+              "value, which must be the operator's neutral element)");
+  }
+  try {
+    rewrite(t, "reduceToWorkGroups(8, 32) @ outermost(isReduce)");
+  } catch (const CompileError& e) {
+    FAIL() << "max with any literal is splittable: " << e.message();
+  }
+  Typed sub = typed("def f = depFun((n: Nat) => fun(ys: n.f32 => ys |> reduce(fun(a, b => a - "
+                    "b))(0.0f)))");
+  try {
+    rewrite(sub, "reduceToWorkGroups(8, 32) @ outermost(isReduce)");
+    FAIL();
+  } catch (const CompileError& e) {
+    ASSERT_EQ(e.notes().size(), 2u);
+    EXPECT_NE(e.notes()[1].message.find(": its operator is not `add`, `mul`, `max` or `min`"),
+              std::string::npos)
+        << e.notes()[1].message;
   }
 }
 

@@ -235,7 +235,7 @@ struct Rewrite {
 /// probe from changing the session.
 bool appliesAt(const Rewrite& r, const State& s, elevate::Session& session) {
   rules::NameSupply probeNames = session.names();
-  rules::RuleContext ctx{probeNames, session.program(), s.typed, r.path.empty()};
+  rules::RuleContext ctx{probeNames, session.program(), s.typed, r.path.empty(), {}};
   return r.rule->make(r.args)(elevate::nodeAt(s.expr, r.path), ctx).has_value();
 }
 
