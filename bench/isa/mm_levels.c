@@ -7,7 +7,7 @@
 // the median and the best rate (GFLOP/s). SIZE is N (N x N x N) or MxNxK
 // (C = A x B with A m.k and B k.n):
 //   mm_levels risec SIZE THREADS     -> "<selected isa> <median> <best> <max abs err>"
-//   mm_levels openblas SIZE LIBPATH  -> "<median> <best> <max abs err>"
+//   mm_levels openblas SIZE LIBPATH  -> "<median> <best> <max abs err> <OpenBLAS core>"
 #include "kernels.h"
 #include "timing.h"
 
@@ -107,6 +107,10 @@ int main(int argc, char** argv) {
       times[r - 1] = t;
   }
   printRates(m, n, k, times, calls);
-  printf(" %.2g\n", check(m, n, k, A, B, C));
+  // the kernel OpenBLAS runs (OPENBLAS_CORETYPE, else its own detection,
+  // which in 0.3.21 takes a CPU it does not know for Prescott: bench/isa/run)
+  typedef char* (*corename_fn)(void);
+  corename_fn corename = (corename_fn)dlsym(lib, "openblas_get_corename");
+  printf(" %.2g %s\n", check(m, n, k, A, B, C), corename ? corename() : "?");
   return 0;
 }
