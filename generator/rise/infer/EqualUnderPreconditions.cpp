@@ -1,5 +1,7 @@
 #include "rise/infer/EqualUnderPreconditions.h"
 
+#include "rise/types/TypeEquality.h"
+
 #include <map>
 #include <optional>
 
@@ -70,56 +72,15 @@ std::map<std::uint64_t, Nat> solutions(const std::vector<Precondition>& pre) {
   return subst;
 }
 
-class Comparer {
-public:
-  explicit Comparer(std::map<std::uint64_t, Nat> assume) : assume_(std::move(assume)) {}
-
-  /// `b`'s bound variables are renamed to `a`'s, so that both sides speak of
-  /// the variables the preconditions name.
-  bool equal(const Type& a, const Type& b) {
-    if (a->kind() != b->kind())
-      return false;
-    switch (a->kind()) {
-    case TypeKind::Scalar:
-      return a->scalar() == b->scalar();
-    case TypeKind::Array:
-    case TypeKind::Vec:
-      return sizesEqual(a->size(), b->size()) && equal(a->elem(), b->elem());
-    case TypeKind::Index:
-      return sizesEqual(a->size(), b->size());
-    case TypeKind::Pair:
-    case TypeKind::Fun:
-      return equal(a->first(), b->first()) && equal(a->second(), b->second());
-    case TypeKind::Var: {
-      auto it = rename_.types.find(b->var().id);
-      std::uint64_t id = it != rename_.types.end() ? it->second->var().id : b->var().id;
-      return id == a->var().id;
-    }
-    case TypeKind::DepFun: {
-      const DepBinder& ba = a->binder();
-      const DepBinder& bb = b->binder();
-      if (ba.kind != bb.kind || ba.implicit != bb.implicit)
-        return false;
-      rename_.bind(bb, ba.asArg());
-      return equal(a->result(), b->result());
-    }
-    }
-    return false;
-  }
-
-private:
-  bool sizesEqual(const Nat& a, const Nat& b) const {
-    return natEqual(natSubstitute(a, assume_), natSubstitute(substitute(b, rename_), assume_));
-  }
-
-  std::map<std::uint64_t, Nat> assume_;
-  TypeSubst rename_;
-};
-
 } // namespace
 
 bool typeEqualUnder(const Type& a, const Type& b, const std::vector<Precondition>& pre) {
-  return Comparer(solutions(pre)).equal(a, b);
+  // b's bound variables are renamed to a's, so that both sizes speak of the
+  // variables the preconditions name.
+  std::map<std::uint64_t, Nat> assume = solutions(pre);
+  return typeEqualBy(b, a, [&](const Nat& fromB, const Nat& fromA) {
+    return natEqual(natSubstitute(fromB, assume), natSubstitute(fromA, assume));
+  });
 }
 
 } // namespace risec::rise

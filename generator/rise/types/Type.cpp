@@ -1,4 +1,5 @@
 #include "rise/types/Type.h"
+#include "rise/types/TypeEquality.h"
 
 #include "support/Diagnostic.h"
 
@@ -217,7 +218,7 @@ Type depFunType(DepBinder binder, Type body) {
 
 namespace {
 
-bool equalUnder(const Type& a, const Type& b, TypeSubst& rename) {
+bool equalUnder(const Type& a, const Type& b, TypeSubst& rename, const SizesEqual& sizes) {
   if (a->kind() != b->kind())
     return false;
   switch (a->kind()) {
@@ -225,14 +226,14 @@ bool equalUnder(const Type& a, const Type& b, TypeSubst& rename) {
     return a->scalar() == b->scalar();
   case TypeKind::Array:
   case TypeKind::Vec:
-    return natEqual(substitute(a->size(), rename), b->size()) &&
-           equalUnder(a->elem(), b->elem(), rename);
+    return sizes(substitute(a->size(), rename), b->size()) &&
+           equalUnder(a->elem(), b->elem(), rename, sizes);
   case TypeKind::Index:
-    return natEqual(substitute(a->size(), rename), b->size());
+    return sizes(substitute(a->size(), rename), b->size());
   case TypeKind::Pair:
   case TypeKind::Fun:
-    return equalUnder(a->first(), b->first(), rename) &&
-           equalUnder(a->second(), b->second(), rename);
+    return equalUnder(a->first(), b->first(), rename, sizes) &&
+           equalUnder(a->second(), b->second(), rename, sizes);
   case TypeKind::Var: {
     auto it = rename.types.find(a->var().id);
     std::uint64_t id = it != rename.types.end() ? it->second->var().id : a->var().id;
@@ -244,7 +245,7 @@ bool equalUnder(const Type& a, const Type& b, TypeSubst& rename) {
     if (ba.kind != bb.kind || ba.implicit != bb.implicit)
       return false;
     rename.bind(ba, bb.asArg());
-    return equalUnder(a->result(), b->result(), rename);
+    return equalUnder(a->result(), b->result(), rename, sizes);
   }
   }
   return false;
@@ -252,9 +253,13 @@ bool equalUnder(const Type& a, const Type& b, TypeSubst& rename) {
 
 } // namespace
 
-bool typeEqual(const Type& a, const Type& b) {
+bool typeEqualBy(const Type& a, const Type& b, const SizesEqual& sizes) {
   TypeSubst rename;
-  return equalUnder(a, b, rename);
+  return equalUnder(a, b, rename, sizes);
+}
+
+bool typeEqual(const Type& a, const Type& b) {
+  return typeEqualBy(a, b, natEqual);
 }
 
 bool typeHasMeta(const Type& t) {
