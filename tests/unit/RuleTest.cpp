@@ -332,26 +332,46 @@ const RuleCase kCases[] = {
   {"reduceSeqToOcl", "reduceSeqToOcl(Private) @ topDown", "ys |> reduceSeq(fun(a, y => a + y))(0.0f)",
    "ys |> oclReduceSeq(Private)(fun(a, y => a + y))(0.0f)", "ys |> reduce(add)(0.0f)"},
   {"scanToSeq", "scanToSeq @ outermost(isScan)", "ys |> scan(add)(0.0f)", "ys |> scanSeq(add)(0.0f)", "ys |> reduce(add)(0.0f)"},
-  // the random inputs have m = 4, 8, 12, 16: blocks of 3 leave a partial last block
-  // of 1, 2 or 0 elements (padded with init, dropped by the take)
+  // the random inputs have m = 4, 8, 12, 16: blocks of 3 leave a tail of 1, 2
+  // or 0 elements, scanned from the fold of every block
   {"scanBlocked", "scanBlocked(3) @ outermost(isScan)", "ys |> scan(add)(0.0f)",
+   "let(toMem(ys |> take(3*(m/3)) |> split(3) |> map(fun(c => reduce(add)(0.0f)(c)))))(fun(tot =>"
+   " let(toMem(tot |> padCst(1, 0)(0.0f) |> scan(add)(0.0f)))(fun(offs =>"
+   " concat(zip(take(m/3)(offs))(ys |> take(3*(m/3)) |> split(3)) |> map(fun(q => scan(add)(fst(q))(snd(q)))) |> join)"
+   "(ys |> drop(3*(m/3)) |> scan(add)(reduceSeq(add)(0.0f)(drop(m/3)(offs))))))))",
+   "ys |> scan(add)(1.0f)"},
+  {"scanBlockedMax", "scanBlocked(3) @ outermost(isScan)", "ys |> scan(max)(-3.4e38f)",
+   "let(toMem(ys |> take(3*(m/3)) |> split(3) |> map(fun(c => reduce(max)(-3.4e38f)(c)))))(fun(tot =>"
+   " let(toMem(tot |> padCst(1, 0)(-3.4e38f) |> scan(max)(-3.4e38f)))(fun(offs =>"
+   " concat(zip(take(m/3)(offs))(ys |> take(3*(m/3)) |> split(3)) |> map(fun(q => scan(max)(fst(q))(snd(q)))) |> join)"
+   "(ys |> drop(3*(m/3)) |> scan(max)(reduceSeq(max)(-3.4e38f)(drop(m/3)(offs))))))))",
+   "ys |> scan(fun(a, b => a - b))(0.0f)"},
+  {"scanBlockedRows", "scanBlocked(2) @ outermost(isScan)", "xs |> map(fun(r => r |> scan(mul)(1.0f)))",
+   "xs |> map(fun(r => let(toMem(r |> take(2*(m/2)) |> split(2) |> map(fun(c => reduce(mul)(1.0f)(c)))))(fun(tot =>"
+   " let(toMem(tot |> padCst(1, 0)(1.0f) |> scan(mul)(1.0f)))(fun(offs =>"
+   " concat(zip(take(m/2)(offs))(r |> take(2*(m/2)) |> split(2)) |> map(fun(q => scan(mul)(fst(q))(snd(q)))) |> join)"
+   "(r |> drop(2*(m/2)) |> scan(mul)(reduceSeq(mul)(1.0f)(drop(m/2)(offs))))))))))",
+   "xs |> map(fun(r => r |> scan(mul)(0.0f)))"},
+  // the same with the last block padded with init, dropped by the take
+  {"scanBlockedPadded", "scanBlockedPadded(3) @ outermost(isScan)", "ys |> scan(add)(0.0f)",
    "let(toMem(ys |> padCst(0, 3*((m+2)/3) - m)(0.0f) |> split(3) |> map(fun(c => reduce(add)(0.0f)(c)))))(fun(tot =>"
    " let(toMem(tot |> padCst(1, 0)(0.0f) |> scan(add)(0.0f)))(fun(offs =>"
    " zip(take((m+2)/3)(offs))(ys |> padCst(0, 3*((m+2)/3) - m)(0.0f) |> split(3))"
    " |> map(fun(q => scan(add)(fst(q))(snd(q)))) |> join |> take(m)))))",
    "ys |> scan(add)(1.0f)"},
-  {"scanBlockedMax", "scanBlocked(3) @ outermost(isScan)", "ys |> scan(max)(-3.4e38f)",
-   "let(toMem(ys |> padCst(0, 3*((m+2)/3) - m)(-3.4e38f) |> split(3) |> map(fun(c => reduce(max)(-3.4e38f)(c)))))(fun(tot =>"
-   " let(toMem(tot |> padCst(1, 0)(-3.4e38f) |> scan(max)(-3.4e38f)))(fun(offs =>"
-   " zip(take((m+2)/3)(offs))(ys |> padCst(0, 3*((m+2)/3) - m)(-3.4e38f) |> split(3))"
-   " |> map(fun(q => scan(max)(fst(q))(snd(q)))) |> join |> take(m)))))",
-   "ys |> scan(fun(a, b => a - b))(0.0f)"},
-  {"scanBlockedRows", "scanBlocked(2) @ outermost(isScan)", "xs |> map(fun(r => r |> scan(mul)(1.0f)))",
-   "xs |> map(fun(r => let(toMem(r |> padCst(0, 2*((m+1)/2) - m)(1.0f) |> split(2) |> map(fun(c => reduce(mul)(1.0f)(c)))))(fun(tot =>"
-   " let(toMem(tot |> padCst(1, 0)(1.0f) |> scan(mul)(1.0f)))(fun(offs =>"
-   " zip(take((m+1)/2)(offs))(r |> padCst(0, 2*((m+1)/2) - m)(1.0f) |> split(2))"
-   " |> map(fun(q => scan(mul)(fst(q))(snd(q)))) |> join |> take(m)))))))",
-   "xs |> map(fun(r => r |> scan(mul)(0.0f)))"},
+  {"scanBlockedPaddedMin", "scanBlockedPadded(5) @ outermost(isScan)", "ys |> scan(fun(a, b => min(a)(b)))(0.5f)",
+   "let(toMem(ys |> padCst(0, 5*((m+4)/5) - m)(0.5f) |> split(5) |> map(fun(c => reduce(fun(a, b => min(a)(b)))(0.5f)(c)))))(fun(tot =>"
+   " let(toMem(tot |> padCst(1, 0)(0.5f) |> scan(fun(a, b => min(a)(b)))(0.5f)))(fun(offs =>"
+   " zip(take((m+4)/5)(offs))(ys |> padCst(0, 5*((m+4)/5) - m)(0.5f) |> split(5))"
+   " |> map(fun(q => scan(fun(a, b => min(a)(b)))(fst(q))(snd(q)))) |> join |> take(m)))))",
+   "ys |> scan(fun(a, b => min(b)(a) + 0.0f))(0.5f)"},
+  // b divides a constant size: no take and no tail (named so that the
+  // remainder tests, which need a program without preconditions, skip it)
+  {"blockedScanOfWholeBlocks", "scanBlocked(2) @ outermost(isScan)", "ys |> take(4) |> scan(add)(0.0f)",
+   "let(toMem(ys |> take(4) |> split(2) |> map(fun(c => reduce(add)(0.0f)(c)))))(fun(tot =>"
+   " let(toMem(tot |> padCst(1, 0)(0.0f) |> scan(add)(0.0f)))(fun(offs =>"
+   " zip(take(2)(offs))(ys |> take(4) |> split(2)) |> map(fun(q => scan(add)(fst(q))(snd(q)))) |> join))))",
+   "ys |> take(4) |> scan(min)(ys |> reduce(add)(0.0f))"},
 };
 // clang-format on
 
