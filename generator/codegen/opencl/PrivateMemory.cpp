@@ -108,7 +108,8 @@ std::vector<const GridLoopRef*> PrivateMemoryCheck::owners(const Temporary& t, b
       whole = true; // written whole by every work-item
       continue;
     }
-    for (const auto& [grid, dim] : owned) {
+    for (const auto& [ownedGrid, dim] : owned) {
+      const auto& grid = ownedGrid; // a lambda may not capture a structured binding (clang 14)
       auto loop = std::find_if(a.loops.begin(), a.loops.end(),
                                [&](const GridLoopRef& l) { return l.grid == grid; });
       if (loop == a.loops.end())
