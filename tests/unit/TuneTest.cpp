@@ -243,6 +243,7 @@ TEST(TuneCommand, TunesASmallMmAndWritesTheWinnerBack) {
   strategy = replacedOnce(strategy, "param vw = 16 in [4, 8, 16]", "param vw = 4 in [4, 8]");
   strategy =
       replacedOnce(strategy, "param kc = 256 in [64, 128, 256, 384, 512]", "param kc = 64 in [64]");
+  strategy = replacedOnce(strategy, "param packa = 0 in [0, 1]", "param packa = 0 in [0]");
   writeText(dir / "tiles.elevate", strategy);
   const std::string spec = "# kept\nkernel: mm\nsource: mm.rise\nvariants:\n"
                            "  - target: c\n    strategy: tiles.elevate\n    symbol: mm_tiles_c\n"
@@ -266,7 +267,7 @@ TEST(TuneCommand, TunesASmallMmAndWritesTheWinnerBack) {
   const driver::VariantSpec& v = loaded.variants.at(0);
   ASSERT_TRUE(v.isaParams.count("x86-64")) << readText(dir / "mm.yaml");
   const std::map<std::string, std::int64_t>& won = v.isaParams.at("x86-64");
-  ASSERT_EQ(won.size(), 6u);
+  ASSERT_EQ(won.size(), 7u);
   std::string text = readText(dir / "mm.yaml");
   std::string entry = "{isa: x86-64, params: " +
                       tune::flowMapping({{"mb", won.at("mb")},
@@ -274,7 +275,8 @@ TEST(TuneCommand, TunesASmallMmAndWritesTheWinnerBack) {
                                          {"mr", won.at("mr")},
                                          {"vw", won.at("vw")},
                                          {"kblock", won.at("kblock")},
-                                         {"kc", won.at("kc")}}) +
+                                         {"kc", won.at("kc")},
+                                         {"packa", won.at("packa")}}) +
                       "}";
   EXPECT_EQ(text, replacedOnce(spec, "x86-64   # baseline", entry + "   # baseline"));
   tune::TuneProblem p;
