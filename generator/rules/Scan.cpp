@@ -24,24 +24,31 @@ using namespace risec::rise;
 
 namespace {
 
-/// The operators whose algebra a blocked scan needs: add with 0, mul with 1,
-/// max/min with any literal, on floats (laneInit) or integers.
-bool scanAlgebra(const Expr& op, const Expr& init) {
+/// Why a blocked scan may not combine `op` and `init` as it does, or "": it
+/// needs add with 0, mul with 1, or max/min with any literal, on floats
+/// (laneInit) or integers.
+std::string whyNotBlockable(const Expr& op, const Expr& init) {
   std::optional<Prim> p = binaryPrim(op);
-  if (!p)
-    return false;
+  if (!p || (*p != Prim::Add && *p != Prim::Mul && *p != Prim::Max && *p != Prim::Min))
+    return "its operator is not `add`, `mul`, `max` or `min` (or a lambda applying one), the "
+           "associative operators whose elements a blocked scan may combine block by block";
   if (laneInit(*p, init))
-    return true;
+    return "";
   Expr lit = init;
   if ((*p == Prim::Max || *p == Prim::Min) && isCall(init, Prim::Neg, 1))
     lit = spineOf(init).args[0];
-  if (lit->kind() != ExprKind::Literal)
-    return false;
-  const ScalarValue& v = lit->value();
-  if (v.kind == ScalarKind::Bool || v.kind == ScalarKind::F32 || v.kind == ScalarKind::F64)
-    return false;
-  return (*p == Prim::Add && v.asDouble() == 0.0) || (*p == Prim::Mul && v.asDouble() == 1.0) ||
-         *p == Prim::Max || *p == Prim::Min;
+  if (lit->kind() == ExprKind::Literal && lit->value().kind != ScalarKind::Bool) {
+    double d = lit->value().asDouble();
+    if ((*p == Prim::Add && d == 0.0) || (*p == Prim::Mul && d == 1.0) || *p == Prim::Max ||
+        *p == Prim::Min)
+      return "";
+  }
+  std::string name(primName(*p));
+  if (*p == Prim::Max || *p == Prim::Min)
+    return "its initial value is not a literal (every block of a `" + name +
+           "` scan starts from it)";
+  return std::string("its initial value is not ") + (*p == Prim::Add ? "0" : "1") +
+         ", the neutral element of `" + name + "` (every block of the scan starts from it)";
 }
 
 /// scan(op)(init) -> scanSeq(op)(init), applied to its array or not.
@@ -76,10 +83,10 @@ RuleFn scanBlocked(std::int64_t b, bool pad) {
     if (b < 1 || !isPrim(s.head, Prim::Scan) || !s.depArgs.empty() || s.args.size() != 3)
       return std::nullopt;
     const Expr &op = s.args[0], &init = s.args[1], &xs = s.args[2];
-    if (!scanAlgebra(op, init) || !xs->type() || !isArray(xs->type()))
+    if (!xs->type() || !isArray(xs->type()))
       return std::nullopt;
-    if (!freeVars(init).empty())
-      return std::nullopt; // init is copied into every block and the tail
+    if (std::string why = whyNotBlockable(op, init); !why.empty())
+      return ctx.refuse(why);
     const Nat n = xs->type()->size();
     const bool whole = n->isConst() && n->value() % b == 0;
     const Nat blocks = whole || !pad ? n / natConst(b) : (n + natConst(b - 1)) / natConst(b);
