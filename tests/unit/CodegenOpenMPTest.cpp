@@ -111,6 +111,50 @@ TEST(CodegenOpenMP, TemporariesInsideMapParArePerThread) {
   EXPECT_TRUE(hasLine(s, "tmp_own[j] = M[j + m * i] * x[j];")) << s;
 }
 
+TEST(CodegenOpenMP, APairOfArraysInsideMapParIsPerThread) {
+  // storeUnzipped's shape: each array of the pair one heap block per thread,
+  // each iteration using its thread's slice of both
+  Compiled c = compile("omp_pair_temp.rise", readFile(e2e("omp_pair_temp.rise")));
+  const std::string& s = c.result.files.source;
+  EXPECT_TRUE(hasLine(s, "float* restrict tmp_fst = malloc((size_t)nthreads * ((size_t)m * "
+                         "sizeof(float)));"))
+      << s;
+  EXPECT_TRUE(hasLine(s, "float* restrict tmp_snd = malloc((size_t)nthreads * ((size_t)m * "
+                         "sizeof(float)));"))
+      << s;
+  std::size_t loop = s.find("#pragma omp parallel for");
+  std::size_t fst =
+      s.find("float* restrict tmp_fst_own = tmp_fst + (size_t)omp_get_thread_num() * (size_t)m;");
+  std::size_t snd =
+      s.find("float* restrict tmp_snd_own = tmp_snd + (size_t)omp_get_thread_num() * (size_t)m;");
+  ASSERT_NE(loop, std::string::npos) << s;
+  ASSERT_NE(fst, std::string::npos) << s;
+  ASSERT_NE(snd, std::string::npos) << s;
+  EXPECT_LT(loop, fst);
+  EXPECT_LT(loop, snd);
+  EXPECT_TRUE(hasLine(s, "acc = acc + tmp_fst_own[j] * tmp_snd_own[j];")) << s;
+}
+
+TEST(CodegenOpenMP, APairWithAScalarInsideMapParIsRejected) {
+  // the scalar component would be one C variable shared by the threads
+  std::string text = "def pairScalar = depFun((n: Nat, m: Nat) => fun(xs: n.m.f32 =>\n"
+                     "  xs |> mapPar(fun(row =>\n"
+                     "    let(toMem((row |> reduceSeq(add)(0.0f), row |> mapSeq(fun(x => x * "
+                     "2.0f)))))(fun(v =>\n"
+                     "      snd(v) |> reduceSeq(fun(acc, y => acc + y * fst(v)))(0.0f)))))))\n";
+  try {
+    compile("pair_scalar.rise", text);
+    FAIL() << "a pair holding a scalar inside a mapPar was accepted";
+  } catch (const CompileError& e) {
+    EXPECT_EQ(e.code(), "E0621");
+    EXPECT_EQ(e.location().line, 3);
+    EXPECT_NE(e.message().find("a pair `tmp` with a scalar or small array component inside a "
+                               "parallel loop"),
+              std::string::npos)
+        << e.message();
+  }
+}
+
 TEST(CodegenOpenMP, AParallelLoopOverALoopNestIsCollapsed) {
   Compiled c = compile("omp_collapse.rise", readFile(e2e("omp_collapse.rise")));
   const std::string& s = c.result.files.source;
@@ -240,6 +284,26 @@ TEST(CodegenOpenMPEndToEnd, CollapsedNest) {
 }
 TEST(CodegenOpenMPEndToEnd, NestOuterParallel) {
   runEndToEnd({"omp_nest.rise", "", {{{"n", 3}, {"m", 7}}, {{"n", 31}, {"m", 2}}}});
+}
+TEST(CodegenOpenMPEndToEnd, PairOfArraysPerThread) {
+  runEndToEnd({"omp_pair_temp.rise",
+               "",
+               {{{"n", 0}, {"m", 3}},
+                {{"n", 1}, {"m", 1}},
+                {{"n", 37}, {"m", 5}},
+                {{"n", 64}, {"m", 33}}}});
+}
+TEST(CodegenOpenMPEndToEnd, HarrisStripsStrategy) {
+  // specs/harris.strips.omp.elevate: strips in parallel, each with its
+  // products stored unzipped (a pair of arrays per thread); heights below,
+  // at and above a strip of 32 and not multiples of it
+  runEndToEnd({"specs/harris.rise",
+               "specs/harris.strips.omp.elevate",
+               {{{"h", 1}, {"w", 1}},
+                {{"h", 31}, {"w", 45}},
+                {{"h", 33}, {"w", 9}},
+                {{"h", 70}, {"w", 3}},
+                {{"h", 96}, {"w", 33}}}});
 }
 TEST(CodegenOpenMPEndToEnd, MmParallelStrategy) {
   runEndToEnd({"specs/mm.rise",

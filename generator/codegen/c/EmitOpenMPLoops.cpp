@@ -38,11 +38,11 @@ void Emitter::parallelLoop(const Phrase& c, std::vector<CStmt>& out) {
   loops_.push_back(i);
   loopIndices_.push_back(id);
   std::vector<CStmt> body = privateSlices(id);
+  std::size_t slices = body.size();
   comm(c->args()[0], body);
   restoreSlices(id);
   loopIndices_.pop_back();
   loops_.pop_back();
-  std::size_t slices = privateHeap_.count(id);
   bool reduce = c->isPrim(dpia::primitive::parForReduce());
   bool collapse = !reduce && collapsible(i, body, slices);
   std::string text = reduce ? openmp::reductionFor(c->tag(), memoryOf(c->args()[1]).name)
@@ -108,27 +108,53 @@ bool Emitter::collapsible(const std::string& index, std::vector<CStmt>& body, st
   return true;
 }
 
+namespace {
+
+/// The leaves of `m` (one per component of a pair holding arrays), writable.
+void mutableLeaves(Memory& m, std::vector<Memory*>& out) {
+  if (m.parts.empty()) {
+    out.push_back(&m);
+    return;
+  }
+  for (Memory& p : m.parts)
+    mutableLeaves(p, out);
+}
+
+} // namespace
+
+/// Each heap temporary hoisted out of the parallel loop `loop` is allocated
+/// once per thread (allocateHeap); in the loop, every leaf of it (one per
+/// array of a pair of arrays) names the calling thread's slice.
 std::vector<CStmt> Emitter::privateSlices(std::uint64_t loop) {
   std::vector<CStmt> decls;
   auto [b, e] = privateHeap_.equal_range(loop);
   for (auto it = b; it != e; ++it) {
-    Memory& m = memory_.at(it->second.first);
-    std::string shared = m.name;
-    std::string own = fresh(shared + "_own");
-    CExpr offset = binary(COp::Mul, cast(namedType("size_t"), call("omp_get_thread_num", {})),
-                          cast(namedType("size_t"), nats_.expr(it->second.second)));
-    decls.push_back(declStmt(pointerType(types_.element(m.type), true), own,
-                             binary(COp::Add, ident(shared), offset)));
-    sharedNames_[it->second.first] = shared;
-    m.name = own;
+    std::vector<Memory*> ls;
+    mutableLeaves(memory_.at(it->second), ls);
+    std::vector<std::string>& shared = sharedNames_[it->second];
+    shared.clear();
+    for (Memory* m : ls) {
+      std::string own = fresh(m->name + "_own");
+      CExpr offset = binary(COp::Mul, cast(namedType("size_t"), call("omp_get_thread_num", {})),
+                            cast(namedType("size_t"), nats_.expr(TypeMapper::count(m->type))));
+      decls.push_back(declStmt(pointerType(types_.element(m->type), true), own,
+                               binary(COp::Add, ident(m->name), offset)));
+      shared.push_back(m->name);
+      m->name = own;
+    }
   }
   return decls;
 }
 
 void Emitter::restoreSlices(std::uint64_t loop) {
   auto [b, e] = privateHeap_.equal_range(loop);
-  for (auto it = b; it != e; ++it)
-    memory_.at(it->second.first).name = sharedNames_.at(it->second.first);
+  for (auto it = b; it != e; ++it) {
+    std::vector<Memory*> ls;
+    mutableLeaves(memory_.at(it->second), ls);
+    const std::vector<std::string>& shared = sharedNames_.at(it->second);
+    for (std::size_t k = 0; k < ls.size(); ++k)
+      ls[k]->name = shared[k];
+  }
 }
 
 /// reducePar with an operator OpenMP has no clause for: the range is cut

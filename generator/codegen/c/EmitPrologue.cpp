@@ -97,12 +97,19 @@ void Emitter::prologue(const dpia::Program& p,
     leaves(memory_[h.var->id()], heapLeaves);
     if (h.parallelLoop == 0)
       continue;
-    if (splitPair(h.type))
-      throw CompileError("E0621", {},
-                         "a pair of arrays `" + h.name +
-                             "` inside a parallel loop is not supported by the OpenMP back end");
-    perThread.insert(heapLeaves[before]->name);
-    privateHeap_.insert({h.parallelLoop, {h.var->id(), TypeMapper::count(h.type)}});
+    // One copy per thread of every leaf (each array of a pair of arrays is
+    // its own heap block); a leaf kept as a C variable or a stack array
+    // would be one copy shared by the threads, so such pairs stay refused.
+    for (std::size_t k = before; k < heapLeaves.size(); ++k) {
+      const Memory* l = heapLeaves[k];
+      if (l->variable || isStack(l->type))
+        throw CompileError("E0621", h.command->loc(),
+                           "a pair `" + h.name +
+                               "` with a scalar or small array component inside a parallel "
+                               "loop is not supported by the OpenMP back end");
+      perThread.insert(l->name);
+    }
+    privateHeap_.insert({h.parallelLoop, h.var->id()});
   }
   sizeChecks(sizeNames, outLeaves, heapLeaves);
   allocateHeap(heapLeaves, perThread);

@@ -261,11 +261,12 @@ private:
   bool openmp_ = false; ///< <omp.h> needed
   /// heap temporaries private to the iterations of a parallel loop, by the
   /// id of its index: allocated once per thread, each thread uses its slice
-  std::multimap<std::uint64_t, std::pair<std::uint64_t, rise::Nat>> privateHeap_;
-  std::map<std::uint64_t, std::string> sharedNames_; ///< OpenMP: names outside the slices
-  std::string threadsName_;                          ///< the variable holding omp_get_max_threads()
-  std::vector<CStmt> localDecls_;                    ///< OpenCL: `local T name[N];` at kernel scope
-  std::vector<std::string> loops_;                   ///< loop indices in scope, outermost first
+  std::multimap<std::uint64_t, std::uint64_t> privateHeap_;
+  std::map<std::uint64_t, std::vector<std::string>>
+      sharedNames_;                    ///< OpenMP: leaf names outside the slices
+  std::string threadsName_;            ///< the variable holding omp_get_max_threads()
+  std::vector<CStmt> localDecls_;      ///< OpenCL: `local T name[N];` at kernel scope
+  std::vector<std::string> loops_;     ///< loop indices in scope, outermost first
   std::vector<LoopWrites> loopWrites_; ///< the sequential loops being emitted, outermost first
   /// the indices of the sequential and OpenMP loops around, outermost first
   std::vector<std::uint64_t> loopIndices_;
