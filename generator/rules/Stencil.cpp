@@ -9,7 +9,9 @@
 //     types), padding the last strip where s does not divide the count;
 //   - storePerWindow moves a stored stage into the windows of a `slide` that
 //     reads it: each window stores its own part (the overlaps computed
-//     twice), so the temporary has the window's size, not the image's.
+//     twice), so the temporary has the window's size, not the image's;
+//   - mapAfterZip and projectPair let a stage stored per window reach the
+//     strips through a zip with another array (harris' row flags).
 // docs/strategies.md, "Stencils in strips", derives gaussian's strips with
 // them.
 #include "rules/Rule.h"
@@ -137,6 +139,38 @@ Expr applied(const Expr& f, const Expr& x, RuleContext& ctx) {
   if (f->kind() == ExprKind::Lambda)
     return substitute(f->body(), f->name(), x, ctx.names);
   return app(f, x);
+}
+
+/// zip(map(f)(a))(b) -> map(fun(p => (f(fst(p)), snd(p))))(zip(a)(b))
+/// Element i of both sides is (f(a_i), b_i): the map is applied after the
+/// zip, so that a rule that moves a `slide` or a padding before a map
+/// (slideBeforeMap, padClampBeforeMap) reaches a stage zipped with another
+/// array (harris: the stored image rows zipped with the row flags).
+std::optional<Expr> mapAfterZip(const Expr& e, RuleContext& ctx) {
+  Spine z = spineOf(e);
+  if (!isPrim(z.head, Prim::Zip) || z.args.size() != 2)
+    return std::nullopt;
+  Spine m = spineOf(z.args[0]);
+  if (!isPrim(m.head, Prim::Map) || m.args.size() != 2)
+    return std::nullopt;
+  std::string p = ctx.names.fresh("p");
+  Expr first = applied(m.args[0], app(prim(Prim::Fst), var(p)), ctx);
+  Expr pair = app(app(prim(Prim::MakePair), first), app(prim(Prim::Snd), var(p)));
+  return app(app(prim(Prim::Map), lam(p, pair)),
+             rebuild(z.head, z.depArgs, {m.args[1], z.args[1]}));
+}
+
+/// fst((a, b)) -> a, snd((a, b)) -> b: a projection of a pair built in place
+/// (what mapAfterZip and mapFusion leave, `snd((toMem(rows), flag))`) reads
+/// its component without computing the other one.
+std::optional<Expr> projectPair(const Expr& e, RuleContext&) {
+  bool first = isCall(e, Prim::Fst, 1);
+  if (!first && !isCall(e, Prim::Snd, 1))
+    return std::nullopt;
+  Spine pair = spineOf(e->arg());
+  if (!isPrim(pair.head, Prim::MakePair) || pair.args.size() != 2)
+    return std::nullopt;
+  return first ? pair.args[0] : pair.args[1];
 }
 
 /// The padding function of `M(padCst(a, b, c))` or `M(fun(y => padCst(a, b, c)(y)))`.
@@ -457,6 +491,11 @@ void registerStencilRules(RuleRegistry& r) {
   r.add(simpleRule("mapIntoStore", fam, "map(h)(toMem(map(f)(x)))   (also toGlobal, ...)",
                    "toMem(map(fun(y => h(f(y))))(x))   (the stage stores h's results)",
                    mapIntoStore));
+  r.add(simpleRule("mapAfterZip", fam, "zip(map(f)(a))(b)",
+                   "map(fun(p => (f(fst(p)), snd(p))))(zip(a)(b))   (f applied after the zip)",
+                   mapAfterZip));
+  r.add(simpleRule("projectPair", fam, "fst((a, b)), snd((a, b))",
+                   "a, b   (the other component not computed)", projectPair));
   r.add(simpleRule("storeUnzipped", fam,
                    "toMem(e)   (e: n.(s, t), n.m.(s, t), ...: an array of pairs)",
                    "let(toMem(unzip(map(unzip)(e))))(fun(v => map(fun(r => zip(fst(r), "

@@ -266,6 +266,12 @@ const RuleCase kCases[] = {
    "let(toMem(unzip(map(fun(r => unzip(r)))(map(map(fun(x => (x, neg(x)))))(xs)))))"
    "(fun(v => map(fun(r => zip(fst(r), snd(r))))(zip(fst(v), snd(v))))) |> map(map(fun(p => fst(p) * snd(p))))",
    "xs |> map(map(neg)) |> toMem"},
+  {"mapAfterZip", "topDown(mapAfterZip)", "zip(map(neg)(ys))(ys) |> map(fun(p => fst(p) * snd(p)))",
+   "zip(ys)(ys) |> map(fun(q => (neg(fst(q)), snd(q)))) |> map(fun(p => fst(p) * snd(p)))",
+   "zip(ys)(map(neg)(ys)) |> map(fun(p => fst(p) * snd(p)))"},
+  {"projectPair", "topDown(projectPair)", "ys |> map(fun(y => snd((neg(y), y * 2.0f)) + fst((y, 1.0f))))",
+   "ys |> map(fun(y => y * 2.0f + fst((y, 1.0f))))",
+   "zip(ys)(ys) |> map(fun(p => fst(p) * snd(p)))"},
   // stage fusion (docs/strategies.md, "Stages fused per pixel"); the
   // notApplicable programs fail a condition: a constant border of rows (not
   // of the stage's elements), a join (not a view the rule knows) between the
