@@ -78,7 +78,9 @@ int asum_opencl_buffers(risec_cl_context* ctx, cl_mem output, int n, cl_mem xs);
  * to a multiple of local[d]; a zero size launches nothing.
  * The program has 2 phases, one kernel each, launched in order
  * (docs/dpia.md, "Kernel phases"); this is phase 1's, the kernel asum_opencl.
- *   launch: global [131072], local [32] (the default rule, docs/host.md)
+ *   launch: the default rule (docs/host.md)
+ *   global: [131072]
+ *   local:  [32]
  *   work:   at most [131072]
  */
 void asum_opencl_launch(int n, size_t global[3], size_t local[3], cl_uint* dims);
@@ -86,7 +88,9 @@ void asum_opencl_launch(int n, size_t global[3], size_t local[3], cl_uint* dims)
 /*
  * The launch configuration of phase 2 of 2, the kernel
  * asum_opencl_phase2, in the same way.
- *   launch: global [1], local [1] (the default rule, docs/host.md)
+ *   launch: the default rule (docs/host.md)
+ *   global: [1]
+ *   local:  [1]
  *   work:   at most [1]
  */
 void asum_opencl_phase2_launch(int n, size_t global[3], size_t local[3], cl_uint* dims);

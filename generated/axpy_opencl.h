@@ -79,7 +79,9 @@ int axpy_opencl_buffers(risec_cl_context* ctx, cl_mem output, int n, float a, cl
  * global[d] and local[d] for d < *dims (local[0] == 0: the OpenCL runtime
  * chooses the local size). global[d] is clamped to the work and rounded up
  * to a multiple of local[d]; a zero size launches nothing.
- *   launch: global [n], local chosen by the runtime (given)
+ *   launch: the default rule (docs/host.md)
+ *   global: [n]
+ *   local:  [max(1, min(128, n))]
  *   work:   at most [n]
  */
 void axpy_opencl_launch(int n, size_t global[3], size_t local[3], cl_uint* dims);

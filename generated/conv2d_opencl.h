@@ -91,7 +91,9 @@ int conv2d_opencl_buffers(risec_cl_context* ctx, cl_mem output, int h, int w, cl
  * global[d] and local[d] for d < *dims (local[0] == 0: the OpenCL runtime
  * chooses the local size). global[d] is clamped to the work and rounded up
  * to a multiple of local[d]; a zero size launches nothing.
- *   launch: global [w, h], local chosen by the runtime (given)
+ *   launch: the default rule (docs/host.md)
+ *   global: [w, h]
+ *   local:  [max(1, min(32, w)), max(1, min(8, h))]
  *   work:   at most [w, h]
  */
 void conv2d_opencl_launch(int h, int w, size_t global[3], size_t local[3], cl_uint* dims);

@@ -7,6 +7,13 @@
 
 #include <stddef.h>
 
+static inline int risec_max(int a, int b) {
+  return a > b ? a : b;
+}
+static inline int risec_min(int a, int b) {
+  return a < b ? a : b;
+}
+
 /* conv2d_opencl.cl, built with "-cl-std=CL1.2". */
 static const char conv2d_opencl_source[] =
     "/*\n"
@@ -60,15 +67,15 @@ void conv2d_opencl_launch(int h, int w, size_t risec_global[3], size_t risec_loc
                           cl_uint* risec_dims) {
   *risec_dims = 2;
   risec_global[0] = (size_t)(w);
-  risec_local[0] = 0;
+  risec_local[0] = (size_t)(risec_max(1, risec_min(32, w)));
   risec_global[1] = (size_t)(h);
-  risec_local[1] = 0;
+  risec_local[1] = (size_t)(risec_max(1, risec_min(8, h)));
   risec_global[2] = 1;
-  risec_local[2] = 0;
-  if (risec_global[0] > (size_t)(w)) /* the work */
-    risec_global[0] = (size_t)(w);
-  if (risec_global[1] > (size_t)(h)) /* the work */
-    risec_global[1] = (size_t)(h);
+  risec_local[2] = 1;
+  for (cl_uint risec_d = 0; risec_d < *risec_dims; ++risec_d) /* whole work-groups */
+    if (risec_local[risec_d] > 0)
+      risec_global[risec_d] = (risec_global[risec_d] + risec_local[risec_d] - 1) /
+                              risec_local[risec_d] * risec_local[risec_d];
 }
 
 /* `what`: the failed call; records the message and returns 7. */

@@ -12,6 +12,7 @@
  *   harris_fused_openmp (openmp)
  *   harris_openmp (openmp)
  *   harris_strips_c (c)
+ *   harris_strips_openmp (openmp)
  */
 #ifndef RISEC_KERNEL_HARRIS_H
 #define RISEC_KERNEL_HARRIS_H
@@ -22,5 +23,6 @@
 #include "harris_fused_openmp.h"
 #include "harris_openmp.h"
 #include "harris_strips_c.h"
+#include "harris_strips_openmp.h"
 
 #endif /* RISEC_KERNEL_HARRIS_H */

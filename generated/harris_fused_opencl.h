@@ -102,7 +102,9 @@ int harris_fused_opencl_buffers(risec_cl_context* ctx, cl_mem output, int h, int
  * global[d] and local[d] for d < *dims (local[0] == 0: the OpenCL runtime
  * chooses the local size). global[d] is clamped to the work and rounded up
  * to a multiple of local[d]; a zero size launches nothing.
- *   launch: global [w, h], local chosen by the runtime (given)
+ *   launch: given (the spec's `launch:` or --launch)
+ *   global: [w, h]
+ *   local:  chosen by the runtime
  *   work:   at most [w, h]
  */
 void harris_fused_opencl_launch(int h, int w, size_t global[3], size_t local[3], cl_uint* dims);

@@ -93,7 +93,9 @@ int heat3d_opencl_buffers(risec_cl_context* ctx, cl_mem output, int d, int h, in
  * global[d] and local[d] for d < *dims (local[0] == 0: the OpenCL runtime
  * chooses the local size). global[d] is clamped to the work and rounded up
  * to a multiple of local[d]; a zero size launches nothing.
- *   launch: global [w, h, d], local chosen by the runtime (given)
+ *   launch: the default rule (docs/host.md)
+ *   global: [w, h, d]
+ *   local:  [max(1, min(32, w)), max(1, min(8, h)), 1]
  *   work:   at most [w, h, d]
  */
 void heat3d_opencl_launch(int d, int h, int w, size_t risec_global[3], size_t risec_local[3],

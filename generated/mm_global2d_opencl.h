@@ -85,7 +85,9 @@ int mm_global2d_opencl_buffers(risec_cl_context* ctx, cl_mem output, int m, int 
  * global[d] and local[d] for d < *dims (local[0] == 0: the OpenCL runtime
  * chooses the local size). global[d] is clamped to the work and rounded up
  * to a multiple of local[d]; a zero size launches nothing.
- *   launch: global [n, m], local chosen by the runtime (given)
+ *   launch: given (the spec's `launch:` or --launch)
+ *   global: [n, m]
+ *   local:  chosen by the runtime
  *   work:   at most [n, m]
  */
 void mm_global2d_opencl_launch(int m, int n, int k, size_t global[3], size_t local[3],

@@ -85,8 +85,10 @@ int mm_local_opencl_buffers(risec_cl_context* ctx, cl_mem output, int m, int n, 
  * global[d] and local[d] for d < *dims (local[0] == 0: the OpenCL runtime
  * chooses the local size). global[d] is clamped to the work and rounded up
  * to a multiple of local[d]; a zero size launches nothing.
- *   launch: global [32*((n + 63)/64), 8*((m + 15)/16)], local [32, 8] (the default rule,
- * docs/host.md) work:   at most [32*((n + 63)/64), 8*((m + 15)/16)]
+ *   launch: the default rule (docs/host.md)
+ *   global: [32*((n + 63)/64), 8*((m + 15)/16)]
+ *   local:  [32, 8]
+ *   work:   at most [32*((n + 63)/64), 8*((m + 15)/16)]
  */
 void mm_local_opencl_launch(int m, int n, int k, size_t global[3], size_t local[3], cl_uint* dims);
 

@@ -34,7 +34,8 @@ int mm_register_tiles_c_x86_64_v4(float* restrict output, int m, int n, int k,
     return 2;
   }
   if ((double)m * (double)k > INT_MAX || (double)n * (double)k > INT_MAX ||
-      (double)m * (double)n > INT_MAX || 32.0 * (double)k * ((31.0 + (double)n) / 32.0) > INT_MAX) {
+      (double)m * (double)n > INT_MAX || 32.0 * (double)k * ((31.0 + (double)n) / 32.0) > INT_MAX ||
+      128.0 * (double)k > INT_MAX) {
     return 3;
   }
   // n = 0: the result is empty, nothing to compute
@@ -42,15 +43,17 @@ int mm_register_tiles_c_x86_64_v4(float* restrict output, int m, int n, int k,
     return 0;
   }
   float* restrict tmp = malloc((size_t)(32 * k * ((n + 31) / 32)) * sizeof(float));
-  float* restrict tmp_2 = malloc((size_t)2048 * sizeof(float));
-  float* restrict acc = malloc((size_t)2048 * sizeof(float));
-  float* restrict tmp_3 = malloc((size_t)2048 * sizeof(float));
-  if ((tmp == NULL && 32 * k * ((n + 31) / 32) != 0) || tmp_2 == NULL || acc == NULL ||
-      tmp_3 == NULL) {
+  float* restrict tmp_2 = malloc((size_t)(128 * k) * sizeof(float));
+  float* restrict tmp_3 = malloc((size_t)4096 * sizeof(float));
+  float* restrict acc = malloc((size_t)4096 * sizeof(float));
+  float* restrict tmp_4 = malloc((size_t)4096 * sizeof(float));
+  if ((tmp == NULL && 32 * k * ((n + 31) / 32) != 0) || (tmp_2 == NULL && 128 * k != 0) ||
+      tmp_3 == NULL || acc == NULL || tmp_4 == NULL) {
     free(tmp);
     free(tmp_2);
-    free(acc);
     free(tmp_3);
+    free(acc);
+    free(tmp_4);
     return 4;
   }
   // mapSeq
@@ -64,11 +67,21 @@ int mm_register_tiles_c_x86_64_v4(float* restrict output, int m, int n, int k,
     }
   }
   // mapSeq
-  for (int i = 0; i < (m + 63) / 64; i += 1) {
+  for (int i = 0; i < (m + 127) / 128; i += 1) {
+    // mapSeq
+    for (int j = 0; j < 16; j += 1) {
+      // mapSeq
+      for (int l = 0; l < k; l += 1) {
+        // mapSeq
+        for (int p = 0; p < 8; p += 1) {
+          tmp_2[p + 8 * l + 8 * k * j] = A[l + k * risec_min(m - 1, p + 128 * i + 8 * j)];
+        }
+      }
+    }
     // mapSeq
     for (int j = 0; j < (n + 31) / 32; j += 1) {
       // mapSeq
-      for (int l = 0; l < 8; l += 1) {
+      for (int l = 0; l < 16; l += 1) {
         // mapSeq
         for (int p = 0; p < 8; p += 1) {
           // mapSeq
@@ -80,7 +93,7 @@ int mm_register_tiles_c_x86_64_v4(float* restrict output, int m, int n, int k,
       // reduceSeq
       for (int l = 0; l < k / 256; l += 1) {
         // mapSeq
-        for (int p = 0; p < 8; p += 1) {
+        for (int p = 0; p < 16; p += 1) {
           float acc_2[256];
           // mapSeq
           for (int q = 0; q < 8; q += 1) {
@@ -93,667 +106,654 @@ int mm_register_tiles_c_x86_64_v4(float* restrict output, int m, int n, int k,
           for (int q = 0; q < 256; q += 1) {
             *(risec_f32x16u*)&acc_2[0] =
                 *(const risec_f32x16u*)&acc_2[0] +
-                (risec_f32x16){A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p)]} *
+                (risec_f32x16){
+                    tmp_2[2048 * l + 8 * q + 8 * k * p], tmp_2[2048 * l + 8 * q + 8 * k * p],
+                    tmp_2[2048 * l + 8 * q + 8 * k * p], tmp_2[2048 * l + 8 * q + 8 * k * p],
+                    tmp_2[2048 * l + 8 * q + 8 * k * p], tmp_2[2048 * l + 8 * q + 8 * k * p],
+                    tmp_2[2048 * l + 8 * q + 8 * k * p], tmp_2[2048 * l + 8 * q + 8 * k * p],
+                    tmp_2[2048 * l + 8 * q + 8 * k * p], tmp_2[2048 * l + 8 * q + 8 * k * p],
+                    tmp_2[2048 * l + 8 * q + 8 * k * p], tmp_2[2048 * l + 8 * q + 8 * k * p],
+                    tmp_2[2048 * l + 8 * q + 8 * k * p], tmp_2[2048 * l + 8 * q + 8 * k * p],
+                    tmp_2[2048 * l + 8 * q + 8 * k * p], tmp_2[2048 * l + 8 * q + 8 * k * p]} *
                     *(const risec_f32x16u*)&tmp[8192 * l + 32 * q + 32 * k * j];
             *(risec_f32x16u*)&acc_2[16] =
                 *(const risec_f32x16u*)&acc_2[16] +
-                (risec_f32x16){A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p)]} *
+                (risec_f32x16){
+                    tmp_2[2048 * l + 8 * q + 8 * k * p], tmp_2[2048 * l + 8 * q + 8 * k * p],
+                    tmp_2[2048 * l + 8 * q + 8 * k * p], tmp_2[2048 * l + 8 * q + 8 * k * p],
+                    tmp_2[2048 * l + 8 * q + 8 * k * p], tmp_2[2048 * l + 8 * q + 8 * k * p],
+                    tmp_2[2048 * l + 8 * q + 8 * k * p], tmp_2[2048 * l + 8 * q + 8 * k * p],
+                    tmp_2[2048 * l + 8 * q + 8 * k * p], tmp_2[2048 * l + 8 * q + 8 * k * p],
+                    tmp_2[2048 * l + 8 * q + 8 * k * p], tmp_2[2048 * l + 8 * q + 8 * k * p],
+                    tmp_2[2048 * l + 8 * q + 8 * k * p], tmp_2[2048 * l + 8 * q + 8 * k * p],
+                    tmp_2[2048 * l + 8 * q + 8 * k * p], tmp_2[2048 * l + 8 * q + 8 * k * p]} *
                     *(const risec_f32x16u*)&tmp[8192 * l + 32 * q + 32 * k * j + 16];
             *(risec_f32x16u*)&acc_2[32] =
                 *(const risec_f32x16u*)&acc_2[32] +
-                (risec_f32x16){A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 1)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 1)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 1)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 1)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 1)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 1)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 1)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 1)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 1)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 1)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 1)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 1)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 1)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 1)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 1)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 1)]} *
+                (risec_f32x16){tmp_2[2048 * l + 8 * q + 8 * k * p + 1],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 1],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 1],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 1],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 1],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 1],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 1],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 1],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 1],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 1],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 1],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 1],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 1],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 1],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 1],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 1]} *
                     *(const risec_f32x16u*)&tmp[8192 * l + 32 * q + 32 * k * j];
             *(risec_f32x16u*)&acc_2[48] =
                 *(const risec_f32x16u*)&acc_2[48] +
-                (risec_f32x16){A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 1)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 1)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 1)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 1)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 1)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 1)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 1)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 1)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 1)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 1)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 1)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 1)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 1)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 1)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 1)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 1)]} *
+                (risec_f32x16){tmp_2[2048 * l + 8 * q + 8 * k * p + 1],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 1],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 1],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 1],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 1],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 1],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 1],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 1],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 1],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 1],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 1],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 1],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 1],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 1],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 1],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 1]} *
                     *(const risec_f32x16u*)&tmp[8192 * l + 32 * q + 32 * k * j + 16];
             *(risec_f32x16u*)&acc_2[64] =
                 *(const risec_f32x16u*)&acc_2[64] +
-                (risec_f32x16){A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 2)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 2)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 2)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 2)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 2)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 2)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 2)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 2)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 2)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 2)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 2)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 2)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 2)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 2)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 2)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 2)]} *
+                (risec_f32x16){tmp_2[2048 * l + 8 * q + 8 * k * p + 2],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 2],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 2],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 2],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 2],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 2],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 2],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 2],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 2],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 2],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 2],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 2],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 2],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 2],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 2],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 2]} *
                     *(const risec_f32x16u*)&tmp[8192 * l + 32 * q + 32 * k * j];
             *(risec_f32x16u*)&acc_2[80] =
                 *(const risec_f32x16u*)&acc_2[80] +
-                (risec_f32x16){A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 2)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 2)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 2)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 2)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 2)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 2)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 2)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 2)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 2)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 2)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 2)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 2)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 2)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 2)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 2)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 2)]} *
+                (risec_f32x16){tmp_2[2048 * l + 8 * q + 8 * k * p + 2],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 2],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 2],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 2],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 2],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 2],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 2],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 2],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 2],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 2],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 2],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 2],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 2],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 2],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 2],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 2]} *
                     *(const risec_f32x16u*)&tmp[8192 * l + 32 * q + 32 * k * j + 16];
             *(risec_f32x16u*)&acc_2[96] =
                 *(const risec_f32x16u*)&acc_2[96] +
-                (risec_f32x16){A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 3)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 3)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 3)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 3)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 3)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 3)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 3)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 3)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 3)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 3)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 3)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 3)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 3)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 3)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 3)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 3)]} *
+                (risec_f32x16){tmp_2[2048 * l + 8 * q + 8 * k * p + 3],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 3],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 3],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 3],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 3],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 3],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 3],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 3],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 3],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 3],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 3],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 3],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 3],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 3],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 3],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 3]} *
                     *(const risec_f32x16u*)&tmp[8192 * l + 32 * q + 32 * k * j];
             *(risec_f32x16u*)&acc_2[112] =
                 *(const risec_f32x16u*)&acc_2[112] +
-                (risec_f32x16){A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 3)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 3)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 3)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 3)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 3)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 3)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 3)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 3)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 3)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 3)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 3)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 3)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 3)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 3)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 3)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 3)]} *
+                (risec_f32x16){tmp_2[2048 * l + 8 * q + 8 * k * p + 3],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 3],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 3],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 3],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 3],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 3],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 3],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 3],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 3],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 3],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 3],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 3],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 3],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 3],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 3],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 3]} *
                     *(const risec_f32x16u*)&tmp[8192 * l + 32 * q + 32 * k * j + 16];
             *(risec_f32x16u*)&acc_2[128] =
                 *(const risec_f32x16u*)&acc_2[128] +
-                (risec_f32x16){A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 4)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 4)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 4)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 4)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 4)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 4)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 4)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 4)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 4)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 4)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 4)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 4)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 4)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 4)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 4)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 4)]} *
+                (risec_f32x16){tmp_2[2048 * l + 8 * q + 8 * k * p + 4],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 4],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 4],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 4],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 4],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 4],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 4],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 4],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 4],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 4],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 4],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 4],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 4],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 4],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 4],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 4]} *
                     *(const risec_f32x16u*)&tmp[8192 * l + 32 * q + 32 * k * j];
             *(risec_f32x16u*)&acc_2[144] =
                 *(const risec_f32x16u*)&acc_2[144] +
-                (risec_f32x16){A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 4)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 4)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 4)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 4)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 4)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 4)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 4)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 4)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 4)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 4)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 4)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 4)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 4)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 4)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 4)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 4)]} *
+                (risec_f32x16){tmp_2[2048 * l + 8 * q + 8 * k * p + 4],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 4],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 4],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 4],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 4],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 4],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 4],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 4],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 4],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 4],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 4],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 4],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 4],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 4],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 4],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 4]} *
                     *(const risec_f32x16u*)&tmp[8192 * l + 32 * q + 32 * k * j + 16];
             *(risec_f32x16u*)&acc_2[160] =
                 *(const risec_f32x16u*)&acc_2[160] +
-                (risec_f32x16){A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 5)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 5)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 5)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 5)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 5)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 5)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 5)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 5)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 5)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 5)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 5)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 5)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 5)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 5)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 5)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 5)]} *
+                (risec_f32x16){tmp_2[2048 * l + 8 * q + 8 * k * p + 5],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 5],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 5],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 5],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 5],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 5],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 5],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 5],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 5],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 5],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 5],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 5],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 5],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 5],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 5],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 5]} *
                     *(const risec_f32x16u*)&tmp[8192 * l + 32 * q + 32 * k * j];
             *(risec_f32x16u*)&acc_2[176] =
                 *(const risec_f32x16u*)&acc_2[176] +
-                (risec_f32x16){A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 5)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 5)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 5)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 5)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 5)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 5)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 5)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 5)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 5)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 5)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 5)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 5)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 5)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 5)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 5)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 5)]} *
+                (risec_f32x16){tmp_2[2048 * l + 8 * q + 8 * k * p + 5],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 5],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 5],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 5],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 5],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 5],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 5],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 5],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 5],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 5],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 5],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 5],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 5],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 5],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 5],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 5]} *
                     *(const risec_f32x16u*)&tmp[8192 * l + 32 * q + 32 * k * j + 16];
             *(risec_f32x16u*)&acc_2[192] =
                 *(const risec_f32x16u*)&acc_2[192] +
-                (risec_f32x16){A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 6)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 6)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 6)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 6)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 6)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 6)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 6)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 6)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 6)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 6)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 6)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 6)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 6)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 6)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 6)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 6)]} *
+                (risec_f32x16){tmp_2[2048 * l + 8 * q + 8 * k * p + 6],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 6],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 6],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 6],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 6],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 6],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 6],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 6],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 6],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 6],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 6],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 6],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 6],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 6],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 6],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 6]} *
                     *(const risec_f32x16u*)&tmp[8192 * l + 32 * q + 32 * k * j];
             *(risec_f32x16u*)&acc_2[208] =
                 *(const risec_f32x16u*)&acc_2[208] +
-                (risec_f32x16){A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 6)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 6)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 6)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 6)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 6)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 6)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 6)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 6)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 6)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 6)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 6)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 6)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 6)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 6)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 6)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 6)]} *
+                (risec_f32x16){tmp_2[2048 * l + 8 * q + 8 * k * p + 6],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 6],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 6],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 6],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 6],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 6],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 6],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 6],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 6],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 6],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 6],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 6],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 6],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 6],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 6],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 6]} *
                     *(const risec_f32x16u*)&tmp[8192 * l + 32 * q + 32 * k * j + 16];
             *(risec_f32x16u*)&acc_2[224] =
                 *(const risec_f32x16u*)&acc_2[224] +
-                (risec_f32x16){A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 7)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 7)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 7)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 7)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 7)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 7)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 7)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 7)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 7)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 7)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 7)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 7)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 7)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 7)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 7)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 7)]} *
+                (risec_f32x16){tmp_2[2048 * l + 8 * q + 8 * k * p + 7],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 7],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 7],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 7],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 7],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 7],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 7],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 7],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 7],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 7],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 7],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 7],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 7],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 7],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 7],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 7]} *
                     *(const risec_f32x16u*)&tmp[8192 * l + 32 * q + 32 * k * j];
             *(risec_f32x16u*)&acc_2[240] =
                 *(const risec_f32x16u*)&acc_2[240] +
-                (risec_f32x16){A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 7)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 7)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 7)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 7)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 7)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 7)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 7)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 7)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 7)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 7)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 7)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 7)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 7)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 7)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 7)],
-                               A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 7)]} *
+                (risec_f32x16){tmp_2[2048 * l + 8 * q + 8 * k * p + 7],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 7],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 7],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 7],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 7],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 7],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 7],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 7],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 7],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 7],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 7],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 7],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 7],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 7],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 7],
+                               tmp_2[2048 * l + 8 * q + 8 * k * p + 7]} *
                     *(const risec_f32x16u*)&tmp[8192 * l + 32 * q + 32 * k * j + 16];
           }
           // mapSeq
           for (int q = 0; q < 8; q += 1) {
             // mapSeq
             for (int i2 = 0; i2 < 32; i2 += 1) {
-              tmp_3[i2 + 256 * p + 32 * q] = acc_2[i2 + 32 * q];
+              tmp_4[i2 + 256 * p + 32 * q] = acc_2[i2 + 32 * q];
             }
           }
         }
         // mapSeq
-        for (int p = 0; p < 8; p += 1) {
+        for (int p = 0; p < 16; p += 1) {
           // mapSeq
           for (int q = 0; q < 8; q += 1) {
             // mapSeq
             for (int i2 = 0; i2 < 32; i2 += 1) {
-              acc[i2 + 256 * p + 32 * q] = tmp_3[i2 + 256 * p + 32 * q];
+              acc[i2 + 256 * p + 32 * q] = tmp_4[i2 + 256 * p + 32 * q];
             }
           }
         }
       }
       // mapSeq
-      for (int l = 0; l < 8; l += 1) {
+      for (int l = 0; l < 16; l += 1) {
         // mapSeq
         for (int p = 0; p < 8; p += 1) {
           // mapSeq
           for (int q = 0; q < 32; q += 1) {
-            tmp_2[q + 256 * l + 32 * p] = acc[q + 256 * l + 32 * p];
+            tmp_3[q + 256 * l + 32 * p] = acc[q + 256 * l + 32 * p];
           }
         }
       }
       // mapSeq
-      for (int l = 0; l < 8; l += 1) {
+      for (int l = 0; l < 16; l += 1) {
         float acc_3[256];
         // mapSeq
         for (int p = 0; p < 8; p += 1) {
           // mapSeq
           for (int q = 0; q < 32; q += 1) {
-            acc_3[q + 32 * p] = tmp_2[q + 256 * l + 32 * p];
+            acc_3[q + 32 * p] = tmp_3[q + 256 * l + 32 * p];
           }
         }
         // reduceSeq
         for (int p = 0; p < k % 256; p += 1) {
           *(risec_f32x16u*)&acc_3[0] =
               *(const risec_f32x16u*)&acc_3[0] +
-              (risec_f32x16){A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l)]} *
+              (risec_f32x16){A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l)]} *
                   *(const risec_f32x16u*)&tmp[32 * p + 8192 * (k / 256) + 32 * k * j];
           *(risec_f32x16u*)&acc_3[16] =
               *(const risec_f32x16u*)&acc_3[16] +
-              (risec_f32x16){A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l)]} *
+              (risec_f32x16){A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l)]} *
                   *(const risec_f32x16u*)&tmp[32 * p + 8192 * (k / 256) + 32 * k * j + 16];
           *(risec_f32x16u*)&acc_3[32] =
               *(const risec_f32x16u*)&acc_3[32] +
-              (risec_f32x16){A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 1)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 1)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 1)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 1)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 1)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 1)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 1)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 1)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 1)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 1)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 1)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 1)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 1)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 1)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 1)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 1)]} *
+              (risec_f32x16){A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 1)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 1)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 1)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 1)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 1)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 1)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 1)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 1)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 1)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 1)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 1)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 1)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 1)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 1)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 1)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 1)]} *
                   *(const risec_f32x16u*)&tmp[32 * p + 8192 * (k / 256) + 32 * k * j];
           *(risec_f32x16u*)&acc_3[48] =
               *(const risec_f32x16u*)&acc_3[48] +
-              (risec_f32x16){A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 1)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 1)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 1)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 1)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 1)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 1)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 1)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 1)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 1)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 1)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 1)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 1)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 1)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 1)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 1)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 1)]} *
+              (risec_f32x16){A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 1)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 1)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 1)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 1)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 1)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 1)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 1)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 1)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 1)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 1)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 1)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 1)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 1)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 1)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 1)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 1)]} *
                   *(const risec_f32x16u*)&tmp[32 * p + 8192 * (k / 256) + 32 * k * j + 16];
           *(risec_f32x16u*)&acc_3[64] =
               *(const risec_f32x16u*)&acc_3[64] +
-              (risec_f32x16){A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 2)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 2)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 2)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 2)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 2)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 2)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 2)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 2)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 2)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 2)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 2)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 2)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 2)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 2)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 2)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 2)]} *
+              (risec_f32x16){A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 2)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 2)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 2)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 2)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 2)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 2)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 2)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 2)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 2)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 2)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 2)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 2)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 2)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 2)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 2)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 2)]} *
                   *(const risec_f32x16u*)&tmp[32 * p + 8192 * (k / 256) + 32 * k * j];
           *(risec_f32x16u*)&acc_3[80] =
               *(const risec_f32x16u*)&acc_3[80] +
-              (risec_f32x16){A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 2)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 2)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 2)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 2)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 2)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 2)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 2)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 2)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 2)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 2)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 2)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 2)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 2)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 2)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 2)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 2)]} *
+              (risec_f32x16){A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 2)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 2)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 2)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 2)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 2)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 2)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 2)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 2)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 2)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 2)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 2)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 2)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 2)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 2)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 2)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 2)]} *
                   *(const risec_f32x16u*)&tmp[32 * p + 8192 * (k / 256) + 32 * k * j + 16];
           *(risec_f32x16u*)&acc_3[96] =
               *(const risec_f32x16u*)&acc_3[96] +
-              (risec_f32x16){A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 3)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 3)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 3)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 3)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 3)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 3)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 3)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 3)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 3)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 3)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 3)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 3)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 3)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 3)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 3)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 3)]} *
+              (risec_f32x16){A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 3)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 3)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 3)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 3)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 3)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 3)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 3)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 3)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 3)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 3)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 3)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 3)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 3)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 3)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 3)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 3)]} *
                   *(const risec_f32x16u*)&tmp[32 * p + 8192 * (k / 256) + 32 * k * j];
           *(risec_f32x16u*)&acc_3[112] =
               *(const risec_f32x16u*)&acc_3[112] +
-              (risec_f32x16){A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 3)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 3)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 3)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 3)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 3)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 3)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 3)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 3)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 3)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 3)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 3)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 3)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 3)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 3)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 3)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 3)]} *
+              (risec_f32x16){A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 3)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 3)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 3)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 3)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 3)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 3)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 3)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 3)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 3)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 3)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 3)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 3)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 3)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 3)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 3)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 3)]} *
                   *(const risec_f32x16u*)&tmp[32 * p + 8192 * (k / 256) + 32 * k * j + 16];
           *(risec_f32x16u*)&acc_3[128] =
               *(const risec_f32x16u*)&acc_3[128] +
-              (risec_f32x16){A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 4)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 4)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 4)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 4)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 4)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 4)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 4)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 4)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 4)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 4)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 4)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 4)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 4)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 4)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 4)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 4)]} *
+              (risec_f32x16){A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 4)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 4)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 4)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 4)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 4)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 4)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 4)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 4)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 4)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 4)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 4)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 4)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 4)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 4)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 4)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 4)]} *
                   *(const risec_f32x16u*)&tmp[32 * p + 8192 * (k / 256) + 32 * k * j];
           *(risec_f32x16u*)&acc_3[144] =
               *(const risec_f32x16u*)&acc_3[144] +
-              (risec_f32x16){A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 4)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 4)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 4)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 4)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 4)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 4)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 4)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 4)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 4)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 4)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 4)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 4)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 4)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 4)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 4)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 4)]} *
+              (risec_f32x16){A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 4)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 4)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 4)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 4)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 4)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 4)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 4)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 4)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 4)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 4)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 4)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 4)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 4)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 4)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 4)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 4)]} *
                   *(const risec_f32x16u*)&tmp[32 * p + 8192 * (k / 256) + 32 * k * j + 16];
           *(risec_f32x16u*)&acc_3[160] =
               *(const risec_f32x16u*)&acc_3[160] +
-              (risec_f32x16){A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 5)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 5)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 5)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 5)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 5)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 5)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 5)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 5)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 5)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 5)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 5)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 5)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 5)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 5)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 5)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 5)]} *
+              (risec_f32x16){A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 5)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 5)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 5)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 5)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 5)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 5)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 5)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 5)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 5)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 5)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 5)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 5)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 5)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 5)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 5)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 5)]} *
                   *(const risec_f32x16u*)&tmp[32 * p + 8192 * (k / 256) + 32 * k * j];
           *(risec_f32x16u*)&acc_3[176] =
               *(const risec_f32x16u*)&acc_3[176] +
-              (risec_f32x16){A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 5)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 5)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 5)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 5)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 5)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 5)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 5)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 5)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 5)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 5)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 5)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 5)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 5)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 5)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 5)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 5)]} *
+              (risec_f32x16){A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 5)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 5)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 5)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 5)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 5)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 5)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 5)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 5)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 5)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 5)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 5)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 5)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 5)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 5)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 5)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 5)]} *
                   *(const risec_f32x16u*)&tmp[32 * p + 8192 * (k / 256) + 32 * k * j + 16];
           *(risec_f32x16u*)&acc_3[192] =
               *(const risec_f32x16u*)&acc_3[192] +
-              (risec_f32x16){A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 6)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 6)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 6)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 6)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 6)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 6)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 6)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 6)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 6)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 6)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 6)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 6)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 6)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 6)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 6)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 6)]} *
+              (risec_f32x16){A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 6)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 6)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 6)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 6)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 6)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 6)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 6)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 6)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 6)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 6)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 6)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 6)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 6)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 6)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 6)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 6)]} *
                   *(const risec_f32x16u*)&tmp[32 * p + 8192 * (k / 256) + 32 * k * j];
           *(risec_f32x16u*)&acc_3[208] =
               *(const risec_f32x16u*)&acc_3[208] +
-              (risec_f32x16){A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 6)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 6)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 6)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 6)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 6)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 6)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 6)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 6)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 6)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 6)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 6)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 6)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 6)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 6)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 6)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 6)]} *
+              (risec_f32x16){A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 6)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 6)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 6)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 6)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 6)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 6)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 6)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 6)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 6)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 6)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 6)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 6)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 6)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 6)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 6)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 6)]} *
                   *(const risec_f32x16u*)&tmp[32 * p + 8192 * (k / 256) + 32 * k * j + 16];
           *(risec_f32x16u*)&acc_3[224] =
               *(const risec_f32x16u*)&acc_3[224] +
-              (risec_f32x16){A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 7)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 7)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 7)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 7)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 7)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 7)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 7)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 7)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 7)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 7)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 7)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 7)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 7)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 7)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 7)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 7)]} *
+              (risec_f32x16){A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 7)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 7)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 7)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 7)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 7)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 7)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 7)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 7)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 7)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 7)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 7)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 7)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 7)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 7)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 7)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 7)]} *
                   *(const risec_f32x16u*)&tmp[32 * p + 8192 * (k / 256) + 32 * k * j];
           *(risec_f32x16u*)&acc_3[240] =
               *(const risec_f32x16u*)&acc_3[240] +
-              (risec_f32x16){A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 7)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 7)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 7)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 7)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 7)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 7)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 7)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 7)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 7)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 7)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 7)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 7)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 7)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 7)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 7)],
-                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 7)]} *
+              (risec_f32x16){A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 7)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 7)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 7)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 7)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 7)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 7)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 7)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 7)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 7)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 7)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 7)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 7)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 7)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 7)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 7)],
+                             A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 7)]} *
                   *(const risec_f32x16u*)&tmp[32 * p + 8192 * (k / 256) + 32 * k * j + 16];
         }
         // mapSeq
-        for (int p = 0; p < risec_min(8, m - 64 * i - 8 * l); p += 1) {
+        for (int p = 0; p < risec_min(8, m - 128 * i - 8 * l); p += 1) {
           // mapSeq
           for (int q = 0; q < risec_min(32, n - 32 * j); q += 1) {
-            output[q + n * p + 32 * j + 64 * n * i + 8 * n * l] = acc_3[q + 32 * p];
+            output[q + n * p + 32 * j + 128 * n * i + 8 * n * l] = acc_3[q + 32 * p];
           }
         }
       }
     }
   }
-  free(tmp_3);
+  free(tmp_4);
   free(acc);
+  free(tmp_3);
   free(tmp_2);
   free(tmp);
   return 0;

@@ -82,7 +82,9 @@ int mv_opencl_buffers(risec_cl_context* ctx, cl_mem output, int n, int m, cl_mem
  * global[d] and local[d] for d < *dims (local[0] == 0: the OpenCL runtime
  * chooses the local size). global[d] is clamped to the work and rounded up
  * to a multiple of local[d]; a zero size launches nothing.
- *   launch: global [32*n], local [32] (the default rule, docs/host.md)
+ *   launch: the default rule (docs/host.md)
+ *   global: [32*n]
+ *   local:  [32]
  *   work:   at most [32*n]
  */
 void mv_opencl_launch(int n, int m, size_t global[3], size_t local[3], cl_uint* dims);

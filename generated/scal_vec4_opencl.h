@@ -77,7 +77,9 @@ int scal_vec4_opencl_buffers(risec_cl_context* ctx, cl_mem output, int n, float 
  * global[d] and local[d] for d < *dims (local[0] == 0: the OpenCL runtime
  * chooses the local size). global[d] is clamped to the work and rounded up
  * to a multiple of local[d]; a zero size launches nothing.
- *   launch: global [(n + 3)/4], local chosen by the runtime (given)
+ *   launch: the default rule (docs/host.md)
+ *   global: [max(n/4, n%4)]
+ *   local:  [max(1, min(128, max(n/4, n%4)))]
  *   work:   at most [max(n/4, n%4)]
  */
 void scal_vec4_opencl_launch(int n, size_t global[3], size_t local[3], cl_uint* dims);

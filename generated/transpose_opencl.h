@@ -80,7 +80,9 @@ int transpose_opencl_buffers(risec_cl_context* ctx, cl_mem output, int n, int m,
  * global[d] and local[d] for d < *dims (local[0] == 0: the OpenCL runtime
  * chooses the local size). global[d] is clamped to the work and rounded up
  * to a multiple of local[d]; a zero size launches nothing.
- *   launch: global [n, m], local chosen by the runtime (given)
+ *   launch: the default rule (docs/host.md)
+ *   global: [n, m]
+ *   local:  [max(1, min(32, n)), max(1, min(8, m))]
  *   work:   at most [n, m]
  */
 void transpose_opencl_launch(int n, int m, size_t global[3], size_t local[3], cl_uint* dims);

@@ -79,7 +79,9 @@ int tree_reduce_opencl_buffers(risec_cl_context* ctx, cl_mem output, int m, cl_m
  * global[d] and local[d] for d < *dims (local[0] == 0: the OpenCL runtime
  * chooses the local size). global[d] is clamped to the work and rounded up
  * to a multiple of local[d]; a zero size launches nothing.
- *   launch: global [m], local chosen by the runtime (given)
+ *   launch: the default rule (docs/host.md)
+ *   global: [m]
+ *   local:  [max(1, min(128, m))]
  *   work:   at most [m]
  */
 void tree_reduce_opencl_launch(int m, size_t global[3], size_t local[3], cl_uint* dims);
