@@ -437,9 +437,9 @@ TEST(RuleRegistryTest, EveryRuleHasATestCase) {
 /// The rules that handle a remainder (a tail or padding) instead of needing a
 /// multiple of their size.
 bool remainderRule(const std::string& name) {
-  for (const char* r : {"padTile", "padMap", "peelTail", "peelReduce", "splitReduceSeq",
-                        "stageTiles", "padNest", "reduceToWorkGroups", "reduceInWorkGroup",
-                        "scanBlocked"})
+  for (const char* r :
+       {"padTile", "padMap", "peelTail", "peelReduce", "splitReduceSeq", "stageTiles", "padNest",
+        "reduceToWorkGroups", "reduceInWorkGroup", "scanBlocked"})
     if (name.rfind(r, 0) == 0)
       return true;
   return false;
