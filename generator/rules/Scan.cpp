@@ -32,17 +32,8 @@ std::string whyNotBlockable(const Expr& op, const Expr& init) {
   if (!p || (*p != Prim::Add && *p != Prim::Mul && *p != Prim::Max && *p != Prim::Min))
     return "its operator is not `add`, `mul`, `max` or `min` (or a lambda applying one), the "
            "associative operators whose elements a blocked scan may combine block by block";
-  if (laneInit(*p, init))
+  if (partInit(*p, init, false))
     return "";
-  Expr lit = init;
-  if ((*p == Prim::Max || *p == Prim::Min) && isCall(init, Prim::Neg, 1))
-    lit = spineOf(init).args[0];
-  if (lit->kind() == ExprKind::Literal && lit->value().kind != ScalarKind::Bool) {
-    double d = lit->value().asDouble();
-    if ((*p == Prim::Add && d == 0.0) || (*p == Prim::Mul && d == 1.0) || *p == Prim::Max ||
-        *p == Prim::Min)
-      return "";
-  }
   std::string name(primName(*p));
   if (*p == Prim::Max || *p == Prim::Min)
     return "its initial value is not a literal (every block of a `" + name +

@@ -25,12 +25,17 @@ std::optional<Prim> binaryPrim(const Expr& op) {
 /// or any float literal for max and min, which are idempotent (combining
 /// `init` with itself again leaves the result unchanged).
 bool laneInit(Prim p, const Expr& init) {
+  return partInit(p, init, true);
+}
+
+bool partInit(Prim p, const Expr& init, bool floatsOnly) {
   if ((p == Prim::Max || p == Prim::Min) && isCall(init, Prim::Neg, 1))
-    return laneInit(p, spineOf(init).args[0]); // `-3.4e38f`
+    return partInit(p, spineOf(init).args[0], floatsOnly); // `-3.4e38f`
   if (init->kind() != ExprKind::Literal)
     return false;
   const ScalarValue& v = init->value();
-  if (v.kind != ScalarKind::F32 && v.kind != ScalarKind::F64)
+  bool isFloat = v.kind == ScalarKind::F32 || v.kind == ScalarKind::F64;
+  if (floatsOnly ? !isFloat : v.kind == ScalarKind::Bool)
     return false;
   return (p == Prim::Add && v.asDouble() == 0.0) || (p == Prim::Mul && v.asDouble() == 1.0) ||
          p == Prim::Max || p == Prim::Min;

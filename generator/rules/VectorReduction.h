@@ -26,6 +26,9 @@ std::optional<Prim> binaryPrim(const Expr& op);
 /// reduction with `p` on floats (add with 0, mul with 1, max/min with any
 /// literal): also whether two parts of a reduction may each start from it.
 bool laneInit(Prim p, const Expr& init);
+/// laneInit, with integer literals too where `floatsOnly` is false (a
+/// blocked scan's blocks may start from `0` of an i32 add).
+bool partInit(Prim p, const Expr& init, bool floatsOnly);
 
 /// Why a reduction with `op` from `init` may not be split into parts that
 /// each start from `init` and are combined afterwards (the condition of the
