@@ -134,6 +134,10 @@ TEST(CPrinter, ClarifyingParenthesesAsCompilersAskForThem) {
             "(x & m) == 0");
   EXPECT_EQ(printExpr(binary(COp::And, id("a"), binary(COp::And, id("b"), id("c")))),
             "a && (b && c)");
+  // an operand that starts with a cast's parenthesis is not yet in parentheses
+  CExpr masked = binary(COp::BitAnd, cast(namedType("risec_i32x8"), id("a")), id("m"));
+  EXPECT_EQ(printExpr(binary(COp::BitOr, masked, binary(COp::BitAnd, id("b"), id("n")))),
+            "((risec_i32x8)a & m) | (b & n)");
 }
 
 TEST(CPrinter, Statements) {

@@ -108,18 +108,20 @@ std::string operand(const CExpr& e, int minPrecedence) {
   return precedenceOf(e) < minPrecedence ? wrap(s) : s;
 }
 
+/// Operand `e` of `parent`, in parentheses where C needs them (precedence)
+/// or where they clarify (clarifyingParens). A printed operand that starts
+/// with `(` may be a cast, `(risec_i32x8)a & m`, so that says nothing.
+std::string operand(COp parent, const CExpr& e, int minPrecedence) {
+  std::string s = printExpr(e);
+  return precedenceOf(e) < minPrecedence || clarifyingParens(parent, e) ? wrap(s) : s;
+}
+
 std::string printBinary(const CExpr& e) {
   COp op = e->op();
   const COpInfo& info = opInfo(op);
   int p = info.precedence;
-  const CExpr& l = e->operands()[0];
-  const CExpr& r = e->operands()[1];
-  std::string ls = operand(l, info.rightAssoc ? p + 1 : p);
-  std::string rs = operand(r, info.rightAssoc ? p : p + 1);
-  if (clarifyingParens(op, l) && ls[0] != '(')
-    ls = wrap(ls);
-  if (clarifyingParens(op, r) && rs[0] != '(')
-    rs = wrap(rs);
+  std::string ls = operand(op, e->operands()[0], info.rightAssoc ? p + 1 : p);
+  std::string rs = operand(op, e->operands()[1], info.rightAssoc ? p : p + 1);
   return ls + " " + info.spelling + " " + rs;
 }
 
