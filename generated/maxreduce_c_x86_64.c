@@ -19,6 +19,8 @@
 
 typedef float risec_f32x4 __attribute__((vector_size(16)));
 typedef float risec_f32x4u __attribute__((vector_size(16), aligned(4), may_alias));
+typedef int32_t risec_i32x4 __attribute__((vector_size(16)));
+typedef int32_t risec_i32x4u __attribute__((vector_size(16), aligned(4), may_alias));
 
 int maxreduce_c_x86_64(float* restrict output, int n, const float* restrict xs) {
   if (n < 0) {
@@ -33,72 +35,72 @@ int maxreduce_c_x86_64(float* restrict output, int n, const float* restrict xs) 
   }
   // reduceSeq
   for (int i = 0; i < n / 32; i += 1) {
+    risec_f32x4 max_a = *(const risec_f32x4u*)&acc_2[0];
+    risec_f32x4 max_b = *(const risec_f32x4u*)&xs[32 * i];
+    risec_i32x4 greater = max_a > max_b;
     *(risec_f32x4u*)&acc_2[0] =
-        (risec_f32x4){acc_2[0] > xs[32 * i] ? acc_2[0] : xs[32 * i],
-                      acc_2[1] > xs[32 * i + 1] ? acc_2[1] : xs[32 * i + 1],
-                      acc_2[2] > xs[32 * i + 2] ? acc_2[2] : xs[32 * i + 2],
-                      acc_2[3] > xs[32 * i + 3] ? acc_2[3] : xs[32 * i + 3]};
+        (risec_f32x4)(((risec_i32x4)max_a & greater) | ((risec_i32x4)max_b & ~greater));
+    risec_f32x4 max_a_2 = *(const risec_f32x4u*)&acc_2[4];
+    risec_f32x4 max_b_2 = *(const risec_f32x4u*)&xs[32 * i + 4];
+    risec_i32x4 greater_2 = max_a_2 > max_b_2;
     *(risec_f32x4u*)&acc_2[4] =
-        (risec_f32x4){acc_2[4] > xs[32 * i + 4] ? acc_2[4] : xs[32 * i + 4],
-                      acc_2[5] > xs[32 * i + 5] ? acc_2[5] : xs[32 * i + 5],
-                      acc_2[6] > xs[32 * i + 6] ? acc_2[6] : xs[32 * i + 6],
-                      acc_2[7] > xs[32 * i + 7] ? acc_2[7] : xs[32 * i + 7]};
+        (risec_f32x4)(((risec_i32x4)max_a_2 & greater_2) | ((risec_i32x4)max_b_2 & ~greater_2));
+    risec_f32x4 max_a_3 = *(const risec_f32x4u*)&acc_2[8];
+    risec_f32x4 max_b_3 = *(const risec_f32x4u*)&xs[32 * i + 8];
+    risec_i32x4 greater_3 = max_a_3 > max_b_3;
     *(risec_f32x4u*)&acc_2[8] =
-        (risec_f32x4){acc_2[8] > xs[32 * i + 8] ? acc_2[8] : xs[32 * i + 8],
-                      acc_2[9] > xs[32 * i + 9] ? acc_2[9] : xs[32 * i + 9],
-                      acc_2[10] > xs[32 * i + 10] ? acc_2[10] : xs[32 * i + 10],
-                      acc_2[11] > xs[32 * i + 11] ? acc_2[11] : xs[32 * i + 11]};
+        (risec_f32x4)(((risec_i32x4)max_a_3 & greater_3) | ((risec_i32x4)max_b_3 & ~greater_3));
+    risec_f32x4 max_a_4 = *(const risec_f32x4u*)&acc_2[12];
+    risec_f32x4 max_b_4 = *(const risec_f32x4u*)&xs[32 * i + 12];
+    risec_i32x4 greater_4 = max_a_4 > max_b_4;
     *(risec_f32x4u*)&acc_2[12] =
-        (risec_f32x4){acc_2[12] > xs[32 * i + 12] ? acc_2[12] : xs[32 * i + 12],
-                      acc_2[13] > xs[32 * i + 13] ? acc_2[13] : xs[32 * i + 13],
-                      acc_2[14] > xs[32 * i + 14] ? acc_2[14] : xs[32 * i + 14],
-                      acc_2[15] > xs[32 * i + 15] ? acc_2[15] : xs[32 * i + 15]};
+        (risec_f32x4)(((risec_i32x4)max_a_4 & greater_4) | ((risec_i32x4)max_b_4 & ~greater_4));
+    risec_f32x4 max_a_5 = *(const risec_f32x4u*)&acc_2[16];
+    risec_f32x4 max_b_5 = *(const risec_f32x4u*)&xs[32 * i + 16];
+    risec_i32x4 greater_5 = max_a_5 > max_b_5;
     *(risec_f32x4u*)&acc_2[16] =
-        (risec_f32x4){acc_2[16] > xs[32 * i + 16] ? acc_2[16] : xs[32 * i + 16],
-                      acc_2[17] > xs[32 * i + 17] ? acc_2[17] : xs[32 * i + 17],
-                      acc_2[18] > xs[32 * i + 18] ? acc_2[18] : xs[32 * i + 18],
-                      acc_2[19] > xs[32 * i + 19] ? acc_2[19] : xs[32 * i + 19]};
+        (risec_f32x4)(((risec_i32x4)max_a_5 & greater_5) | ((risec_i32x4)max_b_5 & ~greater_5));
+    risec_f32x4 max_a_6 = *(const risec_f32x4u*)&acc_2[20];
+    risec_f32x4 max_b_6 = *(const risec_f32x4u*)&xs[32 * i + 20];
+    risec_i32x4 greater_6 = max_a_6 > max_b_6;
     *(risec_f32x4u*)&acc_2[20] =
-        (risec_f32x4){acc_2[20] > xs[32 * i + 20] ? acc_2[20] : xs[32 * i + 20],
-                      acc_2[21] > xs[32 * i + 21] ? acc_2[21] : xs[32 * i + 21],
-                      acc_2[22] > xs[32 * i + 22] ? acc_2[22] : xs[32 * i + 22],
-                      acc_2[23] > xs[32 * i + 23] ? acc_2[23] : xs[32 * i + 23]};
+        (risec_f32x4)(((risec_i32x4)max_a_6 & greater_6) | ((risec_i32x4)max_b_6 & ~greater_6));
+    risec_f32x4 max_a_7 = *(const risec_f32x4u*)&acc_2[24];
+    risec_f32x4 max_b_7 = *(const risec_f32x4u*)&xs[32 * i + 24];
+    risec_i32x4 greater_7 = max_a_7 > max_b_7;
     *(risec_f32x4u*)&acc_2[24] =
-        (risec_f32x4){acc_2[24] > xs[32 * i + 24] ? acc_2[24] : xs[32 * i + 24],
-                      acc_2[25] > xs[32 * i + 25] ? acc_2[25] : xs[32 * i + 25],
-                      acc_2[26] > xs[32 * i + 26] ? acc_2[26] : xs[32 * i + 26],
-                      acc_2[27] > xs[32 * i + 27] ? acc_2[27] : xs[32 * i + 27]};
+        (risec_f32x4)(((risec_i32x4)max_a_7 & greater_7) | ((risec_i32x4)max_b_7 & ~greater_7));
+    risec_f32x4 max_a_8 = *(const risec_f32x4u*)&acc_2[28];
+    risec_f32x4 max_b_8 = *(const risec_f32x4u*)&xs[32 * i + 28];
+    risec_i32x4 greater_8 = max_a_8 > max_b_8;
     *(risec_f32x4u*)&acc_2[28] =
-        (risec_f32x4){acc_2[28] > xs[32 * i + 28] ? acc_2[28] : xs[32 * i + 28],
-                      acc_2[29] > xs[32 * i + 29] ? acc_2[29] : xs[32 * i + 29],
-                      acc_2[30] > xs[32 * i + 30] ? acc_2[30] : xs[32 * i + 30],
-                      acc_2[31] > xs[32 * i + 31] ? acc_2[31] : xs[32 * i + 31]};
+        (risec_f32x4)(((risec_i32x4)max_a_8 & greater_8) | ((risec_i32x4)max_b_8 & ~greater_8));
   }
   risec_f32x4 acc_3 = (risec_f32x4){-3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f};
-  acc_3 = (risec_f32x4){
-      acc_3[0] > acc_2[0] ? acc_3[0] : acc_2[0], acc_3[1] > acc_2[1] ? acc_3[1] : acc_2[1],
-      acc_3[2] > acc_2[2] ? acc_3[2] : acc_2[2], acc_3[3] > acc_2[3] ? acc_3[3] : acc_2[3]};
-  acc_3 = (risec_f32x4){
-      acc_3[0] > acc_2[4] ? acc_3[0] : acc_2[4], acc_3[1] > acc_2[5] ? acc_3[1] : acc_2[5],
-      acc_3[2] > acc_2[6] ? acc_3[2] : acc_2[6], acc_3[3] > acc_2[7] ? acc_3[3] : acc_2[7]};
-  acc_3 = (risec_f32x4){
-      acc_3[0] > acc_2[8] ? acc_3[0] : acc_2[8], acc_3[1] > acc_2[9] ? acc_3[1] : acc_2[9],
-      acc_3[2] > acc_2[10] ? acc_3[2] : acc_2[10], acc_3[3] > acc_2[11] ? acc_3[3] : acc_2[11]};
-  acc_3 = (risec_f32x4){
-      acc_3[0] > acc_2[12] ? acc_3[0] : acc_2[12], acc_3[1] > acc_2[13] ? acc_3[1] : acc_2[13],
-      acc_3[2] > acc_2[14] ? acc_3[2] : acc_2[14], acc_3[3] > acc_2[15] ? acc_3[3] : acc_2[15]};
-  acc_3 = (risec_f32x4){
-      acc_3[0] > acc_2[16] ? acc_3[0] : acc_2[16], acc_3[1] > acc_2[17] ? acc_3[1] : acc_2[17],
-      acc_3[2] > acc_2[18] ? acc_3[2] : acc_2[18], acc_3[3] > acc_2[19] ? acc_3[3] : acc_2[19]};
-  acc_3 = (risec_f32x4){
-      acc_3[0] > acc_2[20] ? acc_3[0] : acc_2[20], acc_3[1] > acc_2[21] ? acc_3[1] : acc_2[21],
-      acc_3[2] > acc_2[22] ? acc_3[2] : acc_2[22], acc_3[3] > acc_2[23] ? acc_3[3] : acc_2[23]};
-  acc_3 = (risec_f32x4){
-      acc_3[0] > acc_2[24] ? acc_3[0] : acc_2[24], acc_3[1] > acc_2[25] ? acc_3[1] : acc_2[25],
-      acc_3[2] > acc_2[26] ? acc_3[2] : acc_2[26], acc_3[3] > acc_2[27] ? acc_3[3] : acc_2[27]};
-  acc_3 = (risec_f32x4){
-      acc_3[0] > acc_2[28] ? acc_3[0] : acc_2[28], acc_3[1] > acc_2[29] ? acc_3[1] : acc_2[29],
-      acc_3[2] > acc_2[30] ? acc_3[2] : acc_2[30], acc_3[3] > acc_2[31] ? acc_3[3] : acc_2[31]};
+  risec_f32x4 max_b_9 = *(const risec_f32x4u*)&acc_2[0];
+  risec_i32x4 greater_9 = acc_3 > max_b_9;
+  acc_3 = (risec_f32x4)(((risec_i32x4)acc_3 & greater_9) | ((risec_i32x4)max_b_9 & ~greater_9));
+  risec_f32x4 max_b_10 = *(const risec_f32x4u*)&acc_2[4];
+  risec_i32x4 greater_10 = acc_3 > max_b_10;
+  acc_3 = (risec_f32x4)(((risec_i32x4)acc_3 & greater_10) | ((risec_i32x4)max_b_10 & ~greater_10));
+  risec_f32x4 max_b_11 = *(const risec_f32x4u*)&acc_2[8];
+  risec_i32x4 greater_11 = acc_3 > max_b_11;
+  acc_3 = (risec_f32x4)(((risec_i32x4)acc_3 & greater_11) | ((risec_i32x4)max_b_11 & ~greater_11));
+  risec_f32x4 max_b_12 = *(const risec_f32x4u*)&acc_2[12];
+  risec_i32x4 greater_12 = acc_3 > max_b_12;
+  acc_3 = (risec_f32x4)(((risec_i32x4)acc_3 & greater_12) | ((risec_i32x4)max_b_12 & ~greater_12));
+  risec_f32x4 max_b_13 = *(const risec_f32x4u*)&acc_2[16];
+  risec_i32x4 greater_13 = acc_3 > max_b_13;
+  acc_3 = (risec_f32x4)(((risec_i32x4)acc_3 & greater_13) | ((risec_i32x4)max_b_13 & ~greater_13));
+  risec_f32x4 max_b_14 = *(const risec_f32x4u*)&acc_2[20];
+  risec_i32x4 greater_14 = acc_3 > max_b_14;
+  acc_3 = (risec_f32x4)(((risec_i32x4)acc_3 & greater_14) | ((risec_i32x4)max_b_14 & ~greater_14));
+  risec_f32x4 max_b_15 = *(const risec_f32x4u*)&acc_2[24];
+  risec_i32x4 greater_15 = acc_3 > max_b_15;
+  acc_3 = (risec_f32x4)(((risec_i32x4)acc_3 & greater_15) | ((risec_i32x4)max_b_15 & ~greater_15));
+  risec_f32x4 max_b_16 = *(const risec_f32x4u*)&acc_2[28];
+  risec_i32x4 greater_16 = acc_3 > max_b_16;
+  acc_3 = (risec_f32x4)(((risec_i32x4)acc_3 & greater_16) | ((risec_i32x4)max_b_16 & ~greater_16));
   *(risec_f32x4u*)&tmp[0] = acc_3;
   float acc_4 = -3.4e+38f;
   acc_4 = acc_4 > tmp[0] ? acc_4 : tmp[0];

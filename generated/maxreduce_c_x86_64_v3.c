@@ -19,6 +19,8 @@
 
 typedef float risec_f32x8 __attribute__((vector_size(32)));
 typedef float risec_f32x8u __attribute__((vector_size(32), aligned(4), may_alias));
+typedef int32_t risec_i32x8 __attribute__((vector_size(32)));
+typedef int32_t risec_i32x8u __attribute__((vector_size(32), aligned(4), may_alias));
 
 int maxreduce_c_x86_64_v3(float* restrict output, int n, const float* restrict xs) {
   if (n < 0) {
@@ -34,121 +36,73 @@ int maxreduce_c_x86_64_v3(float* restrict output, int n, const float* restrict x
   }
   // reduceSeq
   for (int i = 0; i < n / 64; i += 1) {
+    risec_f32x8 max_a = *(const risec_f32x8u*)&acc_2[0];
+    risec_f32x8 max_b = *(const risec_f32x8u*)&xs[64 * i];
+    risec_i32x8 greater = max_a > max_b;
     *(risec_f32x8u*)&acc_2[0] =
-        (risec_f32x8){acc_2[0] > xs[64 * i] ? acc_2[0] : xs[64 * i],
-                      acc_2[1] > xs[64 * i + 1] ? acc_2[1] : xs[64 * i + 1],
-                      acc_2[2] > xs[64 * i + 2] ? acc_2[2] : xs[64 * i + 2],
-                      acc_2[3] > xs[64 * i + 3] ? acc_2[3] : xs[64 * i + 3],
-                      acc_2[4] > xs[64 * i + 4] ? acc_2[4] : xs[64 * i + 4],
-                      acc_2[5] > xs[64 * i + 5] ? acc_2[5] : xs[64 * i + 5],
-                      acc_2[6] > xs[64 * i + 6] ? acc_2[6] : xs[64 * i + 6],
-                      acc_2[7] > xs[64 * i + 7] ? acc_2[7] : xs[64 * i + 7]};
+        (risec_f32x8)(((risec_i32x8)max_a & greater) | ((risec_i32x8)max_b & ~greater));
+    risec_f32x8 max_a_2 = *(const risec_f32x8u*)&acc_2[8];
+    risec_f32x8 max_b_2 = *(const risec_f32x8u*)&xs[64 * i + 8];
+    risec_i32x8 greater_2 = max_a_2 > max_b_2;
     *(risec_f32x8u*)&acc_2[8] =
-        (risec_f32x8){acc_2[8] > xs[64 * i + 8] ? acc_2[8] : xs[64 * i + 8],
-                      acc_2[9] > xs[64 * i + 9] ? acc_2[9] : xs[64 * i + 9],
-                      acc_2[10] > xs[64 * i + 10] ? acc_2[10] : xs[64 * i + 10],
-                      acc_2[11] > xs[64 * i + 11] ? acc_2[11] : xs[64 * i + 11],
-                      acc_2[12] > xs[64 * i + 12] ? acc_2[12] : xs[64 * i + 12],
-                      acc_2[13] > xs[64 * i + 13] ? acc_2[13] : xs[64 * i + 13],
-                      acc_2[14] > xs[64 * i + 14] ? acc_2[14] : xs[64 * i + 14],
-                      acc_2[15] > xs[64 * i + 15] ? acc_2[15] : xs[64 * i + 15]};
+        (risec_f32x8)(((risec_i32x8)max_a_2 & greater_2) | ((risec_i32x8)max_b_2 & ~greater_2));
+    risec_f32x8 max_a_3 = *(const risec_f32x8u*)&acc_2[16];
+    risec_f32x8 max_b_3 = *(const risec_f32x8u*)&xs[64 * i + 16];
+    risec_i32x8 greater_3 = max_a_3 > max_b_3;
     *(risec_f32x8u*)&acc_2[16] =
-        (risec_f32x8){acc_2[16] > xs[64 * i + 16] ? acc_2[16] : xs[64 * i + 16],
-                      acc_2[17] > xs[64 * i + 17] ? acc_2[17] : xs[64 * i + 17],
-                      acc_2[18] > xs[64 * i + 18] ? acc_2[18] : xs[64 * i + 18],
-                      acc_2[19] > xs[64 * i + 19] ? acc_2[19] : xs[64 * i + 19],
-                      acc_2[20] > xs[64 * i + 20] ? acc_2[20] : xs[64 * i + 20],
-                      acc_2[21] > xs[64 * i + 21] ? acc_2[21] : xs[64 * i + 21],
-                      acc_2[22] > xs[64 * i + 22] ? acc_2[22] : xs[64 * i + 22],
-                      acc_2[23] > xs[64 * i + 23] ? acc_2[23] : xs[64 * i + 23]};
+        (risec_f32x8)(((risec_i32x8)max_a_3 & greater_3) | ((risec_i32x8)max_b_3 & ~greater_3));
+    risec_f32x8 max_a_4 = *(const risec_f32x8u*)&acc_2[24];
+    risec_f32x8 max_b_4 = *(const risec_f32x8u*)&xs[64 * i + 24];
+    risec_i32x8 greater_4 = max_a_4 > max_b_4;
     *(risec_f32x8u*)&acc_2[24] =
-        (risec_f32x8){acc_2[24] > xs[64 * i + 24] ? acc_2[24] : xs[64 * i + 24],
-                      acc_2[25] > xs[64 * i + 25] ? acc_2[25] : xs[64 * i + 25],
-                      acc_2[26] > xs[64 * i + 26] ? acc_2[26] : xs[64 * i + 26],
-                      acc_2[27] > xs[64 * i + 27] ? acc_2[27] : xs[64 * i + 27],
-                      acc_2[28] > xs[64 * i + 28] ? acc_2[28] : xs[64 * i + 28],
-                      acc_2[29] > xs[64 * i + 29] ? acc_2[29] : xs[64 * i + 29],
-                      acc_2[30] > xs[64 * i + 30] ? acc_2[30] : xs[64 * i + 30],
-                      acc_2[31] > xs[64 * i + 31] ? acc_2[31] : xs[64 * i + 31]};
+        (risec_f32x8)(((risec_i32x8)max_a_4 & greater_4) | ((risec_i32x8)max_b_4 & ~greater_4));
+    risec_f32x8 max_a_5 = *(const risec_f32x8u*)&acc_2[32];
+    risec_f32x8 max_b_5 = *(const risec_f32x8u*)&xs[64 * i + 32];
+    risec_i32x8 greater_5 = max_a_5 > max_b_5;
     *(risec_f32x8u*)&acc_2[32] =
-        (risec_f32x8){acc_2[32] > xs[64 * i + 32] ? acc_2[32] : xs[64 * i + 32],
-                      acc_2[33] > xs[64 * i + 33] ? acc_2[33] : xs[64 * i + 33],
-                      acc_2[34] > xs[64 * i + 34] ? acc_2[34] : xs[64 * i + 34],
-                      acc_2[35] > xs[64 * i + 35] ? acc_2[35] : xs[64 * i + 35],
-                      acc_2[36] > xs[64 * i + 36] ? acc_2[36] : xs[64 * i + 36],
-                      acc_2[37] > xs[64 * i + 37] ? acc_2[37] : xs[64 * i + 37],
-                      acc_2[38] > xs[64 * i + 38] ? acc_2[38] : xs[64 * i + 38],
-                      acc_2[39] > xs[64 * i + 39] ? acc_2[39] : xs[64 * i + 39]};
+        (risec_f32x8)(((risec_i32x8)max_a_5 & greater_5) | ((risec_i32x8)max_b_5 & ~greater_5));
+    risec_f32x8 max_a_6 = *(const risec_f32x8u*)&acc_2[40];
+    risec_f32x8 max_b_6 = *(const risec_f32x8u*)&xs[64 * i + 40];
+    risec_i32x8 greater_6 = max_a_6 > max_b_6;
     *(risec_f32x8u*)&acc_2[40] =
-        (risec_f32x8){acc_2[40] > xs[64 * i + 40] ? acc_2[40] : xs[64 * i + 40],
-                      acc_2[41] > xs[64 * i + 41] ? acc_2[41] : xs[64 * i + 41],
-                      acc_2[42] > xs[64 * i + 42] ? acc_2[42] : xs[64 * i + 42],
-                      acc_2[43] > xs[64 * i + 43] ? acc_2[43] : xs[64 * i + 43],
-                      acc_2[44] > xs[64 * i + 44] ? acc_2[44] : xs[64 * i + 44],
-                      acc_2[45] > xs[64 * i + 45] ? acc_2[45] : xs[64 * i + 45],
-                      acc_2[46] > xs[64 * i + 46] ? acc_2[46] : xs[64 * i + 46],
-                      acc_2[47] > xs[64 * i + 47] ? acc_2[47] : xs[64 * i + 47]};
+        (risec_f32x8)(((risec_i32x8)max_a_6 & greater_6) | ((risec_i32x8)max_b_6 & ~greater_6));
+    risec_f32x8 max_a_7 = *(const risec_f32x8u*)&acc_2[48];
+    risec_f32x8 max_b_7 = *(const risec_f32x8u*)&xs[64 * i + 48];
+    risec_i32x8 greater_7 = max_a_7 > max_b_7;
     *(risec_f32x8u*)&acc_2[48] =
-        (risec_f32x8){acc_2[48] > xs[64 * i + 48] ? acc_2[48] : xs[64 * i + 48],
-                      acc_2[49] > xs[64 * i + 49] ? acc_2[49] : xs[64 * i + 49],
-                      acc_2[50] > xs[64 * i + 50] ? acc_2[50] : xs[64 * i + 50],
-                      acc_2[51] > xs[64 * i + 51] ? acc_2[51] : xs[64 * i + 51],
-                      acc_2[52] > xs[64 * i + 52] ? acc_2[52] : xs[64 * i + 52],
-                      acc_2[53] > xs[64 * i + 53] ? acc_2[53] : xs[64 * i + 53],
-                      acc_2[54] > xs[64 * i + 54] ? acc_2[54] : xs[64 * i + 54],
-                      acc_2[55] > xs[64 * i + 55] ? acc_2[55] : xs[64 * i + 55]};
+        (risec_f32x8)(((risec_i32x8)max_a_7 & greater_7) | ((risec_i32x8)max_b_7 & ~greater_7));
+    risec_f32x8 max_a_8 = *(const risec_f32x8u*)&acc_2[56];
+    risec_f32x8 max_b_8 = *(const risec_f32x8u*)&xs[64 * i + 56];
+    risec_i32x8 greater_8 = max_a_8 > max_b_8;
     *(risec_f32x8u*)&acc_2[56] =
-        (risec_f32x8){acc_2[56] > xs[64 * i + 56] ? acc_2[56] : xs[64 * i + 56],
-                      acc_2[57] > xs[64 * i + 57] ? acc_2[57] : xs[64 * i + 57],
-                      acc_2[58] > xs[64 * i + 58] ? acc_2[58] : xs[64 * i + 58],
-                      acc_2[59] > xs[64 * i + 59] ? acc_2[59] : xs[64 * i + 59],
-                      acc_2[60] > xs[64 * i + 60] ? acc_2[60] : xs[64 * i + 60],
-                      acc_2[61] > xs[64 * i + 61] ? acc_2[61] : xs[64 * i + 61],
-                      acc_2[62] > xs[64 * i + 62] ? acc_2[62] : xs[64 * i + 62],
-                      acc_2[63] > xs[64 * i + 63] ? acc_2[63] : xs[64 * i + 63]};
+        (risec_f32x8)(((risec_i32x8)max_a_8 & greater_8) | ((risec_i32x8)max_b_8 & ~greater_8));
   }
   risec_f32x8 acc_3 = (risec_f32x8){-3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f,
                                     -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f};
-  acc_3 = (risec_f32x8){
-      acc_3[0] > acc_2[0] ? acc_3[0] : acc_2[0], acc_3[1] > acc_2[1] ? acc_3[1] : acc_2[1],
-      acc_3[2] > acc_2[2] ? acc_3[2] : acc_2[2], acc_3[3] > acc_2[3] ? acc_3[3] : acc_2[3],
-      acc_3[4] > acc_2[4] ? acc_3[4] : acc_2[4], acc_3[5] > acc_2[5] ? acc_3[5] : acc_2[5],
-      acc_3[6] > acc_2[6] ? acc_3[6] : acc_2[6], acc_3[7] > acc_2[7] ? acc_3[7] : acc_2[7]};
-  acc_3 = (risec_f32x8){
-      acc_3[0] > acc_2[8] ? acc_3[0] : acc_2[8],   acc_3[1] > acc_2[9] ? acc_3[1] : acc_2[9],
-      acc_3[2] > acc_2[10] ? acc_3[2] : acc_2[10], acc_3[3] > acc_2[11] ? acc_3[3] : acc_2[11],
-      acc_3[4] > acc_2[12] ? acc_3[4] : acc_2[12], acc_3[5] > acc_2[13] ? acc_3[5] : acc_2[13],
-      acc_3[6] > acc_2[14] ? acc_3[6] : acc_2[14], acc_3[7] > acc_2[15] ? acc_3[7] : acc_2[15]};
-  acc_3 = (risec_f32x8){
-      acc_3[0] > acc_2[16] ? acc_3[0] : acc_2[16], acc_3[1] > acc_2[17] ? acc_3[1] : acc_2[17],
-      acc_3[2] > acc_2[18] ? acc_3[2] : acc_2[18], acc_3[3] > acc_2[19] ? acc_3[3] : acc_2[19],
-      acc_3[4] > acc_2[20] ? acc_3[4] : acc_2[20], acc_3[5] > acc_2[21] ? acc_3[5] : acc_2[21],
-      acc_3[6] > acc_2[22] ? acc_3[6] : acc_2[22], acc_3[7] > acc_2[23] ? acc_3[7] : acc_2[23]};
-  acc_3 = (risec_f32x8){
-      acc_3[0] > acc_2[24] ? acc_3[0] : acc_2[24], acc_3[1] > acc_2[25] ? acc_3[1] : acc_2[25],
-      acc_3[2] > acc_2[26] ? acc_3[2] : acc_2[26], acc_3[3] > acc_2[27] ? acc_3[3] : acc_2[27],
-      acc_3[4] > acc_2[28] ? acc_3[4] : acc_2[28], acc_3[5] > acc_2[29] ? acc_3[5] : acc_2[29],
-      acc_3[6] > acc_2[30] ? acc_3[6] : acc_2[30], acc_3[7] > acc_2[31] ? acc_3[7] : acc_2[31]};
-  acc_3 = (risec_f32x8){
-      acc_3[0] > acc_2[32] ? acc_3[0] : acc_2[32], acc_3[1] > acc_2[33] ? acc_3[1] : acc_2[33],
-      acc_3[2] > acc_2[34] ? acc_3[2] : acc_2[34], acc_3[3] > acc_2[35] ? acc_3[3] : acc_2[35],
-      acc_3[4] > acc_2[36] ? acc_3[4] : acc_2[36], acc_3[5] > acc_2[37] ? acc_3[5] : acc_2[37],
-      acc_3[6] > acc_2[38] ? acc_3[6] : acc_2[38], acc_3[7] > acc_2[39] ? acc_3[7] : acc_2[39]};
-  acc_3 = (risec_f32x8){
-      acc_3[0] > acc_2[40] ? acc_3[0] : acc_2[40], acc_3[1] > acc_2[41] ? acc_3[1] : acc_2[41],
-      acc_3[2] > acc_2[42] ? acc_3[2] : acc_2[42], acc_3[3] > acc_2[43] ? acc_3[3] : acc_2[43],
-      acc_3[4] > acc_2[44] ? acc_3[4] : acc_2[44], acc_3[5] > acc_2[45] ? acc_3[5] : acc_2[45],
-      acc_3[6] > acc_2[46] ? acc_3[6] : acc_2[46], acc_3[7] > acc_2[47] ? acc_3[7] : acc_2[47]};
-  acc_3 = (risec_f32x8){
-      acc_3[0] > acc_2[48] ? acc_3[0] : acc_2[48], acc_3[1] > acc_2[49] ? acc_3[1] : acc_2[49],
-      acc_3[2] > acc_2[50] ? acc_3[2] : acc_2[50], acc_3[3] > acc_2[51] ? acc_3[3] : acc_2[51],
-      acc_3[4] > acc_2[52] ? acc_3[4] : acc_2[52], acc_3[5] > acc_2[53] ? acc_3[5] : acc_2[53],
-      acc_3[6] > acc_2[54] ? acc_3[6] : acc_2[54], acc_3[7] > acc_2[55] ? acc_3[7] : acc_2[55]};
-  acc_3 = (risec_f32x8){
-      acc_3[0] > acc_2[56] ? acc_3[0] : acc_2[56], acc_3[1] > acc_2[57] ? acc_3[1] : acc_2[57],
-      acc_3[2] > acc_2[58] ? acc_3[2] : acc_2[58], acc_3[3] > acc_2[59] ? acc_3[3] : acc_2[59],
-      acc_3[4] > acc_2[60] ? acc_3[4] : acc_2[60], acc_3[5] > acc_2[61] ? acc_3[5] : acc_2[61],
-      acc_3[6] > acc_2[62] ? acc_3[6] : acc_2[62], acc_3[7] > acc_2[63] ? acc_3[7] : acc_2[63]};
+  risec_f32x8 max_b_9 = *(const risec_f32x8u*)&acc_2[0];
+  risec_i32x8 greater_9 = acc_3 > max_b_9;
+  acc_3 = (risec_f32x8)(((risec_i32x8)acc_3 & greater_9) | ((risec_i32x8)max_b_9 & ~greater_9));
+  risec_f32x8 max_b_10 = *(const risec_f32x8u*)&acc_2[8];
+  risec_i32x8 greater_10 = acc_3 > max_b_10;
+  acc_3 = (risec_f32x8)(((risec_i32x8)acc_3 & greater_10) | ((risec_i32x8)max_b_10 & ~greater_10));
+  risec_f32x8 max_b_11 = *(const risec_f32x8u*)&acc_2[16];
+  risec_i32x8 greater_11 = acc_3 > max_b_11;
+  acc_3 = (risec_f32x8)(((risec_i32x8)acc_3 & greater_11) | ((risec_i32x8)max_b_11 & ~greater_11));
+  risec_f32x8 max_b_12 = *(const risec_f32x8u*)&acc_2[24];
+  risec_i32x8 greater_12 = acc_3 > max_b_12;
+  acc_3 = (risec_f32x8)(((risec_i32x8)acc_3 & greater_12) | ((risec_i32x8)max_b_12 & ~greater_12));
+  risec_f32x8 max_b_13 = *(const risec_f32x8u*)&acc_2[32];
+  risec_i32x8 greater_13 = acc_3 > max_b_13;
+  acc_3 = (risec_f32x8)(((risec_i32x8)acc_3 & greater_13) | ((risec_i32x8)max_b_13 & ~greater_13));
+  risec_f32x8 max_b_14 = *(const risec_f32x8u*)&acc_2[40];
+  risec_i32x8 greater_14 = acc_3 > max_b_14;
+  acc_3 = (risec_f32x8)(((risec_i32x8)acc_3 & greater_14) | ((risec_i32x8)max_b_14 & ~greater_14));
+  risec_f32x8 max_b_15 = *(const risec_f32x8u*)&acc_2[48];
+  risec_i32x8 greater_15 = acc_3 > max_b_15;
+  acc_3 = (risec_f32x8)(((risec_i32x8)acc_3 & greater_15) | ((risec_i32x8)max_b_15 & ~greater_15));
+  risec_f32x8 max_b_16 = *(const risec_f32x8u*)&acc_2[56];
+  risec_i32x8 greater_16 = acc_3 > max_b_16;
+  acc_3 = (risec_f32x8)(((risec_i32x8)acc_3 & greater_16) | ((risec_i32x8)max_b_16 & ~greater_16));
   *(risec_f32x8u*)&tmp[0] = acc_3;
   float acc_4 = -3.4e+38f;
   acc_4 = acc_4 > tmp[0] ? acc_4 : tmp[0];

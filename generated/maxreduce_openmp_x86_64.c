@@ -21,6 +21,8 @@
 
 typedef float risec_f32x4 __attribute__((vector_size(16)));
 typedef float risec_f32x4u __attribute__((vector_size(16), aligned(4), may_alias));
+typedef int32_t risec_i32x4 __attribute__((vector_size(16)));
+typedef int32_t risec_i32x4u __attribute__((vector_size(16), aligned(4), may_alias));
 
 int maxreduce_openmp_x86_64(float* restrict output, int n, const float* restrict xs) {
   if (n < 0) {
@@ -45,72 +47,79 @@ int maxreduce_openmp_x86_64(float* restrict output, int n, const float* restrict
     }
     // reduceSeq
     for (int j = 0; j < 64; j += 1) {
+      risec_f32x4 max_a = *(const risec_f32x4u*)&acc[0];
+      risec_f32x4 max_b = *(const risec_f32x4u*)&xs[2048 * i + 32 * j];
+      risec_i32x4 greater = max_a > max_b;
       *(risec_f32x4u*)&acc[0] =
-          (risec_f32x4){acc[0] > xs[2048 * i + 32 * j] ? acc[0] : xs[2048 * i + 32 * j],
-                        acc[1] > xs[2048 * i + 32 * j + 1] ? acc[1] : xs[2048 * i + 32 * j + 1],
-                        acc[2] > xs[2048 * i + 32 * j + 2] ? acc[2] : xs[2048 * i + 32 * j + 2],
-                        acc[3] > xs[2048 * i + 32 * j + 3] ? acc[3] : xs[2048 * i + 32 * j + 3]};
+          (risec_f32x4)(((risec_i32x4)max_a & greater) | ((risec_i32x4)max_b & ~greater));
+      risec_f32x4 max_a_2 = *(const risec_f32x4u*)&acc[4];
+      risec_f32x4 max_b_2 = *(const risec_f32x4u*)&xs[2048 * i + 32 * j + 4];
+      risec_i32x4 greater_2 = max_a_2 > max_b_2;
       *(risec_f32x4u*)&acc[4] =
-          (risec_f32x4){acc[4] > xs[2048 * i + 32 * j + 4] ? acc[4] : xs[2048 * i + 32 * j + 4],
-                        acc[5] > xs[2048 * i + 32 * j + 5] ? acc[5] : xs[2048 * i + 32 * j + 5],
-                        acc[6] > xs[2048 * i + 32 * j + 6] ? acc[6] : xs[2048 * i + 32 * j + 6],
-                        acc[7] > xs[2048 * i + 32 * j + 7] ? acc[7] : xs[2048 * i + 32 * j + 7]};
-      *(risec_f32x4u*)&acc[8] = (risec_f32x4){
-          acc[8] > xs[2048 * i + 32 * j + 8] ? acc[8] : xs[2048 * i + 32 * j + 8],
-          acc[9] > xs[2048 * i + 32 * j + 9] ? acc[9] : xs[2048 * i + 32 * j + 9],
-          acc[10] > xs[2048 * i + 32 * j + 10] ? acc[10] : xs[2048 * i + 32 * j + 10],
-          acc[11] > xs[2048 * i + 32 * j + 11] ? acc[11] : xs[2048 * i + 32 * j + 11]};
-      *(risec_f32x4u*)&acc[12] = (risec_f32x4){
-          acc[12] > xs[2048 * i + 32 * j + 12] ? acc[12] : xs[2048 * i + 32 * j + 12],
-          acc[13] > xs[2048 * i + 32 * j + 13] ? acc[13] : xs[2048 * i + 32 * j + 13],
-          acc[14] > xs[2048 * i + 32 * j + 14] ? acc[14] : xs[2048 * i + 32 * j + 14],
-          acc[15] > xs[2048 * i + 32 * j + 15] ? acc[15] : xs[2048 * i + 32 * j + 15]};
-      *(risec_f32x4u*)&acc[16] = (risec_f32x4){
-          acc[16] > xs[2048 * i + 32 * j + 16] ? acc[16] : xs[2048 * i + 32 * j + 16],
-          acc[17] > xs[2048 * i + 32 * j + 17] ? acc[17] : xs[2048 * i + 32 * j + 17],
-          acc[18] > xs[2048 * i + 32 * j + 18] ? acc[18] : xs[2048 * i + 32 * j + 18],
-          acc[19] > xs[2048 * i + 32 * j + 19] ? acc[19] : xs[2048 * i + 32 * j + 19]};
-      *(risec_f32x4u*)&acc[20] = (risec_f32x4){
-          acc[20] > xs[2048 * i + 32 * j + 20] ? acc[20] : xs[2048 * i + 32 * j + 20],
-          acc[21] > xs[2048 * i + 32 * j + 21] ? acc[21] : xs[2048 * i + 32 * j + 21],
-          acc[22] > xs[2048 * i + 32 * j + 22] ? acc[22] : xs[2048 * i + 32 * j + 22],
-          acc[23] > xs[2048 * i + 32 * j + 23] ? acc[23] : xs[2048 * i + 32 * j + 23]};
-      *(risec_f32x4u*)&acc[24] = (risec_f32x4){
-          acc[24] > xs[2048 * i + 32 * j + 24] ? acc[24] : xs[2048 * i + 32 * j + 24],
-          acc[25] > xs[2048 * i + 32 * j + 25] ? acc[25] : xs[2048 * i + 32 * j + 25],
-          acc[26] > xs[2048 * i + 32 * j + 26] ? acc[26] : xs[2048 * i + 32 * j + 26],
-          acc[27] > xs[2048 * i + 32 * j + 27] ? acc[27] : xs[2048 * i + 32 * j + 27]};
-      *(risec_f32x4u*)&acc[28] = (risec_f32x4){
-          acc[28] > xs[2048 * i + 32 * j + 28] ? acc[28] : xs[2048 * i + 32 * j + 28],
-          acc[29] > xs[2048 * i + 32 * j + 29] ? acc[29] : xs[2048 * i + 32 * j + 29],
-          acc[30] > xs[2048 * i + 32 * j + 30] ? acc[30] : xs[2048 * i + 32 * j + 30],
-          acc[31] > xs[2048 * i + 32 * j + 31] ? acc[31] : xs[2048 * i + 32 * j + 31]};
+          (risec_f32x4)(((risec_i32x4)max_a_2 & greater_2) | ((risec_i32x4)max_b_2 & ~greater_2));
+      risec_f32x4 max_a_3 = *(const risec_f32x4u*)&acc[8];
+      risec_f32x4 max_b_3 = *(const risec_f32x4u*)&xs[2048 * i + 32 * j + 8];
+      risec_i32x4 greater_3 = max_a_3 > max_b_3;
+      *(risec_f32x4u*)&acc[8] =
+          (risec_f32x4)(((risec_i32x4)max_a_3 & greater_3) | ((risec_i32x4)max_b_3 & ~greater_3));
+      risec_f32x4 max_a_4 = *(const risec_f32x4u*)&acc[12];
+      risec_f32x4 max_b_4 = *(const risec_f32x4u*)&xs[2048 * i + 32 * j + 12];
+      risec_i32x4 greater_4 = max_a_4 > max_b_4;
+      *(risec_f32x4u*)&acc[12] =
+          (risec_f32x4)(((risec_i32x4)max_a_4 & greater_4) | ((risec_i32x4)max_b_4 & ~greater_4));
+      risec_f32x4 max_a_5 = *(const risec_f32x4u*)&acc[16];
+      risec_f32x4 max_b_5 = *(const risec_f32x4u*)&xs[2048 * i + 32 * j + 16];
+      risec_i32x4 greater_5 = max_a_5 > max_b_5;
+      *(risec_f32x4u*)&acc[16] =
+          (risec_f32x4)(((risec_i32x4)max_a_5 & greater_5) | ((risec_i32x4)max_b_5 & ~greater_5));
+      risec_f32x4 max_a_6 = *(const risec_f32x4u*)&acc[20];
+      risec_f32x4 max_b_6 = *(const risec_f32x4u*)&xs[2048 * i + 32 * j + 20];
+      risec_i32x4 greater_6 = max_a_6 > max_b_6;
+      *(risec_f32x4u*)&acc[20] =
+          (risec_f32x4)(((risec_i32x4)max_a_6 & greater_6) | ((risec_i32x4)max_b_6 & ~greater_6));
+      risec_f32x4 max_a_7 = *(const risec_f32x4u*)&acc[24];
+      risec_f32x4 max_b_7 = *(const risec_f32x4u*)&xs[2048 * i + 32 * j + 24];
+      risec_i32x4 greater_7 = max_a_7 > max_b_7;
+      *(risec_f32x4u*)&acc[24] =
+          (risec_f32x4)(((risec_i32x4)max_a_7 & greater_7) | ((risec_i32x4)max_b_7 & ~greater_7));
+      risec_f32x4 max_a_8 = *(const risec_f32x4u*)&acc[28];
+      risec_f32x4 max_b_8 = *(const risec_f32x4u*)&xs[2048 * i + 32 * j + 28];
+      risec_i32x4 greater_8 = max_a_8 > max_b_8;
+      *(risec_f32x4u*)&acc[28] =
+          (risec_f32x4)(((risec_i32x4)max_a_8 & greater_8) | ((risec_i32x4)max_b_8 & ~greater_8));
     }
     risec_f32x4 acc_2 = (risec_f32x4){-3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f};
+    risec_f32x4 max_b_9 = *(const risec_f32x4u*)&acc[0];
+    risec_i32x4 greater_9 = acc_2 > max_b_9;
+    acc_2 = (risec_f32x4)(((risec_i32x4)acc_2 & greater_9) | ((risec_i32x4)max_b_9 & ~greater_9));
+    risec_f32x4 max_b_10 = *(const risec_f32x4u*)&acc[4];
+    risec_i32x4 greater_10 = acc_2 > max_b_10;
     acc_2 =
-        (risec_f32x4){acc_2[0] > acc[0] ? acc_2[0] : acc[0], acc_2[1] > acc[1] ? acc_2[1] : acc[1],
-                      acc_2[2] > acc[2] ? acc_2[2] : acc[2], acc_2[3] > acc[3] ? acc_2[3] : acc[3]};
+        (risec_f32x4)(((risec_i32x4)acc_2 & greater_10) | ((risec_i32x4)max_b_10 & ~greater_10));
+    risec_f32x4 max_b_11 = *(const risec_f32x4u*)&acc[8];
+    risec_i32x4 greater_11 = acc_2 > max_b_11;
     acc_2 =
-        (risec_f32x4){acc_2[0] > acc[4] ? acc_2[0] : acc[4], acc_2[1] > acc[5] ? acc_2[1] : acc[5],
-                      acc_2[2] > acc[6] ? acc_2[2] : acc[6], acc_2[3] > acc[7] ? acc_2[3] : acc[7]};
-    acc_2 = (risec_f32x4){
-        acc_2[0] > acc[8] ? acc_2[0] : acc[8], acc_2[1] > acc[9] ? acc_2[1] : acc[9],
-        acc_2[2] > acc[10] ? acc_2[2] : acc[10], acc_2[3] > acc[11] ? acc_2[3] : acc[11]};
-    acc_2 = (risec_f32x4){
-        acc_2[0] > acc[12] ? acc_2[0] : acc[12], acc_2[1] > acc[13] ? acc_2[1] : acc[13],
-        acc_2[2] > acc[14] ? acc_2[2] : acc[14], acc_2[3] > acc[15] ? acc_2[3] : acc[15]};
-    acc_2 = (risec_f32x4){
-        acc_2[0] > acc[16] ? acc_2[0] : acc[16], acc_2[1] > acc[17] ? acc_2[1] : acc[17],
-        acc_2[2] > acc[18] ? acc_2[2] : acc[18], acc_2[3] > acc[19] ? acc_2[3] : acc[19]};
-    acc_2 = (risec_f32x4){
-        acc_2[0] > acc[20] ? acc_2[0] : acc[20], acc_2[1] > acc[21] ? acc_2[1] : acc[21],
-        acc_2[2] > acc[22] ? acc_2[2] : acc[22], acc_2[3] > acc[23] ? acc_2[3] : acc[23]};
-    acc_2 = (risec_f32x4){
-        acc_2[0] > acc[24] ? acc_2[0] : acc[24], acc_2[1] > acc[25] ? acc_2[1] : acc[25],
-        acc_2[2] > acc[26] ? acc_2[2] : acc[26], acc_2[3] > acc[27] ? acc_2[3] : acc[27]};
-    acc_2 = (risec_f32x4){
-        acc_2[0] > acc[28] ? acc_2[0] : acc[28], acc_2[1] > acc[29] ? acc_2[1] : acc[29],
-        acc_2[2] > acc[30] ? acc_2[2] : acc[30], acc_2[3] > acc[31] ? acc_2[3] : acc[31]};
+        (risec_f32x4)(((risec_i32x4)acc_2 & greater_11) | ((risec_i32x4)max_b_11 & ~greater_11));
+    risec_f32x4 max_b_12 = *(const risec_f32x4u*)&acc[12];
+    risec_i32x4 greater_12 = acc_2 > max_b_12;
+    acc_2 =
+        (risec_f32x4)(((risec_i32x4)acc_2 & greater_12) | ((risec_i32x4)max_b_12 & ~greater_12));
+    risec_f32x4 max_b_13 = *(const risec_f32x4u*)&acc[16];
+    risec_i32x4 greater_13 = acc_2 > max_b_13;
+    acc_2 =
+        (risec_f32x4)(((risec_i32x4)acc_2 & greater_13) | ((risec_i32x4)max_b_13 & ~greater_13));
+    risec_f32x4 max_b_14 = *(const risec_f32x4u*)&acc[20];
+    risec_i32x4 greater_14 = acc_2 > max_b_14;
+    acc_2 =
+        (risec_f32x4)(((risec_i32x4)acc_2 & greater_14) | ((risec_i32x4)max_b_14 & ~greater_14));
+    risec_f32x4 max_b_15 = *(const risec_f32x4u*)&acc[24];
+    risec_i32x4 greater_15 = acc_2 > max_b_15;
+    acc_2 =
+        (risec_f32x4)(((risec_i32x4)acc_2 & greater_15) | ((risec_i32x4)max_b_15 & ~greater_15));
+    risec_f32x4 max_b_16 = *(const risec_f32x4u*)&acc[28];
+    risec_i32x4 greater_16 = acc_2 > max_b_16;
+    acc_2 =
+        (risec_f32x4)(((risec_i32x4)acc_2 & greater_16) | ((risec_i32x4)max_b_16 & ~greater_16));
     *(risec_f32x4u*)&tmp_2[0] = acc_2;
     float acc_3 = -3.4e+38f;
     acc_3 = acc_3 > tmp_2[0] ? acc_3 : tmp_2[0];
@@ -133,103 +142,72 @@ int maxreduce_openmp_x86_64(float* restrict output, int n, const float* restrict
   }
   // reduceSeq
   for (int i = 0; i < n % 2048 / 32; i += 1) {
-    *(risec_f32x4u*)&acc_6[0] = (risec_f32x4){
-        acc_6[0] > xs[32 * i + 2048 * (n / 2048)] ? acc_6[0] : xs[32 * i + 2048 * (n / 2048)],
-        acc_6[1] > xs[32 * i + 2048 * (n / 2048) + 1] ? acc_6[1]
-                                                      : xs[32 * i + 2048 * (n / 2048) + 1],
-        acc_6[2] > xs[32 * i + 2048 * (n / 2048) + 2] ? acc_6[2]
-                                                      : xs[32 * i + 2048 * (n / 2048) + 2],
-        acc_6[3] > xs[32 * i + 2048 * (n / 2048) + 3] ? acc_6[3]
-                                                      : xs[32 * i + 2048 * (n / 2048) + 3]};
-    *(risec_f32x4u*)&acc_6[4] = (risec_f32x4){
-        acc_6[4] > xs[32 * i + 2048 * (n / 2048) + 4] ? acc_6[4]
-                                                      : xs[32 * i + 2048 * (n / 2048) + 4],
-        acc_6[5] > xs[32 * i + 2048 * (n / 2048) + 5] ? acc_6[5]
-                                                      : xs[32 * i + 2048 * (n / 2048) + 5],
-        acc_6[6] > xs[32 * i + 2048 * (n / 2048) + 6] ? acc_6[6]
-                                                      : xs[32 * i + 2048 * (n / 2048) + 6],
-        acc_6[7] > xs[32 * i + 2048 * (n / 2048) + 7] ? acc_6[7]
-                                                      : xs[32 * i + 2048 * (n / 2048) + 7]};
-    *(risec_f32x4u*)&acc_6[8] = (risec_f32x4){
-        acc_6[8] > xs[32 * i + 2048 * (n / 2048) + 8] ? acc_6[8]
-                                                      : xs[32 * i + 2048 * (n / 2048) + 8],
-        acc_6[9] > xs[32 * i + 2048 * (n / 2048) + 9] ? acc_6[9]
-                                                      : xs[32 * i + 2048 * (n / 2048) + 9],
-        acc_6[10] > xs[32 * i + 2048 * (n / 2048) + 10] ? acc_6[10]
-                                                        : xs[32 * i + 2048 * (n / 2048) + 10],
-        acc_6[11] > xs[32 * i + 2048 * (n / 2048) + 11] ? acc_6[11]
-                                                        : xs[32 * i + 2048 * (n / 2048) + 11]};
-    *(risec_f32x4u*)&acc_6[12] = (risec_f32x4){
-        acc_6[12] > xs[32 * i + 2048 * (n / 2048) + 12] ? acc_6[12]
-                                                        : xs[32 * i + 2048 * (n / 2048) + 12],
-        acc_6[13] > xs[32 * i + 2048 * (n / 2048) + 13] ? acc_6[13]
-                                                        : xs[32 * i + 2048 * (n / 2048) + 13],
-        acc_6[14] > xs[32 * i + 2048 * (n / 2048) + 14] ? acc_6[14]
-                                                        : xs[32 * i + 2048 * (n / 2048) + 14],
-        acc_6[15] > xs[32 * i + 2048 * (n / 2048) + 15] ? acc_6[15]
-                                                        : xs[32 * i + 2048 * (n / 2048) + 15]};
-    *(risec_f32x4u*)&acc_6[16] = (risec_f32x4){
-        acc_6[16] > xs[32 * i + 2048 * (n / 2048) + 16] ? acc_6[16]
-                                                        : xs[32 * i + 2048 * (n / 2048) + 16],
-        acc_6[17] > xs[32 * i + 2048 * (n / 2048) + 17] ? acc_6[17]
-                                                        : xs[32 * i + 2048 * (n / 2048) + 17],
-        acc_6[18] > xs[32 * i + 2048 * (n / 2048) + 18] ? acc_6[18]
-                                                        : xs[32 * i + 2048 * (n / 2048) + 18],
-        acc_6[19] > xs[32 * i + 2048 * (n / 2048) + 19] ? acc_6[19]
-                                                        : xs[32 * i + 2048 * (n / 2048) + 19]};
-    *(risec_f32x4u*)&acc_6[20] = (risec_f32x4){
-        acc_6[20] > xs[32 * i + 2048 * (n / 2048) + 20] ? acc_6[20]
-                                                        : xs[32 * i + 2048 * (n / 2048) + 20],
-        acc_6[21] > xs[32 * i + 2048 * (n / 2048) + 21] ? acc_6[21]
-                                                        : xs[32 * i + 2048 * (n / 2048) + 21],
-        acc_6[22] > xs[32 * i + 2048 * (n / 2048) + 22] ? acc_6[22]
-                                                        : xs[32 * i + 2048 * (n / 2048) + 22],
-        acc_6[23] > xs[32 * i + 2048 * (n / 2048) + 23] ? acc_6[23]
-                                                        : xs[32 * i + 2048 * (n / 2048) + 23]};
-    *(risec_f32x4u*)&acc_6[24] = (risec_f32x4){
-        acc_6[24] > xs[32 * i + 2048 * (n / 2048) + 24] ? acc_6[24]
-                                                        : xs[32 * i + 2048 * (n / 2048) + 24],
-        acc_6[25] > xs[32 * i + 2048 * (n / 2048) + 25] ? acc_6[25]
-                                                        : xs[32 * i + 2048 * (n / 2048) + 25],
-        acc_6[26] > xs[32 * i + 2048 * (n / 2048) + 26] ? acc_6[26]
-                                                        : xs[32 * i + 2048 * (n / 2048) + 26],
-        acc_6[27] > xs[32 * i + 2048 * (n / 2048) + 27] ? acc_6[27]
-                                                        : xs[32 * i + 2048 * (n / 2048) + 27]};
-    *(risec_f32x4u*)&acc_6[28] = (risec_f32x4){
-        acc_6[28] > xs[32 * i + 2048 * (n / 2048) + 28] ? acc_6[28]
-                                                        : xs[32 * i + 2048 * (n / 2048) + 28],
-        acc_6[29] > xs[32 * i + 2048 * (n / 2048) + 29] ? acc_6[29]
-                                                        : xs[32 * i + 2048 * (n / 2048) + 29],
-        acc_6[30] > xs[32 * i + 2048 * (n / 2048) + 30] ? acc_6[30]
-                                                        : xs[32 * i + 2048 * (n / 2048) + 30],
-        acc_6[31] > xs[32 * i + 2048 * (n / 2048) + 31] ? acc_6[31]
-                                                        : xs[32 * i + 2048 * (n / 2048) + 31]};
+    risec_f32x4 max_a_9 = *(const risec_f32x4u*)&acc_6[0];
+    risec_f32x4 max_b_17 = *(const risec_f32x4u*)&xs[32 * i + 2048 * (n / 2048)];
+    risec_i32x4 greater_17 = max_a_9 > max_b_17;
+    *(risec_f32x4u*)&acc_6[0] =
+        (risec_f32x4)(((risec_i32x4)max_a_9 & greater_17) | ((risec_i32x4)max_b_17 & ~greater_17));
+    risec_f32x4 max_a_10 = *(const risec_f32x4u*)&acc_6[4];
+    risec_f32x4 max_b_18 = *(const risec_f32x4u*)&xs[32 * i + 2048 * (n / 2048) + 4];
+    risec_i32x4 greater_18 = max_a_10 > max_b_18;
+    *(risec_f32x4u*)&acc_6[4] =
+        (risec_f32x4)(((risec_i32x4)max_a_10 & greater_18) | ((risec_i32x4)max_b_18 & ~greater_18));
+    risec_f32x4 max_a_11 = *(const risec_f32x4u*)&acc_6[8];
+    risec_f32x4 max_b_19 = *(const risec_f32x4u*)&xs[32 * i + 2048 * (n / 2048) + 8];
+    risec_i32x4 greater_19 = max_a_11 > max_b_19;
+    *(risec_f32x4u*)&acc_6[8] =
+        (risec_f32x4)(((risec_i32x4)max_a_11 & greater_19) | ((risec_i32x4)max_b_19 & ~greater_19));
+    risec_f32x4 max_a_12 = *(const risec_f32x4u*)&acc_6[12];
+    risec_f32x4 max_b_20 = *(const risec_f32x4u*)&xs[32 * i + 2048 * (n / 2048) + 12];
+    risec_i32x4 greater_20 = max_a_12 > max_b_20;
+    *(risec_f32x4u*)&acc_6[12] =
+        (risec_f32x4)(((risec_i32x4)max_a_12 & greater_20) | ((risec_i32x4)max_b_20 & ~greater_20));
+    risec_f32x4 max_a_13 = *(const risec_f32x4u*)&acc_6[16];
+    risec_f32x4 max_b_21 = *(const risec_f32x4u*)&xs[32 * i + 2048 * (n / 2048) + 16];
+    risec_i32x4 greater_21 = max_a_13 > max_b_21;
+    *(risec_f32x4u*)&acc_6[16] =
+        (risec_f32x4)(((risec_i32x4)max_a_13 & greater_21) | ((risec_i32x4)max_b_21 & ~greater_21));
+    risec_f32x4 max_a_14 = *(const risec_f32x4u*)&acc_6[20];
+    risec_f32x4 max_b_22 = *(const risec_f32x4u*)&xs[32 * i + 2048 * (n / 2048) + 20];
+    risec_i32x4 greater_22 = max_a_14 > max_b_22;
+    *(risec_f32x4u*)&acc_6[20] =
+        (risec_f32x4)(((risec_i32x4)max_a_14 & greater_22) | ((risec_i32x4)max_b_22 & ~greater_22));
+    risec_f32x4 max_a_15 = *(const risec_f32x4u*)&acc_6[24];
+    risec_f32x4 max_b_23 = *(const risec_f32x4u*)&xs[32 * i + 2048 * (n / 2048) + 24];
+    risec_i32x4 greater_23 = max_a_15 > max_b_23;
+    *(risec_f32x4u*)&acc_6[24] =
+        (risec_f32x4)(((risec_i32x4)max_a_15 & greater_23) | ((risec_i32x4)max_b_23 & ~greater_23));
+    risec_f32x4 max_a_16 = *(const risec_f32x4u*)&acc_6[28];
+    risec_f32x4 max_b_24 = *(const risec_f32x4u*)&xs[32 * i + 2048 * (n / 2048) + 28];
+    risec_i32x4 greater_24 = max_a_16 > max_b_24;
+    *(risec_f32x4u*)&acc_6[28] =
+        (risec_f32x4)(((risec_i32x4)max_a_16 & greater_24) | ((risec_i32x4)max_b_24 & ~greater_24));
   }
   risec_f32x4 acc_7 = (risec_f32x4){-3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f};
-  acc_7 = (risec_f32x4){
-      acc_7[0] > acc_6[0] ? acc_7[0] : acc_6[0], acc_7[1] > acc_6[1] ? acc_7[1] : acc_6[1],
-      acc_7[2] > acc_6[2] ? acc_7[2] : acc_6[2], acc_7[3] > acc_6[3] ? acc_7[3] : acc_6[3]};
-  acc_7 = (risec_f32x4){
-      acc_7[0] > acc_6[4] ? acc_7[0] : acc_6[4], acc_7[1] > acc_6[5] ? acc_7[1] : acc_6[5],
-      acc_7[2] > acc_6[6] ? acc_7[2] : acc_6[6], acc_7[3] > acc_6[7] ? acc_7[3] : acc_6[7]};
-  acc_7 = (risec_f32x4){
-      acc_7[0] > acc_6[8] ? acc_7[0] : acc_6[8], acc_7[1] > acc_6[9] ? acc_7[1] : acc_6[9],
-      acc_7[2] > acc_6[10] ? acc_7[2] : acc_6[10], acc_7[3] > acc_6[11] ? acc_7[3] : acc_6[11]};
-  acc_7 = (risec_f32x4){
-      acc_7[0] > acc_6[12] ? acc_7[0] : acc_6[12], acc_7[1] > acc_6[13] ? acc_7[1] : acc_6[13],
-      acc_7[2] > acc_6[14] ? acc_7[2] : acc_6[14], acc_7[3] > acc_6[15] ? acc_7[3] : acc_6[15]};
-  acc_7 = (risec_f32x4){
-      acc_7[0] > acc_6[16] ? acc_7[0] : acc_6[16], acc_7[1] > acc_6[17] ? acc_7[1] : acc_6[17],
-      acc_7[2] > acc_6[18] ? acc_7[2] : acc_6[18], acc_7[3] > acc_6[19] ? acc_7[3] : acc_6[19]};
-  acc_7 = (risec_f32x4){
-      acc_7[0] > acc_6[20] ? acc_7[0] : acc_6[20], acc_7[1] > acc_6[21] ? acc_7[1] : acc_6[21],
-      acc_7[2] > acc_6[22] ? acc_7[2] : acc_6[22], acc_7[3] > acc_6[23] ? acc_7[3] : acc_6[23]};
-  acc_7 = (risec_f32x4){
-      acc_7[0] > acc_6[24] ? acc_7[0] : acc_6[24], acc_7[1] > acc_6[25] ? acc_7[1] : acc_6[25],
-      acc_7[2] > acc_6[26] ? acc_7[2] : acc_6[26], acc_7[3] > acc_6[27] ? acc_7[3] : acc_6[27]};
-  acc_7 = (risec_f32x4){
-      acc_7[0] > acc_6[28] ? acc_7[0] : acc_6[28], acc_7[1] > acc_6[29] ? acc_7[1] : acc_6[29],
-      acc_7[2] > acc_6[30] ? acc_7[2] : acc_6[30], acc_7[3] > acc_6[31] ? acc_7[3] : acc_6[31]};
+  risec_f32x4 max_b_25 = *(const risec_f32x4u*)&acc_6[0];
+  risec_i32x4 greater_25 = acc_7 > max_b_25;
+  acc_7 = (risec_f32x4)(((risec_i32x4)acc_7 & greater_25) | ((risec_i32x4)max_b_25 & ~greater_25));
+  risec_f32x4 max_b_26 = *(const risec_f32x4u*)&acc_6[4];
+  risec_i32x4 greater_26 = acc_7 > max_b_26;
+  acc_7 = (risec_f32x4)(((risec_i32x4)acc_7 & greater_26) | ((risec_i32x4)max_b_26 & ~greater_26));
+  risec_f32x4 max_b_27 = *(const risec_f32x4u*)&acc_6[8];
+  risec_i32x4 greater_27 = acc_7 > max_b_27;
+  acc_7 = (risec_f32x4)(((risec_i32x4)acc_7 & greater_27) | ((risec_i32x4)max_b_27 & ~greater_27));
+  risec_f32x4 max_b_28 = *(const risec_f32x4u*)&acc_6[12];
+  risec_i32x4 greater_28 = acc_7 > max_b_28;
+  acc_7 = (risec_f32x4)(((risec_i32x4)acc_7 & greater_28) | ((risec_i32x4)max_b_28 & ~greater_28));
+  risec_f32x4 max_b_29 = *(const risec_f32x4u*)&acc_6[16];
+  risec_i32x4 greater_29 = acc_7 > max_b_29;
+  acc_7 = (risec_f32x4)(((risec_i32x4)acc_7 & greater_29) | ((risec_i32x4)max_b_29 & ~greater_29));
+  risec_f32x4 max_b_30 = *(const risec_f32x4u*)&acc_6[20];
+  risec_i32x4 greater_30 = acc_7 > max_b_30;
+  acc_7 = (risec_f32x4)(((risec_i32x4)acc_7 & greater_30) | ((risec_i32x4)max_b_30 & ~greater_30));
+  risec_f32x4 max_b_31 = *(const risec_f32x4u*)&acc_6[24];
+  risec_i32x4 greater_31 = acc_7 > max_b_31;
+  acc_7 = (risec_f32x4)(((risec_i32x4)acc_7 & greater_31) | ((risec_i32x4)max_b_31 & ~greater_31));
+  risec_f32x4 max_b_32 = *(const risec_f32x4u*)&acc_6[28];
+  risec_i32x4 greater_32 = acc_7 > max_b_32;
+  acc_7 = (risec_f32x4)(((risec_i32x4)acc_7 & greater_32) | ((risec_i32x4)max_b_32 & ~greater_32));
   *(risec_f32x4u*)&tmp_3[0] = acc_7;
   float acc_8 = -3.4e+38f;
   acc_8 = acc_8 > tmp_3[0] ? acc_8 : tmp_3[0];

@@ -21,6 +21,8 @@
 
 typedef float risec_f32x16 __attribute__((vector_size(64)));
 typedef float risec_f32x16u __attribute__((vector_size(64), aligned(4), may_alias));
+typedef int32_t risec_i32x16 __attribute__((vector_size(64)));
+typedef int32_t risec_i32x16u __attribute__((vector_size(64), aligned(4), may_alias));
 
 int maxreduce_openmp_x86_64_v4(float* restrict output, int n, const float* restrict xs) {
   if (n < 0) {
@@ -47,114 +49,46 @@ int maxreduce_openmp_x86_64_v4(float* restrict output, int n, const float* restr
     }
     // reduceSeq
     for (int j = 0; j < 64; j += 1) {
-      *(risec_f32x16u*)&acc[0] = (risec_f32x16){
-          acc[0] > xs[4096 * i + 64 * j] ? acc[0] : xs[4096 * i + 64 * j],
-          acc[1] > xs[4096 * i + 64 * j + 1] ? acc[1] : xs[4096 * i + 64 * j + 1],
-          acc[2] > xs[4096 * i + 64 * j + 2] ? acc[2] : xs[4096 * i + 64 * j + 2],
-          acc[3] > xs[4096 * i + 64 * j + 3] ? acc[3] : xs[4096 * i + 64 * j + 3],
-          acc[4] > xs[4096 * i + 64 * j + 4] ? acc[4] : xs[4096 * i + 64 * j + 4],
-          acc[5] > xs[4096 * i + 64 * j + 5] ? acc[5] : xs[4096 * i + 64 * j + 5],
-          acc[6] > xs[4096 * i + 64 * j + 6] ? acc[6] : xs[4096 * i + 64 * j + 6],
-          acc[7] > xs[4096 * i + 64 * j + 7] ? acc[7] : xs[4096 * i + 64 * j + 7],
-          acc[8] > xs[4096 * i + 64 * j + 8] ? acc[8] : xs[4096 * i + 64 * j + 8],
-          acc[9] > xs[4096 * i + 64 * j + 9] ? acc[9] : xs[4096 * i + 64 * j + 9],
-          acc[10] > xs[4096 * i + 64 * j + 10] ? acc[10] : xs[4096 * i + 64 * j + 10],
-          acc[11] > xs[4096 * i + 64 * j + 11] ? acc[11] : xs[4096 * i + 64 * j + 11],
-          acc[12] > xs[4096 * i + 64 * j + 12] ? acc[12] : xs[4096 * i + 64 * j + 12],
-          acc[13] > xs[4096 * i + 64 * j + 13] ? acc[13] : xs[4096 * i + 64 * j + 13],
-          acc[14] > xs[4096 * i + 64 * j + 14] ? acc[14] : xs[4096 * i + 64 * j + 14],
-          acc[15] > xs[4096 * i + 64 * j + 15] ? acc[15] : xs[4096 * i + 64 * j + 15]};
-      *(risec_f32x16u*)&acc[16] = (risec_f32x16){
-          acc[16] > xs[4096 * i + 64 * j + 16] ? acc[16] : xs[4096 * i + 64 * j + 16],
-          acc[17] > xs[4096 * i + 64 * j + 17] ? acc[17] : xs[4096 * i + 64 * j + 17],
-          acc[18] > xs[4096 * i + 64 * j + 18] ? acc[18] : xs[4096 * i + 64 * j + 18],
-          acc[19] > xs[4096 * i + 64 * j + 19] ? acc[19] : xs[4096 * i + 64 * j + 19],
-          acc[20] > xs[4096 * i + 64 * j + 20] ? acc[20] : xs[4096 * i + 64 * j + 20],
-          acc[21] > xs[4096 * i + 64 * j + 21] ? acc[21] : xs[4096 * i + 64 * j + 21],
-          acc[22] > xs[4096 * i + 64 * j + 22] ? acc[22] : xs[4096 * i + 64 * j + 22],
-          acc[23] > xs[4096 * i + 64 * j + 23] ? acc[23] : xs[4096 * i + 64 * j + 23],
-          acc[24] > xs[4096 * i + 64 * j + 24] ? acc[24] : xs[4096 * i + 64 * j + 24],
-          acc[25] > xs[4096 * i + 64 * j + 25] ? acc[25] : xs[4096 * i + 64 * j + 25],
-          acc[26] > xs[4096 * i + 64 * j + 26] ? acc[26] : xs[4096 * i + 64 * j + 26],
-          acc[27] > xs[4096 * i + 64 * j + 27] ? acc[27] : xs[4096 * i + 64 * j + 27],
-          acc[28] > xs[4096 * i + 64 * j + 28] ? acc[28] : xs[4096 * i + 64 * j + 28],
-          acc[29] > xs[4096 * i + 64 * j + 29] ? acc[29] : xs[4096 * i + 64 * j + 29],
-          acc[30] > xs[4096 * i + 64 * j + 30] ? acc[30] : xs[4096 * i + 64 * j + 30],
-          acc[31] > xs[4096 * i + 64 * j + 31] ? acc[31] : xs[4096 * i + 64 * j + 31]};
-      *(risec_f32x16u*)&acc[32] = (risec_f32x16){
-          acc[32] > xs[4096 * i + 64 * j + 32] ? acc[32] : xs[4096 * i + 64 * j + 32],
-          acc[33] > xs[4096 * i + 64 * j + 33] ? acc[33] : xs[4096 * i + 64 * j + 33],
-          acc[34] > xs[4096 * i + 64 * j + 34] ? acc[34] : xs[4096 * i + 64 * j + 34],
-          acc[35] > xs[4096 * i + 64 * j + 35] ? acc[35] : xs[4096 * i + 64 * j + 35],
-          acc[36] > xs[4096 * i + 64 * j + 36] ? acc[36] : xs[4096 * i + 64 * j + 36],
-          acc[37] > xs[4096 * i + 64 * j + 37] ? acc[37] : xs[4096 * i + 64 * j + 37],
-          acc[38] > xs[4096 * i + 64 * j + 38] ? acc[38] : xs[4096 * i + 64 * j + 38],
-          acc[39] > xs[4096 * i + 64 * j + 39] ? acc[39] : xs[4096 * i + 64 * j + 39],
-          acc[40] > xs[4096 * i + 64 * j + 40] ? acc[40] : xs[4096 * i + 64 * j + 40],
-          acc[41] > xs[4096 * i + 64 * j + 41] ? acc[41] : xs[4096 * i + 64 * j + 41],
-          acc[42] > xs[4096 * i + 64 * j + 42] ? acc[42] : xs[4096 * i + 64 * j + 42],
-          acc[43] > xs[4096 * i + 64 * j + 43] ? acc[43] : xs[4096 * i + 64 * j + 43],
-          acc[44] > xs[4096 * i + 64 * j + 44] ? acc[44] : xs[4096 * i + 64 * j + 44],
-          acc[45] > xs[4096 * i + 64 * j + 45] ? acc[45] : xs[4096 * i + 64 * j + 45],
-          acc[46] > xs[4096 * i + 64 * j + 46] ? acc[46] : xs[4096 * i + 64 * j + 46],
-          acc[47] > xs[4096 * i + 64 * j + 47] ? acc[47] : xs[4096 * i + 64 * j + 47]};
-      *(risec_f32x16u*)&acc[48] = (risec_f32x16){
-          acc[48] > xs[4096 * i + 64 * j + 48] ? acc[48] : xs[4096 * i + 64 * j + 48],
-          acc[49] > xs[4096 * i + 64 * j + 49] ? acc[49] : xs[4096 * i + 64 * j + 49],
-          acc[50] > xs[4096 * i + 64 * j + 50] ? acc[50] : xs[4096 * i + 64 * j + 50],
-          acc[51] > xs[4096 * i + 64 * j + 51] ? acc[51] : xs[4096 * i + 64 * j + 51],
-          acc[52] > xs[4096 * i + 64 * j + 52] ? acc[52] : xs[4096 * i + 64 * j + 52],
-          acc[53] > xs[4096 * i + 64 * j + 53] ? acc[53] : xs[4096 * i + 64 * j + 53],
-          acc[54] > xs[4096 * i + 64 * j + 54] ? acc[54] : xs[4096 * i + 64 * j + 54],
-          acc[55] > xs[4096 * i + 64 * j + 55] ? acc[55] : xs[4096 * i + 64 * j + 55],
-          acc[56] > xs[4096 * i + 64 * j + 56] ? acc[56] : xs[4096 * i + 64 * j + 56],
-          acc[57] > xs[4096 * i + 64 * j + 57] ? acc[57] : xs[4096 * i + 64 * j + 57],
-          acc[58] > xs[4096 * i + 64 * j + 58] ? acc[58] : xs[4096 * i + 64 * j + 58],
-          acc[59] > xs[4096 * i + 64 * j + 59] ? acc[59] : xs[4096 * i + 64 * j + 59],
-          acc[60] > xs[4096 * i + 64 * j + 60] ? acc[60] : xs[4096 * i + 64 * j + 60],
-          acc[61] > xs[4096 * i + 64 * j + 61] ? acc[61] : xs[4096 * i + 64 * j + 61],
-          acc[62] > xs[4096 * i + 64 * j + 62] ? acc[62] : xs[4096 * i + 64 * j + 62],
-          acc[63] > xs[4096 * i + 64 * j + 63] ? acc[63] : xs[4096 * i + 64 * j + 63]};
+      risec_f32x16 max_a = *(const risec_f32x16u*)&acc[0];
+      risec_f32x16 max_b = *(const risec_f32x16u*)&xs[4096 * i + 64 * j];
+      risec_i32x16 greater = max_a > max_b;
+      *(risec_f32x16u*)&acc[0] =
+          (risec_f32x16)(((risec_i32x16)max_a & greater) | ((risec_i32x16)max_b & ~greater));
+      risec_f32x16 max_a_2 = *(const risec_f32x16u*)&acc[16];
+      risec_f32x16 max_b_2 = *(const risec_f32x16u*)&xs[4096 * i + 64 * j + 16];
+      risec_i32x16 greater_2 = max_a_2 > max_b_2;
+      *(risec_f32x16u*)&acc[16] = (risec_f32x16)(((risec_i32x16)max_a_2 & greater_2) |
+                                                 ((risec_i32x16)max_b_2 & ~greater_2));
+      risec_f32x16 max_a_3 = *(const risec_f32x16u*)&acc[32];
+      risec_f32x16 max_b_3 = *(const risec_f32x16u*)&xs[4096 * i + 64 * j + 32];
+      risec_i32x16 greater_3 = max_a_3 > max_b_3;
+      *(risec_f32x16u*)&acc[32] = (risec_f32x16)(((risec_i32x16)max_a_3 & greater_3) |
+                                                 ((risec_i32x16)max_b_3 & ~greater_3));
+      risec_f32x16 max_a_4 = *(const risec_f32x16u*)&acc[48];
+      risec_f32x16 max_b_4 = *(const risec_f32x16u*)&xs[4096 * i + 64 * j + 48];
+      risec_i32x16 greater_4 = max_a_4 > max_b_4;
+      *(risec_f32x16u*)&acc[48] = (risec_f32x16)(((risec_i32x16)max_a_4 & greater_4) |
+                                                 ((risec_i32x16)max_b_4 & ~greater_4));
     }
     risec_f32x16 acc_2 = (risec_f32x16){
         -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f,
         -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f};
-    acc_2 = (risec_f32x16){
-        acc_2[0] > acc[0] ? acc_2[0] : acc[0],     acc_2[1] > acc[1] ? acc_2[1] : acc[1],
-        acc_2[2] > acc[2] ? acc_2[2] : acc[2],     acc_2[3] > acc[3] ? acc_2[3] : acc[3],
-        acc_2[4] > acc[4] ? acc_2[4] : acc[4],     acc_2[5] > acc[5] ? acc_2[5] : acc[5],
-        acc_2[6] > acc[6] ? acc_2[6] : acc[6],     acc_2[7] > acc[7] ? acc_2[7] : acc[7],
-        acc_2[8] > acc[8] ? acc_2[8] : acc[8],     acc_2[9] > acc[9] ? acc_2[9] : acc[9],
-        acc_2[10] > acc[10] ? acc_2[10] : acc[10], acc_2[11] > acc[11] ? acc_2[11] : acc[11],
-        acc_2[12] > acc[12] ? acc_2[12] : acc[12], acc_2[13] > acc[13] ? acc_2[13] : acc[13],
-        acc_2[14] > acc[14] ? acc_2[14] : acc[14], acc_2[15] > acc[15] ? acc_2[15] : acc[15]};
-    acc_2 = (risec_f32x16){
-        acc_2[0] > acc[16] ? acc_2[0] : acc[16],   acc_2[1] > acc[17] ? acc_2[1] : acc[17],
-        acc_2[2] > acc[18] ? acc_2[2] : acc[18],   acc_2[3] > acc[19] ? acc_2[3] : acc[19],
-        acc_2[4] > acc[20] ? acc_2[4] : acc[20],   acc_2[5] > acc[21] ? acc_2[5] : acc[21],
-        acc_2[6] > acc[22] ? acc_2[6] : acc[22],   acc_2[7] > acc[23] ? acc_2[7] : acc[23],
-        acc_2[8] > acc[24] ? acc_2[8] : acc[24],   acc_2[9] > acc[25] ? acc_2[9] : acc[25],
-        acc_2[10] > acc[26] ? acc_2[10] : acc[26], acc_2[11] > acc[27] ? acc_2[11] : acc[27],
-        acc_2[12] > acc[28] ? acc_2[12] : acc[28], acc_2[13] > acc[29] ? acc_2[13] : acc[29],
-        acc_2[14] > acc[30] ? acc_2[14] : acc[30], acc_2[15] > acc[31] ? acc_2[15] : acc[31]};
-    acc_2 = (risec_f32x16){
-        acc_2[0] > acc[32] ? acc_2[0] : acc[32],   acc_2[1] > acc[33] ? acc_2[1] : acc[33],
-        acc_2[2] > acc[34] ? acc_2[2] : acc[34],   acc_2[3] > acc[35] ? acc_2[3] : acc[35],
-        acc_2[4] > acc[36] ? acc_2[4] : acc[36],   acc_2[5] > acc[37] ? acc_2[5] : acc[37],
-        acc_2[6] > acc[38] ? acc_2[6] : acc[38],   acc_2[7] > acc[39] ? acc_2[7] : acc[39],
-        acc_2[8] > acc[40] ? acc_2[8] : acc[40],   acc_2[9] > acc[41] ? acc_2[9] : acc[41],
-        acc_2[10] > acc[42] ? acc_2[10] : acc[42], acc_2[11] > acc[43] ? acc_2[11] : acc[43],
-        acc_2[12] > acc[44] ? acc_2[12] : acc[44], acc_2[13] > acc[45] ? acc_2[13] : acc[45],
-        acc_2[14] > acc[46] ? acc_2[14] : acc[46], acc_2[15] > acc[47] ? acc_2[15] : acc[47]};
-    acc_2 = (risec_f32x16){
-        acc_2[0] > acc[48] ? acc_2[0] : acc[48],   acc_2[1] > acc[49] ? acc_2[1] : acc[49],
-        acc_2[2] > acc[50] ? acc_2[2] : acc[50],   acc_2[3] > acc[51] ? acc_2[3] : acc[51],
-        acc_2[4] > acc[52] ? acc_2[4] : acc[52],   acc_2[5] > acc[53] ? acc_2[5] : acc[53],
-        acc_2[6] > acc[54] ? acc_2[6] : acc[54],   acc_2[7] > acc[55] ? acc_2[7] : acc[55],
-        acc_2[8] > acc[56] ? acc_2[8] : acc[56],   acc_2[9] > acc[57] ? acc_2[9] : acc[57],
-        acc_2[10] > acc[58] ? acc_2[10] : acc[58], acc_2[11] > acc[59] ? acc_2[11] : acc[59],
-        acc_2[12] > acc[60] ? acc_2[12] : acc[60], acc_2[13] > acc[61] ? acc_2[13] : acc[61],
-        acc_2[14] > acc[62] ? acc_2[14] : acc[62], acc_2[15] > acc[63] ? acc_2[15] : acc[63]};
+    risec_f32x16 max_b_5 = *(const risec_f32x16u*)&acc[0];
+    risec_i32x16 greater_5 = acc_2 > max_b_5;
+    acc_2 =
+        (risec_f32x16)(((risec_i32x16)acc_2 & greater_5) | ((risec_i32x16)max_b_5 & ~greater_5));
+    risec_f32x16 max_b_6 = *(const risec_f32x16u*)&acc[16];
+    risec_i32x16 greater_6 = acc_2 > max_b_6;
+    acc_2 =
+        (risec_f32x16)(((risec_i32x16)acc_2 & greater_6) | ((risec_i32x16)max_b_6 & ~greater_6));
+    risec_f32x16 max_b_7 = *(const risec_f32x16u*)&acc[32];
+    risec_i32x16 greater_7 = acc_2 > max_b_7;
+    acc_2 =
+        (risec_f32x16)(((risec_i32x16)acc_2 & greater_7) | ((risec_i32x16)max_b_7 & ~greater_7));
+    risec_f32x16 max_b_8 = *(const risec_f32x16u*)&acc[48];
+    risec_i32x16 greater_8 = acc_2 > max_b_8;
+    acc_2 =
+        (risec_f32x16)(((risec_i32x16)acc_2 & greater_8) | ((risec_i32x16)max_b_8 & ~greater_8));
     *(risec_f32x16u*)&tmp_2[0] = acc_2;
     float acc_3 = -3.4e+38f;
     acc_3 = acc_3 > tmp_2[0] ? acc_3 : tmp_2[0];
@@ -191,177 +125,46 @@ int maxreduce_openmp_x86_64_v4(float* restrict output, int n, const float* restr
   }
   // reduceSeq
   for (int i = 0; i < n % 4096 / 64; i += 1) {
-    *(risec_f32x16u*)&acc_6[0] = (risec_f32x16){
-        acc_6[0] > xs[64 * i + 4096 * (n / 4096)] ? acc_6[0] : xs[64 * i + 4096 * (n / 4096)],
-        acc_6[1] > xs[64 * i + 4096 * (n / 4096) + 1] ? acc_6[1]
-                                                      : xs[64 * i + 4096 * (n / 4096) + 1],
-        acc_6[2] > xs[64 * i + 4096 * (n / 4096) + 2] ? acc_6[2]
-                                                      : xs[64 * i + 4096 * (n / 4096) + 2],
-        acc_6[3] > xs[64 * i + 4096 * (n / 4096) + 3] ? acc_6[3]
-                                                      : xs[64 * i + 4096 * (n / 4096) + 3],
-        acc_6[4] > xs[64 * i + 4096 * (n / 4096) + 4] ? acc_6[4]
-                                                      : xs[64 * i + 4096 * (n / 4096) + 4],
-        acc_6[5] > xs[64 * i + 4096 * (n / 4096) + 5] ? acc_6[5]
-                                                      : xs[64 * i + 4096 * (n / 4096) + 5],
-        acc_6[6] > xs[64 * i + 4096 * (n / 4096) + 6] ? acc_6[6]
-                                                      : xs[64 * i + 4096 * (n / 4096) + 6],
-        acc_6[7] > xs[64 * i + 4096 * (n / 4096) + 7] ? acc_6[7]
-                                                      : xs[64 * i + 4096 * (n / 4096) + 7],
-        acc_6[8] > xs[64 * i + 4096 * (n / 4096) + 8] ? acc_6[8]
-                                                      : xs[64 * i + 4096 * (n / 4096) + 8],
-        acc_6[9] > xs[64 * i + 4096 * (n / 4096) + 9] ? acc_6[9]
-                                                      : xs[64 * i + 4096 * (n / 4096) + 9],
-        acc_6[10] > xs[64 * i + 4096 * (n / 4096) + 10] ? acc_6[10]
-                                                        : xs[64 * i + 4096 * (n / 4096) + 10],
-        acc_6[11] > xs[64 * i + 4096 * (n / 4096) + 11] ? acc_6[11]
-                                                        : xs[64 * i + 4096 * (n / 4096) + 11],
-        acc_6[12] > xs[64 * i + 4096 * (n / 4096) + 12] ? acc_6[12]
-                                                        : xs[64 * i + 4096 * (n / 4096) + 12],
-        acc_6[13] > xs[64 * i + 4096 * (n / 4096) + 13] ? acc_6[13]
-                                                        : xs[64 * i + 4096 * (n / 4096) + 13],
-        acc_6[14] > xs[64 * i + 4096 * (n / 4096) + 14] ? acc_6[14]
-                                                        : xs[64 * i + 4096 * (n / 4096) + 14],
-        acc_6[15] > xs[64 * i + 4096 * (n / 4096) + 15] ? acc_6[15]
-                                                        : xs[64 * i + 4096 * (n / 4096) + 15]};
-    *(risec_f32x16u*)&acc_6[16] = (risec_f32x16){
-        acc_6[16] > xs[64 * i + 4096 * (n / 4096) + 16] ? acc_6[16]
-                                                        : xs[64 * i + 4096 * (n / 4096) + 16],
-        acc_6[17] > xs[64 * i + 4096 * (n / 4096) + 17] ? acc_6[17]
-                                                        : xs[64 * i + 4096 * (n / 4096) + 17],
-        acc_6[18] > xs[64 * i + 4096 * (n / 4096) + 18] ? acc_6[18]
-                                                        : xs[64 * i + 4096 * (n / 4096) + 18],
-        acc_6[19] > xs[64 * i + 4096 * (n / 4096) + 19] ? acc_6[19]
-                                                        : xs[64 * i + 4096 * (n / 4096) + 19],
-        acc_6[20] > xs[64 * i + 4096 * (n / 4096) + 20] ? acc_6[20]
-                                                        : xs[64 * i + 4096 * (n / 4096) + 20],
-        acc_6[21] > xs[64 * i + 4096 * (n / 4096) + 21] ? acc_6[21]
-                                                        : xs[64 * i + 4096 * (n / 4096) + 21],
-        acc_6[22] > xs[64 * i + 4096 * (n / 4096) + 22] ? acc_6[22]
-                                                        : xs[64 * i + 4096 * (n / 4096) + 22],
-        acc_6[23] > xs[64 * i + 4096 * (n / 4096) + 23] ? acc_6[23]
-                                                        : xs[64 * i + 4096 * (n / 4096) + 23],
-        acc_6[24] > xs[64 * i + 4096 * (n / 4096) + 24] ? acc_6[24]
-                                                        : xs[64 * i + 4096 * (n / 4096) + 24],
-        acc_6[25] > xs[64 * i + 4096 * (n / 4096) + 25] ? acc_6[25]
-                                                        : xs[64 * i + 4096 * (n / 4096) + 25],
-        acc_6[26] > xs[64 * i + 4096 * (n / 4096) + 26] ? acc_6[26]
-                                                        : xs[64 * i + 4096 * (n / 4096) + 26],
-        acc_6[27] > xs[64 * i + 4096 * (n / 4096) + 27] ? acc_6[27]
-                                                        : xs[64 * i + 4096 * (n / 4096) + 27],
-        acc_6[28] > xs[64 * i + 4096 * (n / 4096) + 28] ? acc_6[28]
-                                                        : xs[64 * i + 4096 * (n / 4096) + 28],
-        acc_6[29] > xs[64 * i + 4096 * (n / 4096) + 29] ? acc_6[29]
-                                                        : xs[64 * i + 4096 * (n / 4096) + 29],
-        acc_6[30] > xs[64 * i + 4096 * (n / 4096) + 30] ? acc_6[30]
-                                                        : xs[64 * i + 4096 * (n / 4096) + 30],
-        acc_6[31] > xs[64 * i + 4096 * (n / 4096) + 31] ? acc_6[31]
-                                                        : xs[64 * i + 4096 * (n / 4096) + 31]};
-    *(risec_f32x16u*)&acc_6[32] = (risec_f32x16){
-        acc_6[32] > xs[64 * i + 4096 * (n / 4096) + 32] ? acc_6[32]
-                                                        : xs[64 * i + 4096 * (n / 4096) + 32],
-        acc_6[33] > xs[64 * i + 4096 * (n / 4096) + 33] ? acc_6[33]
-                                                        : xs[64 * i + 4096 * (n / 4096) + 33],
-        acc_6[34] > xs[64 * i + 4096 * (n / 4096) + 34] ? acc_6[34]
-                                                        : xs[64 * i + 4096 * (n / 4096) + 34],
-        acc_6[35] > xs[64 * i + 4096 * (n / 4096) + 35] ? acc_6[35]
-                                                        : xs[64 * i + 4096 * (n / 4096) + 35],
-        acc_6[36] > xs[64 * i + 4096 * (n / 4096) + 36] ? acc_6[36]
-                                                        : xs[64 * i + 4096 * (n / 4096) + 36],
-        acc_6[37] > xs[64 * i + 4096 * (n / 4096) + 37] ? acc_6[37]
-                                                        : xs[64 * i + 4096 * (n / 4096) + 37],
-        acc_6[38] > xs[64 * i + 4096 * (n / 4096) + 38] ? acc_6[38]
-                                                        : xs[64 * i + 4096 * (n / 4096) + 38],
-        acc_6[39] > xs[64 * i + 4096 * (n / 4096) + 39] ? acc_6[39]
-                                                        : xs[64 * i + 4096 * (n / 4096) + 39],
-        acc_6[40] > xs[64 * i + 4096 * (n / 4096) + 40] ? acc_6[40]
-                                                        : xs[64 * i + 4096 * (n / 4096) + 40],
-        acc_6[41] > xs[64 * i + 4096 * (n / 4096) + 41] ? acc_6[41]
-                                                        : xs[64 * i + 4096 * (n / 4096) + 41],
-        acc_6[42] > xs[64 * i + 4096 * (n / 4096) + 42] ? acc_6[42]
-                                                        : xs[64 * i + 4096 * (n / 4096) + 42],
-        acc_6[43] > xs[64 * i + 4096 * (n / 4096) + 43] ? acc_6[43]
-                                                        : xs[64 * i + 4096 * (n / 4096) + 43],
-        acc_6[44] > xs[64 * i + 4096 * (n / 4096) + 44] ? acc_6[44]
-                                                        : xs[64 * i + 4096 * (n / 4096) + 44],
-        acc_6[45] > xs[64 * i + 4096 * (n / 4096) + 45] ? acc_6[45]
-                                                        : xs[64 * i + 4096 * (n / 4096) + 45],
-        acc_6[46] > xs[64 * i + 4096 * (n / 4096) + 46] ? acc_6[46]
-                                                        : xs[64 * i + 4096 * (n / 4096) + 46],
-        acc_6[47] > xs[64 * i + 4096 * (n / 4096) + 47] ? acc_6[47]
-                                                        : xs[64 * i + 4096 * (n / 4096) + 47]};
-    *(risec_f32x16u*)&acc_6[48] = (risec_f32x16){
-        acc_6[48] > xs[64 * i + 4096 * (n / 4096) + 48] ? acc_6[48]
-                                                        : xs[64 * i + 4096 * (n / 4096) + 48],
-        acc_6[49] > xs[64 * i + 4096 * (n / 4096) + 49] ? acc_6[49]
-                                                        : xs[64 * i + 4096 * (n / 4096) + 49],
-        acc_6[50] > xs[64 * i + 4096 * (n / 4096) + 50] ? acc_6[50]
-                                                        : xs[64 * i + 4096 * (n / 4096) + 50],
-        acc_6[51] > xs[64 * i + 4096 * (n / 4096) + 51] ? acc_6[51]
-                                                        : xs[64 * i + 4096 * (n / 4096) + 51],
-        acc_6[52] > xs[64 * i + 4096 * (n / 4096) + 52] ? acc_6[52]
-                                                        : xs[64 * i + 4096 * (n / 4096) + 52],
-        acc_6[53] > xs[64 * i + 4096 * (n / 4096) + 53] ? acc_6[53]
-                                                        : xs[64 * i + 4096 * (n / 4096) + 53],
-        acc_6[54] > xs[64 * i + 4096 * (n / 4096) + 54] ? acc_6[54]
-                                                        : xs[64 * i + 4096 * (n / 4096) + 54],
-        acc_6[55] > xs[64 * i + 4096 * (n / 4096) + 55] ? acc_6[55]
-                                                        : xs[64 * i + 4096 * (n / 4096) + 55],
-        acc_6[56] > xs[64 * i + 4096 * (n / 4096) + 56] ? acc_6[56]
-                                                        : xs[64 * i + 4096 * (n / 4096) + 56],
-        acc_6[57] > xs[64 * i + 4096 * (n / 4096) + 57] ? acc_6[57]
-                                                        : xs[64 * i + 4096 * (n / 4096) + 57],
-        acc_6[58] > xs[64 * i + 4096 * (n / 4096) + 58] ? acc_6[58]
-                                                        : xs[64 * i + 4096 * (n / 4096) + 58],
-        acc_6[59] > xs[64 * i + 4096 * (n / 4096) + 59] ? acc_6[59]
-                                                        : xs[64 * i + 4096 * (n / 4096) + 59],
-        acc_6[60] > xs[64 * i + 4096 * (n / 4096) + 60] ? acc_6[60]
-                                                        : xs[64 * i + 4096 * (n / 4096) + 60],
-        acc_6[61] > xs[64 * i + 4096 * (n / 4096) + 61] ? acc_6[61]
-                                                        : xs[64 * i + 4096 * (n / 4096) + 61],
-        acc_6[62] > xs[64 * i + 4096 * (n / 4096) + 62] ? acc_6[62]
-                                                        : xs[64 * i + 4096 * (n / 4096) + 62],
-        acc_6[63] > xs[64 * i + 4096 * (n / 4096) + 63] ? acc_6[63]
-                                                        : xs[64 * i + 4096 * (n / 4096) + 63]};
+    risec_f32x16 max_a_5 = *(const risec_f32x16u*)&acc_6[0];
+    risec_f32x16 max_b_9 = *(const risec_f32x16u*)&xs[64 * i + 4096 * (n / 4096)];
+    risec_i32x16 greater_9 = max_a_5 > max_b_9;
+    *(risec_f32x16u*)&acc_6[0] =
+        (risec_f32x16)(((risec_i32x16)max_a_5 & greater_9) | ((risec_i32x16)max_b_9 & ~greater_9));
+    risec_f32x16 max_a_6 = *(const risec_f32x16u*)&acc_6[16];
+    risec_f32x16 max_b_10 = *(const risec_f32x16u*)&xs[64 * i + 4096 * (n / 4096) + 16];
+    risec_i32x16 greater_10 = max_a_6 > max_b_10;
+    *(risec_f32x16u*)&acc_6[16] = (risec_f32x16)(((risec_i32x16)max_a_6 & greater_10) |
+                                                 ((risec_i32x16)max_b_10 & ~greater_10));
+    risec_f32x16 max_a_7 = *(const risec_f32x16u*)&acc_6[32];
+    risec_f32x16 max_b_11 = *(const risec_f32x16u*)&xs[64 * i + 4096 * (n / 4096) + 32];
+    risec_i32x16 greater_11 = max_a_7 > max_b_11;
+    *(risec_f32x16u*)&acc_6[32] = (risec_f32x16)(((risec_i32x16)max_a_7 & greater_11) |
+                                                 ((risec_i32x16)max_b_11 & ~greater_11));
+    risec_f32x16 max_a_8 = *(const risec_f32x16u*)&acc_6[48];
+    risec_f32x16 max_b_12 = *(const risec_f32x16u*)&xs[64 * i + 4096 * (n / 4096) + 48];
+    risec_i32x16 greater_12 = max_a_8 > max_b_12;
+    *(risec_f32x16u*)&acc_6[48] = (risec_f32x16)(((risec_i32x16)max_a_8 & greater_12) |
+                                                 ((risec_i32x16)max_b_12 & ~greater_12));
   }
   risec_f32x16 acc_7 = (risec_f32x16){
       -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f,
       -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f};
-  acc_7 = (risec_f32x16){
-      acc_7[0] > acc_6[0] ? acc_7[0] : acc_6[0],     acc_7[1] > acc_6[1] ? acc_7[1] : acc_6[1],
-      acc_7[2] > acc_6[2] ? acc_7[2] : acc_6[2],     acc_7[3] > acc_6[3] ? acc_7[3] : acc_6[3],
-      acc_7[4] > acc_6[4] ? acc_7[4] : acc_6[4],     acc_7[5] > acc_6[5] ? acc_7[5] : acc_6[5],
-      acc_7[6] > acc_6[6] ? acc_7[6] : acc_6[6],     acc_7[7] > acc_6[7] ? acc_7[7] : acc_6[7],
-      acc_7[8] > acc_6[8] ? acc_7[8] : acc_6[8],     acc_7[9] > acc_6[9] ? acc_7[9] : acc_6[9],
-      acc_7[10] > acc_6[10] ? acc_7[10] : acc_6[10], acc_7[11] > acc_6[11] ? acc_7[11] : acc_6[11],
-      acc_7[12] > acc_6[12] ? acc_7[12] : acc_6[12], acc_7[13] > acc_6[13] ? acc_7[13] : acc_6[13],
-      acc_7[14] > acc_6[14] ? acc_7[14] : acc_6[14], acc_7[15] > acc_6[15] ? acc_7[15] : acc_6[15]};
-  acc_7 = (risec_f32x16){
-      acc_7[0] > acc_6[16] ? acc_7[0] : acc_6[16],   acc_7[1] > acc_6[17] ? acc_7[1] : acc_6[17],
-      acc_7[2] > acc_6[18] ? acc_7[2] : acc_6[18],   acc_7[3] > acc_6[19] ? acc_7[3] : acc_6[19],
-      acc_7[4] > acc_6[20] ? acc_7[4] : acc_6[20],   acc_7[5] > acc_6[21] ? acc_7[5] : acc_6[21],
-      acc_7[6] > acc_6[22] ? acc_7[6] : acc_6[22],   acc_7[7] > acc_6[23] ? acc_7[7] : acc_6[23],
-      acc_7[8] > acc_6[24] ? acc_7[8] : acc_6[24],   acc_7[9] > acc_6[25] ? acc_7[9] : acc_6[25],
-      acc_7[10] > acc_6[26] ? acc_7[10] : acc_6[26], acc_7[11] > acc_6[27] ? acc_7[11] : acc_6[27],
-      acc_7[12] > acc_6[28] ? acc_7[12] : acc_6[28], acc_7[13] > acc_6[29] ? acc_7[13] : acc_6[29],
-      acc_7[14] > acc_6[30] ? acc_7[14] : acc_6[30], acc_7[15] > acc_6[31] ? acc_7[15] : acc_6[31]};
-  acc_7 = (risec_f32x16){
-      acc_7[0] > acc_6[32] ? acc_7[0] : acc_6[32],   acc_7[1] > acc_6[33] ? acc_7[1] : acc_6[33],
-      acc_7[2] > acc_6[34] ? acc_7[2] : acc_6[34],   acc_7[3] > acc_6[35] ? acc_7[3] : acc_6[35],
-      acc_7[4] > acc_6[36] ? acc_7[4] : acc_6[36],   acc_7[5] > acc_6[37] ? acc_7[5] : acc_6[37],
-      acc_7[6] > acc_6[38] ? acc_7[6] : acc_6[38],   acc_7[7] > acc_6[39] ? acc_7[7] : acc_6[39],
-      acc_7[8] > acc_6[40] ? acc_7[8] : acc_6[40],   acc_7[9] > acc_6[41] ? acc_7[9] : acc_6[41],
-      acc_7[10] > acc_6[42] ? acc_7[10] : acc_6[42], acc_7[11] > acc_6[43] ? acc_7[11] : acc_6[43],
-      acc_7[12] > acc_6[44] ? acc_7[12] : acc_6[44], acc_7[13] > acc_6[45] ? acc_7[13] : acc_6[45],
-      acc_7[14] > acc_6[46] ? acc_7[14] : acc_6[46], acc_7[15] > acc_6[47] ? acc_7[15] : acc_6[47]};
-  acc_7 = (risec_f32x16){
-      acc_7[0] > acc_6[48] ? acc_7[0] : acc_6[48],   acc_7[1] > acc_6[49] ? acc_7[1] : acc_6[49],
-      acc_7[2] > acc_6[50] ? acc_7[2] : acc_6[50],   acc_7[3] > acc_6[51] ? acc_7[3] : acc_6[51],
-      acc_7[4] > acc_6[52] ? acc_7[4] : acc_6[52],   acc_7[5] > acc_6[53] ? acc_7[5] : acc_6[53],
-      acc_7[6] > acc_6[54] ? acc_7[6] : acc_6[54],   acc_7[7] > acc_6[55] ? acc_7[7] : acc_6[55],
-      acc_7[8] > acc_6[56] ? acc_7[8] : acc_6[56],   acc_7[9] > acc_6[57] ? acc_7[9] : acc_6[57],
-      acc_7[10] > acc_6[58] ? acc_7[10] : acc_6[58], acc_7[11] > acc_6[59] ? acc_7[11] : acc_6[59],
-      acc_7[12] > acc_6[60] ? acc_7[12] : acc_6[60], acc_7[13] > acc_6[61] ? acc_7[13] : acc_6[61],
-      acc_7[14] > acc_6[62] ? acc_7[14] : acc_6[62], acc_7[15] > acc_6[63] ? acc_7[15] : acc_6[63]};
+  risec_f32x16 max_b_13 = *(const risec_f32x16u*)&acc_6[0];
+  risec_i32x16 greater_13 = acc_7 > max_b_13;
+  acc_7 =
+      (risec_f32x16)(((risec_i32x16)acc_7 & greater_13) | ((risec_i32x16)max_b_13 & ~greater_13));
+  risec_f32x16 max_b_14 = *(const risec_f32x16u*)&acc_6[16];
+  risec_i32x16 greater_14 = acc_7 > max_b_14;
+  acc_7 =
+      (risec_f32x16)(((risec_i32x16)acc_7 & greater_14) | ((risec_i32x16)max_b_14 & ~greater_14));
+  risec_f32x16 max_b_15 = *(const risec_f32x16u*)&acc_6[32];
+  risec_i32x16 greater_15 = acc_7 > max_b_15;
+  acc_7 =
+      (risec_f32x16)(((risec_i32x16)acc_7 & greater_15) | ((risec_i32x16)max_b_15 & ~greater_15));
+  risec_f32x16 max_b_16 = *(const risec_f32x16u*)&acc_6[48];
+  risec_i32x16 greater_16 = acc_7 > max_b_16;
+  acc_7 =
+      (risec_f32x16)(((risec_i32x16)acc_7 & greater_16) | ((risec_i32x16)max_b_16 & ~greater_16));
   *(risec_f32x16u*)&tmp_3[0] = acc_7;
   float acc_8 = -3.4e+38f;
   acc_8 = acc_8 > tmp_3[0] ? acc_8 : tmp_3[0];

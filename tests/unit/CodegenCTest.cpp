@@ -191,6 +191,34 @@ TEST(CodegenCWrites, TakeOfVectorsIsWrittenLaneByLane) {
   EXPECT_EQ(c.find("malloc"), std::string::npos) << c;
 }
 
+// C has no operator for max and min of vectors: the comparison gives a mask
+// of integer lanes that selects each lane, as the scalar a > b ? a : b does,
+// instead of a compound literal of one ternary per lane.
+TEST(CodegenCVectors, MaxAndMinOfVectorsSelectByAMask) {
+  std::string c = source("def clamp = depFun(n: Nat => fun(xs: (8*n).f32 =>\n"
+                         "  xs |> asVector(8) |> mapSeq(fun(v =>\n"
+                         "    min(max(v, vectorFromScalar(-1.0f)), vectorFromScalar(1.0f))))\n"
+                         "     |> asScalar))\n");
+  EXPECT_CONTAINS(c, "typedef int32_t risec_i32x8 __attribute__((vector_size(32)));");
+  EXPECT_CONTAINS(c, "risec_f32x8 max_a = *(const risec_f32x8u*)&xs[8 * i];");
+  EXPECT_CONTAINS(c, "risec_i32x8 greater = max_a > max_b;");
+  EXPECT_CONTAINS(c, "risec_f32x8 min_a =\n"
+                     "        (risec_f32x8)(((risec_i32x8)max_a & greater) | "
+                     "((risec_i32x8)max_b & ~greater));");
+  EXPECT_CONTAINS(c, "risec_i32x8 less = min_a < min_b;");
+  EXPECT_EQ(c.find(" ? "), std::string::npos) << c; // no lane by lane ternaries
+}
+
+// Integer lanes are their own mask: no reinterpretation.
+TEST(CodegenCVectors, MaxOfIntegerVectorsNeedsNoCasts) {
+  std::string c = source("def top = depFun(n: Nat => fun(xs: (4*n).i32 => fun(ys: (4*n).i32 =>\n"
+                         "  zip(xs |> asVector(4), ys |> asVector(4))\n"
+                         "    |> mapSeq(fun(p => max(fst(p), snd(p)))) |> asScalar)))\n");
+  EXPECT_CONTAINS(c, "risec_i32x4 greater = max_a > max_b;");
+  EXPECT_CONTAINS(c, "(max_a & greater) | (max_b & ~greater)");
+  EXPECT_EQ(c.find("(risec_i32x4)max_a"), std::string::npos) << c;
+}
+
 // The rows of strips of 32 (harris_strips, issue 18): the loop over the rows
 // of strip i ends at min(32, h - 32*i), a bound of the sizes and the index
 // of the loop around; the loop over the columns has no guard left.

@@ -161,6 +161,24 @@ std::optional<std::string> VectorTypes::builtin(rise::Prim prim, const rise::Typ
   return std::string(c.openclBuiltin);
 }
 
+rise::Type VectorTypes::maskType(const rise::Type& t) const {
+  ScalarKind lanes; // as wide as the C element (natType's is an int)
+  switch (8 * elementBytes(t->elem()->scalar())) {
+  case 8:
+    lanes = ScalarKind::I8;
+    break;
+  case 16:
+    lanes = ScalarKind::I16;
+    break;
+  case 32:
+    lanes = ScalarKind::I32;
+    break;
+  default:
+    lanes = ScalarKind::I64;
+  }
+  return rise::vecType(rise::scalarType(lanes), t->size());
+}
+
 std::string VectorTypes::declarations(const std::set<std::string>& declared) const {
   std::string s;
   for (const rise::Type& t : used_) {
@@ -262,16 +280,17 @@ std::optional<VectorLowering::Place> VectorLowering::place(const VectorMemory& m
   return Place{nullptr, ident(m.name), emitter_.index(base)};
 }
 
-CExpr VectorLowering::value(const dpia::Phrase& p, const dpia::Path& path, const rise::Type& t) {
+CExpr VectorLowering::value(const dpia::Phrase& p, const dpia::Path& path, const rise::Type& t,
+                            std::vector<CStmt>* pre) {
   using dpia::PhraseKind;
   if (p->kind() == PhraseKind::Apply && p->fn()->kind() == PhraseKind::Lambda)
-    return value(dpia::betaApply(p->fn(), p->arg()), path, t);
+    return value(dpia::betaApply(p->fn(), p->arg()), path, t, pre);
   if (p->kind() == PhraseKind::Prim && !p->prim().view) {
     std::optional<rise::Prim> rp = p->prim().rise;
     std::vector<CExpr> args;
     auto vectorArgs = [&](std::size_t from) {
       for (std::size_t i = from; i < p->args().size(); ++i)
-        args.push_back(value(p->args()[i], path, t));
+        args.push_back(value(p->args()[i], path, t, pre));
     };
     if (p->isPrim(dpia::primitive::foreign())) { // one call returns the whole vector
       dpia::Path whole = path;
@@ -289,6 +308,8 @@ CExpr VectorLowering::value(const dpia::Phrase& p, const dpia::Path& path, const
       vectorArgs(0);
       return call(*fn, args);
     }
+    if ((rp == rise::Prim::Max || rp == rise::Prim::Min) && pre && !types_.opencl())
+      return minMax(*rp, p, path, t, *pre);
     if (rp == rise::Prim::Select) { // a scalar condition chooses between two vectors
       dpia::Path scalar = path;
       CExpr cond = emitter_.read(p->args()[0], scalar);
@@ -317,9 +338,36 @@ CExpr VectorLowering::fromLanes(const dpia::Phrase& p, const dpia::Path& path,
   return types_.fromLanes(t, lanes);
 }
 
+CExpr VectorLowering::minMax(rise::Prim prim, const dpia::Phrase& p, const dpia::Path& path,
+                             const rise::Type& t, std::vector<CStmt>& pre) {
+  bool max = prim == rise::Prim::Max;
+  std::string what = max ? "max" : "min";
+  CType vt = types_.type(t);
+  // each operand once, in a variable of the value type
+  auto operand = [&](const dpia::Phrase& x, const std::string& suffix) {
+    CExpr v = value(x, path, t, &pre);
+    if (v->kind() == ExprNode::Kind::Ident)
+      return v;
+    std::string name = emitter_.fresh(what + "_" + suffix);
+    pre.push_back(declStmt(vt, name, v));
+    return ident(name);
+  };
+  CExpr a = operand(p->args()[0], "a"), b = operand(p->args()[1], "b");
+  rise::Type mt = types_.maskType(t);
+  CType mct = types_.type(mt);
+  std::string mask = emitter_.fresh(max ? "greater" : "less");
+  pre.push_back(declStmt(mct, mask, binary(max ? COp::Gt : COp::Lt, a, b)));
+  // integer lanes of the mask's own type need no reinterpretation
+  bool same = rise::typeEqual(mt, t);
+  auto bits = [&](const CExpr& v) { return same ? v : cast(mct, v); };
+  CExpr picked = binary(COp::BitOr, binary(COp::BitAnd, bits(a), ident(mask)),
+                        binary(COp::BitAnd, bits(b), unary(COp::BitNot, ident(mask))));
+  return same ? picked : cast(vt, picked);
+}
+
 void VectorLowering::assign(const dpia::Phrase& lhs, const dpia::Phrase& rhs, const rise::Type& t,
                             const dpia::Path& path, std::vector<CStmt>& out) {
-  CExpr v = value(rhs, path, t);
+  CExpr v = value(rhs, path, t, &out);
   dpia::Path at = path;
   rise::Nat lanes = allLanes(t);
   pushLane(at, lanes);

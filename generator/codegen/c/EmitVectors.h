@@ -69,6 +69,10 @@ public:
   /// OpenCL: the vector built-in for `prim` on `t` (`sqrt`, `min`, `fmod` of
   /// floats; its row's `openclBuiltin`); nullopt for lane by lane.
   std::optional<std::string> builtin(rise::Prim prim, const rise::Type& t) const;
+  /// C: the vector of signed integer lanes that comparing two vectors of `t`
+  /// yields (`risec_i32x8` for `risec_f32x8`; -1 where the lane compares true).
+  rise::Type maskType(const rise::Type& t) const;
+  bool opencl() const { return opencl_; }
   /// C: the typedefs of the vector types used, in first-use order, but for
   /// the value types in `declared` (names the header already declares).
   std::string declarations(const std::set<std::string>& declared = {}) const;
@@ -123,8 +127,11 @@ public:
       : types_(types), emitter_(std::move(emitter)) {}
 
   /// The value of the vector phrase `p` (of the native vector type `t`) at
-  /// `path`: operators, broadcasts, built-ins, loads, else its lanes.
-  CExpr value(const dpia::Phrase& p, const dpia::Path& path, const rise::Type& t);
+  /// `path`: operators, broadcasts, built-ins, loads, else its lanes. Where
+  /// `pre` is given, the value may need statements before it (C's `max` and
+  /// `min` declare their operands and the comparison's mask there).
+  CExpr value(const dpia::Phrase& p, const dpia::Path& path, const rise::Type& t,
+              std::vector<CStmt>* pre = nullptr);
   /// `lhs = rhs` for a native vector type `t`: one assignment or store, or a
   /// vector temporary stored lane by lane.
   void assign(const dpia::Phrase& lhs, const dpia::Phrase& rhs, const rise::Type& t,
@@ -141,6 +148,11 @@ private:
   std::optional<Place> place(const VectorMemory& m, dpia::Path& path, const rise::Type& t,
                              const rise::Nat& lanes) const;
   CExpr fromLanes(const dpia::Phrase& p, const dpia::Path& path, const rise::Type& t);
+  /// C's `max` or `min` of two vectors: `a > b` gives a mask of integer
+  /// lanes, which selects a where it is set and b elsewhere, as the scalar
+  /// `a > b ? a : b` does in every lane (NaN included).
+  CExpr minMax(rise::Prim prim, const dpia::Phrase& p, const dpia::Path& path, const rise::Type& t,
+               std::vector<CStmt>& pre);
 };
 
 } // namespace risec::codegen::c
