@@ -19,6 +19,10 @@
 #include <limits.h>
 #include <omp.h>
 
+static inline int risec_min(int a, int b) {
+  return a < b ? a : b;
+}
+
 int transpose_openmp(float* restrict output, int n, int m, const float* restrict A) {
   if (n < 0 || m < 0) {
     return 2;
@@ -26,13 +30,20 @@ int transpose_openmp(float* restrict output, int n, int m, const float* restrict
   if ((double)n * (double)m > INT_MAX) {
     return 3;
   }
-#pragma omp parallel for
+#pragma omp parallel for collapse(2)
   // mapPar
-  for (int i = 0; i < m; i += 1) {
-#pragma omp simd
+  for (int i = 0; i < (m + 31) / 32; i += 1) {
     // mapSeq
-    for (int j = 0; j < n; j += 1) {
-      output[j + n * i] = A[i + m * j];
+    for (int j = 0; j < (n + 31) / 32; j += 1) {
+      // mapSeq
+      for (int k = 0; k < risec_min(32, m - 32 * i); k += 1) {
+#pragma omp simd
+        // mapSeq
+        for (int l = 0; l < risec_min(32, n - 32 * j); l += 1) {
+          output[l + n * k + 32 * j + 32 * n * i] =
+              A[m * risec_min(n - 1, l + 32 * j) + risec_min(m - 1, k + 32 * i)];
+        }
+      }
     }
   }
   return 0;
