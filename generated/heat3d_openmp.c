@@ -19,12 +19,18 @@
 
 #include <limits.h>
 #include <omp.h>
+#include <stdlib.h>
+
+static inline int risec_min(int a, int b) {
+  return a < b ? a : b;
+}
 
 int heat3d_openmp(float* restrict output, int d, int h, int w, const float* restrict u) {
   if (d < 0 || h < 0 || w < 0) {
     return 2;
   }
-  if ((double)d * (double)h * (double)w > INT_MAX) {
+  if ((double)d * (double)h * (double)w > INT_MAX ||
+      24.0 + 6.0 * (double)h * (double)w + 12.0 * (double)h + 12.0 * (double)w > INT_MAX) {
     return 3;
   }
   // w = 0: the result is empty, nothing to compute
@@ -39,24 +45,72 @@ int heat3d_openmp(float* restrict output, int d, int h, int w, const float* rest
   if (d == 0) {
     return 0;
   }
-#pragma omp parallel for collapse(2)
+  int nthreads = omp_get_max_threads();
+  float* restrict tmp =
+      malloc((size_t)nthreads * ((size_t)(12 * h + 12 * w + 6 * h * w + 24) * sizeof(float)));
+  if (tmp == NULL && 12 * h + 12 * w + 6 * h * w + 24 != 0) {
+    free(tmp);
+    return 4;
+  }
+#pragma omp parallel for
   // mapPar
-  for (int i = 0; i < d; i += 1) {
+  for (int i = 0; i < (d + 3) / 4; i += 1) {
+    float* restrict tmp_own =
+        tmp + (size_t)omp_get_thread_num() * (size_t)(12 * h + 12 * w + 6 * h * w + 24);
     // mapSeq
-    for (int j = 0; j < h; j += 1) {
-#pragma omp simd
+    for (int j = 0; j < 6; j += 1) {
       // mapSeq
-      for (int k = 0; k < w; k += 1) {
-        float tmp = u[k + w * j + h * w * i];
-        output[k + w * j + h * w * i] =
-            tmp + 0.1f * ((1 <= i ? u[k + w * j + h * w * i - h * w] : 0.0f) +
-                          (i + 2 < d + 1 ? u[k + h * w + w * j + h * w * i] : 0.0f) +
-                          (1 <= j ? u[k + w * j + h * w * i - w] : 0.0f) +
-                          (j + 2 < h + 1 ? u[k + w + w * j + h * w * i] : 0.0f) +
-                          (1 <= k ? u[k + w * j + h * w * i - 1] : 0.0f) +
-                          (k + 2 < w + 1 ? u[k + w * j + h * w * i + 1] : 0.0f) - 6.0f * tmp);
+      for (int k = 0; k < h + 2; k += 1) {
+        // mapSeq
+        for (int l = 0; l < 1; l += 1) {
+          tmp_own[l + w * k + h * w * j + 4 * j + 2 * k + 2 * h * j + 2 * w * j] = 0.0f;
+        }
+#pragma omp simd
+        // mapSeq
+        for (int l = 0; l < w; l += 1) {
+          tmp_own[l + w * k + h * w * j + 4 * j + 2 * k + 2 * h * j + 2 * w * j + 1] =
+              k < 1 ? 0.0f
+              : k - 1 < h
+                  ? (risec_min(d + 1, j + 4 * i) < 1 ? 0.0f
+                     : (-1) + risec_min(d + 1, j + 4 * i) < d
+                         ? u[l + (-h * w) + (-w) + h * w * risec_min(d + 1, j + 4 * i) + (w * k)]
+                         : 0.0f)
+                  : 0.0f;
+        }
+        // mapSeq
+        for (int l = 0; l < 1; l += 1) {
+          tmp_own[l + w + w * k + h * w * j + 4 * j + 2 * k + 2 * h * j + 2 * w * j + 1] = 0.0f;
+        }
+      }
+    }
+    // mapSeq
+    for (int j = 0; j < risec_min(4, d - 4 * i); j += 1) {
+      // mapSeq
+      for (int k = 0; k < h; k += 1) {
+#pragma omp simd
+        // mapSeq
+        for (int l = 0; l < w; l += 1) {
+          float tmp_2 = tmp_own[l + h * w + w * k + h * w * j + 2 * h + 4 * j + 2 * k + 3 * w +
+                                2 * h * j + 2 * w * j + 7];
+          output[l + w * k + h * w * j + 4 * h * w * i] =
+              tmp_2 +
+              0.1f *
+                  (tmp_own[l + w + w * k + h * w * j + 4 * j + 2 * k + 2 * h * j + 2 * w * j + 3] +
+                   tmp_own[l + w * k + h * w * j + 4 * h + 4 * j + 2 * k + 5 * w + 2 * h * j +
+                           2 * h * w + 2 * w * j + 11] +
+                   tmp_own[l + h * w + w * k + h * w * j + 2 * h + 4 * j + 2 * k + 2 * w +
+                           2 * h * j + 2 * w * j + 5] +
+                   tmp_own[l + h * w + w * k + h * w * j + 2 * h + 4 * j + 2 * k + 4 * w +
+                           2 * h * j + 2 * w * j + 9] +
+                   tmp_own[l + h * w + w * k + h * w * j + 2 * h + 4 * j + 2 * k + 3 * w +
+                           2 * h * j + 2 * w * j + 6] +
+                   tmp_own[l + h * w + w * k + h * w * j + 2 * h + 4 * j + 2 * k + 3 * w +
+                           2 * h * j + 2 * w * j + 8] -
+                   6.0f * tmp_2);
+        }
       }
     }
   }
+  free(tmp);
   return 0;
 }
