@@ -18,13 +18,18 @@
 #include "conv2d_c.h"
 
 #include <limits.h>
+#include <stdlib.h>
+
+static inline int risec_min(int a, int b) {
+  return a < b ? a : b;
+}
 
 int conv2d_c(float* restrict output, int h, int w, const float* restrict image,
              const float* restrict weights) {
   if (h < 0 || w < 0) {
     return 2;
   }
-  if ((double)h * (double)w > INT_MAX) {
+  if ((double)h * (double)w > INT_MAX || 68.0 + 34.0 * (double)w > INT_MAX) {
     return 3;
   }
   // w = 0: the result is empty, nothing to compute
@@ -35,23 +40,49 @@ int conv2d_c(float* restrict output, int h, int w, const float* restrict image,
   if (h == 0) {
     return 0;
   }
+  float* restrict tmp = malloc((size_t)(34 * w + 68) * sizeof(float));
+  if (tmp == NULL && 34 * w + 68 != 0) {
+    free(tmp);
+    return 4;
+  }
   // mapSeq
-  for (int i = 0; i < h; i += 1) {
+  for (int i = 0; i < (h + 31) / 32; i += 1) {
     // mapSeq
-    for (int j = 0; j < w; j += 1) {
-      float acc = 0.0f;
-      acc = acc + (1 <= i ? (1 <= j ? image[j + w * i - w - 1] : 0.0f) : 0.0f) * weights[0];
-      acc = acc + (1 <= i ? image[j + w * i - w] : 0.0f) * weights[1];
-      acc = acc + (1 <= i ? (j + 2 < w + 1 ? image[j + w * i - w + 1] : 0.0f) : 0.0f) * weights[2];
-      acc = acc + (1 <= j ? image[j + w * i - 1] : 0.0f) * weights[3];
-      acc = acc + image[j + w * i] * weights[4];
-      acc = acc + (j + 2 < w + 1 ? image[j + w * i + 1] : 0.0f) * weights[5];
-      acc = acc + (i + 2 < h + 1 ? (1 <= j ? image[j + w + w * i - 1] : 0.0f) : 0.0f) * weights[6];
-      acc = acc + (i + 2 < h + 1 ? image[j + w + w * i] : 0.0f) * weights[7];
-      acc = acc +
-            (i + 2 < h + 1 ? (j + 2 < w + 1 ? image[j + w + w * i + 1] : 0.0f) : 0.0f) * weights[8];
-      output[j + w * i] = acc;
+    for (int j = 0; j < 34; j += 1) {
+      // mapSeq
+      for (int k = 0; k < 1; k += 1) {
+        tmp[k + w * j + 2 * j] = 0.0f;
+      }
+      // mapSeq
+      for (int k = 0; k < w; k += 1) {
+        tmp[k + w * j + 2 * j + 1] = risec_min(h + 1, j + 32 * i) < 1 ? 0.0f
+                                     : (-1) + risec_min(h + 1, j + 32 * i) < h
+                                         ? image[k + (-w) + w * risec_min(h + 1, j + 32 * i)]
+                                         : 0.0f;
+      }
+      // mapSeq
+      for (int k = 0; k < 1; k += 1) {
+        tmp[k + w + w * j + 2 * j + 1] = 0.0f;
+      }
+    }
+    // mapSeq
+    for (int j = 0; j < risec_min(32, h - 32 * i); j += 1) {
+      // mapSeq
+      for (int k = 0; k < w; k += 1) {
+        float acc = 0.0f;
+        acc = acc + tmp[k + w * j + 2 * j] * weights[0];
+        acc = acc + tmp[k + w * j + 2 * j + 1] * weights[1];
+        acc = acc + tmp[k + w * j + 2 * j + 2] * weights[2];
+        acc = acc + tmp[k + w + w * j + 2 * j + 2] * weights[3];
+        acc = acc + tmp[k + w + w * j + 2 * j + 3] * weights[4];
+        acc = acc + tmp[k + w + w * j + 2 * j + 4] * weights[5];
+        acc = acc + tmp[k + w * j + 2 * j + 2 * w + 4] * weights[6];
+        acc = acc + tmp[k + w * j + 2 * j + 2 * w + 5] * weights[7];
+        acc = acc + tmp[k + w * j + 2 * j + 2 * w + 6] * weights[8];
+        output[k + w * j + 32 * w * i] = acc;
+      }
     }
   }
+  free(tmp);
   return 0;
 }
