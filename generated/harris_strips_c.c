@@ -65,9 +65,16 @@ int harris_strips_c(float* restrict output, int h, int w, const float* restrict 
     for (int j = 0; j < 1; j += 1) {
       tmp[j + w * i + 2 * i] = 0.0f;
     }
-    // mapSeq
-    for (int j = 0; j < w; j += 1) {
-      tmp[j + w * i + 2 * i + 1] = i < 1 ? 0.0f : i - 1 < h ? image[j + w * i - w] : 0.0f;
+    if (i >= 1 && i - 1 < h) {
+      // mapSeq
+      for (int j = 0; j < w; j += 1) {
+        tmp[j + w * i + 2 * i + 1] = image[j + w * i - w];
+      }
+    } else {
+      // mapSeq
+      for (int j = 0; j < w; j += 1) {
+        tmp[j + w * i + 2 * i + 1] = i < 1 ? 0.0f : i - 1 < h ? image[j + w * i - w] : 0.0f;
+      }
     }
     // mapSeq
     for (int j = 0; j < 1; j += 1) {
@@ -124,23 +131,33 @@ int harris_strips_c(float* restrict output, int h, int w, const float* restrict 
         tmp_snd_2[k].fst = tmp_2 * tmp_3;
         tmp_snd_2[k].snd = tmp_3 * tmp_3;
       }
-      // mapSeq
-      for (int k = 0; k < w; k += 1) {
-        tmp_fst[k + w * j + 2 * j + 1] =
-            (1 <= risec_min(h + 1, j + 32 * i) && risec_min(h + 1, j + 32 * i) < h + 1 ? true
-                                                                                       : false)
-                ? tmp_fst_2[k]
-                : 0.0f;
-        tmp_snd[k + w * j + 2 * j + 1].fst =
-            (1 <= risec_min(h + 1, j + 32 * i) && risec_min(h + 1, j + 32 * i) < h + 1 ? true
-                                                                                       : false)
-                ? tmp_snd_2[k].fst
-                : 0.0f;
-        tmp_snd[k + w * j + 2 * j + 1].snd =
-            (1 <= risec_min(h + 1, j + 32 * i) && risec_min(h + 1, j + 32 * i) < h + 1 ? true
-                                                                                       : false)
-                ? tmp_snd_2[k].snd
-                : 0.0f;
+      if (1 <= risec_min(h + 1, j + 32 * i) && risec_min(h + 1, j + 32 * i) < h + 1 ? true
+                                                                                    : false) {
+        // mapSeq
+        for (int k = 0; k < w; k += 1) {
+          tmp_fst[k + w * j + 2 * j + 1] = tmp_fst_2[k];
+          tmp_snd[k + w * j + 2 * j + 1].fst = tmp_snd_2[k].fst;
+          tmp_snd[k + w * j + 2 * j + 1].snd = tmp_snd_2[k].snd;
+        }
+      } else {
+        // mapSeq
+        for (int k = 0; k < w; k += 1) {
+          tmp_fst[k + w * j + 2 * j + 1] =
+              (1 <= risec_min(h + 1, j + 32 * i) && risec_min(h + 1, j + 32 * i) < h + 1 ? true
+                                                                                         : false)
+                  ? tmp_fst_2[k]
+                  : 0.0f;
+          tmp_snd[k + w * j + 2 * j + 1].fst =
+              (1 <= risec_min(h + 1, j + 32 * i) && risec_min(h + 1, j + 32 * i) < h + 1 ? true
+                                                                                         : false)
+                  ? tmp_snd_2[k].fst
+                  : 0.0f;
+          tmp_snd[k + w * j + 2 * j + 1].snd =
+              (1 <= risec_min(h + 1, j + 32 * i) && risec_min(h + 1, j + 32 * i) < h + 1 ? true
+                                                                                         : false)
+                  ? tmp_snd_2[k].snd
+                  : 0.0f;
+        }
       }
       // mapSeq
       for (int k = 0; k < 1; k += 1) {

@@ -85,15 +85,26 @@ int harris_strips_openmp(float* restrict output, int h, int w, const float* rest
         for (int l = 0; l < 1; l += 1) {
           tmp_own[l + w * k + 2 * k] = 0.0f;
         }
+        if (k + risec_min(h - 1, risec_max(0, (-1) + risec_min(h + 1, j + 32 * i))) >= 1 &&
+            (-1) + k + risec_min(h - 1, risec_max(0, (-1) + risec_min(h + 1, j + 32 * i))) < h) {
 #pragma omp simd
-        // mapSeq
-        for (int l = 0; l < w; l += 1) {
-          tmp_own[l + w * k + 2 * k + 1] =
-              k + risec_min(h - 1, risec_max(0, (-1) + risec_min(h + 1, j + 32 * i))) < 1 ? 0.0f
-              : (-1) + k + risec_min(h - 1, risec_max(0, (-1) + risec_min(h + 1, j + 32 * i))) < h
-                  ? image[l + (-w) + (w * k) +
-                          w * risec_min(h - 1, risec_max(0, (-1) + risec_min(h + 1, j + 32 * i)))]
-                  : 0.0f;
+          // mapSeq
+          for (int l = 0; l < w; l += 1) {
+            tmp_own[l + w * k + 2 * k + 1] =
+                image[l + (-w) + (w * k) +
+                      w * risec_min(h - 1, risec_max(0, (-1) + risec_min(h + 1, j + 32 * i)))];
+          }
+        } else {
+#pragma omp simd
+          // mapSeq
+          for (int l = 0; l < w; l += 1) {
+            tmp_own[l + w * k + 2 * k + 1] =
+                k + risec_min(h - 1, risec_max(0, (-1) + risec_min(h + 1, j + 32 * i))) < 1 ? 0.0f
+                : (-1) + k + risec_min(h - 1, risec_max(0, (-1) + risec_min(h + 1, j + 32 * i))) < h
+                    ? image[l + (-w) + (w * k) +
+                            w * risec_min(h - 1, risec_max(0, (-1) + risec_min(h + 1, j + 32 * i)))]
+                    : 0.0f;
+          }
         }
         // mapSeq
         for (int l = 0; l < 1; l += 1) {
@@ -112,24 +123,35 @@ int harris_strips_openmp(float* restrict output, int h, int w, const float* rest
         tmp_snd_2_own[k].fst = tmp_2 * tmp_3;
         tmp_snd_2_own[k].snd = tmp_3 * tmp_3;
       }
+      if (1 <= risec_min(h + 1, j + 32 * i) && risec_min(h + 1, j + 32 * i) < h + 1 ? true
+                                                                                    : false) {
 #pragma omp simd
-      // mapSeq
-      for (int k = 0; k < w; k += 1) {
-        tmp_fst_own[k + w * j + 2 * j + 1] =
-            (1 <= risec_min(h + 1, j + 32 * i) && risec_min(h + 1, j + 32 * i) < h + 1 ? true
-                                                                                       : false)
-                ? tmp_fst_2_own[k]
-                : 0.0f;
-        tmp_snd_own[k + w * j + 2 * j + 1].fst =
-            (1 <= risec_min(h + 1, j + 32 * i) && risec_min(h + 1, j + 32 * i) < h + 1 ? true
-                                                                                       : false)
-                ? tmp_snd_2_own[k].fst
-                : 0.0f;
-        tmp_snd_own[k + w * j + 2 * j + 1].snd =
-            (1 <= risec_min(h + 1, j + 32 * i) && risec_min(h + 1, j + 32 * i) < h + 1 ? true
-                                                                                       : false)
-                ? tmp_snd_2_own[k].snd
-                : 0.0f;
+        // mapSeq
+        for (int k = 0; k < w; k += 1) {
+          tmp_fst_own[k + w * j + 2 * j + 1] = tmp_fst_2_own[k];
+          tmp_snd_own[k + w * j + 2 * j + 1].fst = tmp_snd_2_own[k].fst;
+          tmp_snd_own[k + w * j + 2 * j + 1].snd = tmp_snd_2_own[k].snd;
+        }
+      } else {
+#pragma omp simd
+        // mapSeq
+        for (int k = 0; k < w; k += 1) {
+          tmp_fst_own[k + w * j + 2 * j + 1] =
+              (1 <= risec_min(h + 1, j + 32 * i) && risec_min(h + 1, j + 32 * i) < h + 1 ? true
+                                                                                         : false)
+                  ? tmp_fst_2_own[k]
+                  : 0.0f;
+          tmp_snd_own[k + w * j + 2 * j + 1].fst =
+              (1 <= risec_min(h + 1, j + 32 * i) && risec_min(h + 1, j + 32 * i) < h + 1 ? true
+                                                                                         : false)
+                  ? tmp_snd_2_own[k].fst
+                  : 0.0f;
+          tmp_snd_own[k + w * j + 2 * j + 1].snd =
+              (1 <= risec_min(h + 1, j + 32 * i) && risec_min(h + 1, j + 32 * i) < h + 1 ? true
+                                                                                         : false)
+                  ? tmp_snd_2_own[k].snd
+                  : 0.0f;
+        }
       }
       // mapSeq
       for (int k = 0; k < 1; k += 1) {

@@ -65,17 +65,27 @@ int heat3d_openmp(float* restrict output, int d, int h, int w, const float* rest
         for (int l = 0; l < 1; l += 1) {
           tmp_own[l + w * k + h * w * j + 4 * j + 2 * k + 2 * h * j + 2 * w * j] = 0.0f;
         }
+        if (k >= 1 && k - 1 < h && risec_min(d + 1, j + 4 * i) >= 1 &&
+            (-1) + risec_min(d + 1, j + 4 * i) < d) {
 #pragma omp simd
-        // mapSeq
-        for (int l = 0; l < w; l += 1) {
-          tmp_own[l + w * k + h * w * j + 4 * j + 2 * k + 2 * h * j + 2 * w * j + 1] =
-              k < 1 ? 0.0f
-              : k - 1 < h
-                  ? (risec_min(d + 1, j + 4 * i) < 1 ? 0.0f
-                     : (-1) + risec_min(d + 1, j + 4 * i) < d
-                         ? u[l + (-h * w) + (-w) + h * w * risec_min(d + 1, j + 4 * i) + (w * k)]
-                         : 0.0f)
-                  : 0.0f;
+          // mapSeq
+          for (int l = 0; l < w; l += 1) {
+            tmp_own[l + w * k + h * w * j + 4 * j + 2 * k + 2 * h * j + 2 * w * j + 1] =
+                u[l + (-h * w) + (-w) + h * w * risec_min(d + 1, j + 4 * i) + (w * k)];
+          }
+        } else {
+#pragma omp simd
+          // mapSeq
+          for (int l = 0; l < w; l += 1) {
+            tmp_own[l + w * k + h * w * j + 4 * j + 2 * k + 2 * h * j + 2 * w * j + 1] =
+                k < 1 ? 0.0f
+                : k - 1 < h
+                    ? (risec_min(d + 1, j + 4 * i) < 1 ? 0.0f
+                       : (-1) + risec_min(d + 1, j + 4 * i) < d
+                           ? u[l + (-h * w) + (-w) + h * w * risec_min(d + 1, j + 4 * i) + (w * k)]
+                           : 0.0f)
+                    : 0.0f;
+          }
         }
         // mapSeq
         for (int l = 0; l < 1; l += 1) {

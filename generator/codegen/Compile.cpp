@@ -5,6 +5,7 @@
 #include "codegen/HoistTemporaries.h"
 #include "codegen/c/CPrinter.h"
 #include "codegen/c/DeadStores.h"
+#include "codegen/c/Unswitch.h"
 #include "codegen/opencl/Barriers.h"
 #include "codegen/openmp/SimdLoops.h"
 #include "dpia/FromRise.h"
@@ -39,7 +40,7 @@ std::vector<OutputFile> outputFiles(const CompileResult& r) {
 
 // The pipeline: every pass, in order (the table at the top of docs/dpia.md).
 // The numbers are those of Compile.h and docs/dpia.md; `--time-passes` times
-// stages 5 to 12 together as "emit". Stages 7, 9 and 12 share the emitter's
+// stages 5 to 13 together as "emit". Stages 7, 9 and 13 share the emitter's
 // state (c::Emission: names, memory, the ABI): the barriers of stage 8 go in
 // between them because their comments name the temporaries as the kernel
 // does. For OpenCL, stage 9 may start the emitter over from stage 7 once,
@@ -78,26 +79,28 @@ CompileResult compileToC(const rise::Program& program, const rise::TypedDef& def
                                                                 c::sharedTemporaries(emission)));
     // 9. views and commands -> C statements, parallel loops (c/EmitCommands.cpp)
     r.statements = c::emitStatements(emission, r.barriers.command);
-    // 10. temporaries written but never read removed, with the prologue's
+    // 10. loops unswitched on the guards invariant in them (c/Unswitch.h)
+    r.unswitched = opencl ? r.statements : c::unswitchLoops(r.statements);
+    // 11. temporaries written but never read removed, with the prologue's
     // declarations of those on the stack (c/DeadStores.h)
     std::set<std::string> removed;
     r.liveStatements =
-        c::eliminateDeadStores(r.statements, c::stackTemporaries(emission), &removed);
+        c::eliminateDeadStores(r.unswitched, c::stackTemporaries(emission), &removed);
     c::dropStackTemporaries(emission, removed);
-    // 11. OpenMP: `omp simd` on the inner loops of parallel loops (openmp/SimdLoops.h)
+    // 12. OpenMP: `omp simd` on the inner loops of parallel loops (openmp/SimdLoops.h)
     r.simdStatements = openmp ? openmp::markSimdLoops(r.liveStatements) : r.liveStatements;
-    // 12. the files: function or kernel, header, host wrappers (c/EmitFiles.cpp)
+    // 13. the files: function or kernel, header, host wrappers (c/EmitFiles.cpp)
     r.files = c::assembleFiles(emission, r.simdStatements);
   });
-  // 13. formatted, then verified by Clang (codegen/FormatAndVerify.h)
+  // 14. formatted, then verified by Clang (codegen/FormatAndVerify.h)
   r.files = formatAndVerify(std::move(r.files), opts.symbol, opts.target);
   return r;
 }
 
 const std::vector<std::string>& dumpStages() {
-  static const std::vector<std::string> stages = {"lower", "dpia",     "imperative", "unroll",
-                                                  "hoist", "barriers", "statements", "deadstores",
-                                                  "simd",  "c"};
+  static const std::vector<std::string> stages = {
+      "lower",      "dpia",     "imperative", "unroll", "hoist", "barriers",
+      "statements", "unswitch", "deadstores", "simd",   "c"};
   return stages;
 }
 
@@ -128,6 +131,8 @@ std::string dumpStage(const CompileResult& r, const std::string& stage) {
     return statements(r.statements);
   if (stage == "deadstores")
     return statements(r.liveStatements);
+  if (stage == "unswitch")
+    return statements(r.unswitched);
   if (stage == "simd")
     return statements(r.simdStatements);
   if (stage == "c")

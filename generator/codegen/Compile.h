@@ -46,9 +46,10 @@ struct CompileResult {
   std::vector<dpia::HoistedAllocation> temporaries; ///< 6. the hoisted `new`s, outermost first
   dpia::Program barriers;               ///< 8. after insertBarriers (OpenCL; else as hoisted)
   std::vector<c::CStmt> statements;     ///< 9. the body's statements as emitted
-  std::vector<c::CStmt> liveStatements; ///< 10. after eliminateDeadStores
-  std::vector<c::CStmt> simdStatements; ///< 11. after markSimdLoops (OpenMP; else as 10)
-  c::CFiles files;                      ///< 12, 13. formatted and verified
+  std::vector<c::CStmt> unswitched;     ///< 10. after unswitchLoops (C, OpenMP; else as 9)
+  std::vector<c::CStmt> liveStatements; ///< 11. after eliminateDeadStores
+  std::vector<c::CStmt> simdStatements; ///< 12. after markSimdLoops (OpenMP; else as 11)
+  c::CFiles files;                      ///< 13, 14. formatted and verified
 };
 
 /// One file of a kernel's output, named relative to the output directory.

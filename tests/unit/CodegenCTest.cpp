@@ -209,6 +209,18 @@ TEST(CodegenCVectors, MaxAndMinOfVectorsSelectByAMask) {
   EXPECT_EQ(c.find(" ? "), std::string::npos) << c; // no lane by lane ternaries
 }
 
+// A read through padClamp is one vector load where the last lane's index is
+// below the bound, the lanes one by one at the edge.
+TEST(CodegenCVectors, ReadsThroughAClampLoadWholeVectorsWhereItDoesNotBite) {
+  std::string c = source("def f = depFun(n: Nat => fun(xs: n.f32 =>\n"
+                         "  xs |> padClamp(0, 8*((n+7)/8) - n) |> asVector(8)\n"
+                         "     |> mapSeq(fun(v => v * vectorFromScalar(2.0f))) |> asScalar))\n");
+  EXPECT_CONTAINS(c, "(8 * i + 7 <= n - 1\n"
+                     "             ? __builtin_convertvector(*(const risec_f32x8u*)&xs[8 * i], "
+                     "risec_f32x8)\n"
+                     "             : (risec_f32x8){xs[8 * i], xs[risec_min(n - 1, 8 * i + 1)],");
+}
+
 // Integer lanes are their own mask: no reinterpretation.
 TEST(CodegenCVectors, MaxOfIntegerVectorsNeedsNoCasts) {
   std::string c = source("def top = depFun(n: Nat => fun(xs: (4*n).i32 => fun(ys: (4*n).i32 =>\n"

@@ -282,7 +282,50 @@ CStmt replaceBodies(const CStmt& s, std::vector<CStmt> body, std::vector<CStmt> 
   return build(std::move(f));
 }
 
+CStmt mapExpressions(const CStmt& s, const std::function<CExpr(const CExpr&)>& f) {
+  auto expr = [&](const CExpr& e) { return e ? f(e) : e; };
+  auto list = [&](const std::vector<CStmt>& b) {
+    std::vector<CStmt> out;
+    out.reserve(b.size());
+    for (const CStmt& c : b)
+      out.push_back(mapExpressions(c, f));
+    return out;
+  };
+  auto g = fields(s->kind());
+  g.type = s->declType();
+  g.text = s->text();
+  g.comment = s->comment();
+  g.e0 = expr(s->expr());
+  g.e1 = expr(s->forStep());
+  g.s0 = s->forInit() ? mapExpressions(s->forInit(), f) : nullptr;
+  g.body = list(s->body());
+  g.elseBody = list(s->elseBody());
+  g.hasElse = s->hasElse();
+  return build(std::move(g));
+}
+
 // ---- queries ------------------------------------------------------------------------
+
+bool typeEqual(const CType& a, const CType& b) {
+  if (!a || !b)
+    return a == b;
+  return a->kind() == b->kind() && a->name() == b->name() && a->size() == b->size() &&
+         a->isConst() == b->isConst() && a->isRestrict() == b->isRestrict() &&
+         a->addressSpace() == b->addressSpace() && typeEqual(a->elem(), b->elem());
+}
+
+bool exprEqual(const CExpr& a, const CExpr& b) {
+  if (!a || !b)
+    return a == b;
+  if (a->kind() != b->kind() || a->text() != b->text() || a->hasOp() != b->hasOp() ||
+      (a->hasOp() && a->op() != b->op()) || !typeEqual(a->type(), b->type()) ||
+      a->operands().size() != b->operands().size())
+    return false;
+  for (std::size_t i = 0; i < a->operands().size(); ++i)
+    if (!exprEqual(a->operands()[i], b->operands()[i]))
+      return false;
+  return true;
+}
 
 namespace {
 

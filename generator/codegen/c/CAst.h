@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <set>
@@ -355,7 +356,16 @@ template <class F> CStmt mapBodies(const CStmt& s, F&& f) {
   }
 }
 
+/// `s` with every expression in it replaced by `f(e)`, at every depth: its
+/// own (condition, step, initialiser) and those of the statements in its
+/// bodies. The statements are rebuilt; kinds, names and comments are kept.
+CStmt mapExpressions(const CStmt& s, const std::function<CExpr(const CExpr&)>& f);
+
 // ---- queries ------------------------------------------------------------------------
+
+/// Structural equality: the same kinds, names, operators, types and operands.
+bool typeEqual(const CType& a, const CType& b);
+bool exprEqual(const CExpr& a, const CExpr& b);
 
 /// The names of the variables that `body` reads or writes (identifiers in
 /// expressions, including those inside pre-rendered literals such as size

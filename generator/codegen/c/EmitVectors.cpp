@@ -221,6 +221,68 @@ void pushLane(dpia::Path& path, rise::Nat k) {
   path.elems.insert(path.elems.begin(), {dpia::PathElem::Kind::Index, std::move(k)});
 }
 
+/// A clamp that the lanes' index goes through, taken off: its argument and
+/// what keeps it from biting (arg <= bound for a min, bound <= arg for a max).
+struct Clamp {
+  rise::Nat arg, bound;
+  bool min;
+};
+
+/// `n` with every min or max of which only one side holds the lanes (`id`)
+/// replaced by that side, recorded in `clamps`; nullopt where a min or max
+/// holds the lanes on both sides.
+std::optional<rise::Nat> withoutClamps(const rise::Nat& n, std::uint64_t id,
+                                       std::vector<Clamp>& clamps) {
+  using rise::NatKind;
+  if (!rise::natContainsVar(n, id))
+    return n;
+  std::vector<rise::Nat> ops;
+  for (const rise::Nat& op : n->operands()) {
+    auto o = withoutClamps(op, id, clamps);
+    if (!o)
+      return std::nullopt;
+    ops.push_back(*o);
+  }
+  switch (n->kind()) {
+  case NatKind::Min:
+  case NatKind::Max: {
+    bool left = rise::natContainsVar(ops[0], id), right = rise::natContainsVar(ops[1], id);
+    if (left == right)
+      return std::nullopt;
+    clamps.push_back({left ? ops[0] : ops[1], left ? ops[1] : ops[0], n->kind() == NatKind::Min});
+    return left ? ops[0] : ops[1];
+  }
+  case NatKind::Sum:
+  case NatKind::Prod: {
+    rise::Nat r = ops[0];
+    for (std::size_t i = 1; i < ops.size(); ++i)
+      r = n->kind() == NatKind::Sum ? rise::natAdd(r, ops[i]) : rise::natMul(r, ops[i]);
+    return r;
+  }
+  case NatKind::Div:
+    return rise::natDiv(ops[0], ops[1]);
+  case NatKind::Mod:
+    return rise::natMod(ops[0], ops[1]);
+  case NatKind::Pow:
+    return rise::natPow(ops[0], ops[1]);
+  default:
+    return n;
+  }
+}
+
+/// Whether `f(lane)` (lanes `id`) is `f(0) + lane * step` for a constant
+/// step, for every lane of a vector of `width`.
+std::optional<std::int64_t> affineStep(const rise::Nat& f, std::uint64_t id, std::int64_t width) {
+  auto at = [&](std::int64_t k) { return rise::natSubstitute(f, {{id, rise::natConst(k)}}); };
+  rise::Nat step = at(1) - at(0);
+  if (!step->isConst())
+    return std::nullopt;
+  for (std::int64_t k = 2; k < width; ++k)
+    if (!rise::natEqual(at(k), at(0) + step->value() * k))
+      return std::nullopt;
+  return step->value();
+}
+
 bool isLanes(const rise::Nat& n, const rise::Nat& lanes) {
   return n->kind() == rise::NatKind::Var && n->var().id == lanes->var().id;
 }
@@ -229,7 +291,8 @@ bool isLanes(const rise::Nat& n, const rise::Nat& lanes) {
 
 std::optional<VectorLowering::Place> VectorLowering::place(const VectorMemory& m, dpia::Path& path,
                                                            const rise::Type& t,
-                                                           const rise::Nat& lanes) const {
+                                                           const rise::Nat& lanes,
+                                                           bool read) const {
   using dpia::PathElem;
   rise::Type mt = m.type;
   if (m.variable) {
@@ -245,7 +308,7 @@ std::optional<VectorLowering::Place> VectorLowering::place(const VectorMemory& m
     if (mt->kind() != rise::TypeKind::Vec || path.empty() || path.next() != PathElem::Kind::Index ||
         !isLanes(path.popIndex(), lanes) || !path.empty())
       return std::nullopt;
-    return Place{v, nullptr, nullptr};
+    return Place{v, nullptr, nullptr, nullptr};
   }
   rise::Nat flat = rise::natConst(0);
   for (; mt->kind() == rise::TypeKind::Array || mt->kind() == rise::TypeKind::Vec;
@@ -268,16 +331,39 @@ std::optional<VectorLowering::Place> VectorLowering::place(const VectorMemory& m
     if (mt->kind() != rise::TypeKind::Vec || !types_.native(mt) || path.empty() ||
         path.next() != PathElem::Kind::Index || !isLanes(path.popIndex(), lanes) || !path.empty())
       return std::nullopt;
-    return Place{v, nullptr, nullptr};
+    return Place{v, nullptr, nullptr, nullptr};
   }
   if (!path.empty() || mt->kind() != rise::TypeKind::Scalar || mt->scalar() != t->elem()->scalar())
     return std::nullopt;
   std::uint64_t id = lanes->var().id;
-  rise::Nat base = rise::natSubstitute(flat, {{id, rise::natConst(0)}});
-  for (std::int64_t k = 1; k < widthOf(t); ++k)
-    if (!rise::natEqual(rise::natSubstitute(flat, {{id, rise::natConst(k)}}), base + k))
+  const std::int64_t width = widthOf(t);
+  if (affineStep(flat, id, width) == 1) {
+    rise::Nat base = rise::natSubstitute(flat, {{id, rise::natConst(0)}});
+    return Place{nullptr, ident(m.name), emitter_.index(base), nullptr};
+  }
+  // A read through padClamp (C and OpenMP, whose loops c/Unswitch.h versions
+  // on the condition): the lanes are contiguous where no clamp bites,
+  // that is where each clamped argument, affine in the lane, stays within
+  // its bound at both ends (the edge of the array gathers them instead).
+  std::vector<Clamp> clamps;
+  std::optional<rise::Nat> unclamped =
+      read && !types_.opencl() ? withoutClamps(flat, id, clamps) : std::nullopt;
+  if (!unclamped || clamps.empty() || affineStep(*unclamped, id, width) != 1)
+    return std::nullopt;
+  CExpr condition;
+  for (const Clamp& c : clamps) {
+    std::optional<std::int64_t> step = affineStep(c.arg, id, width);
+    if (!step)
       return std::nullopt;
-  return Place{nullptr, ident(m.name), emitter_.index(base)};
+    // the lane whose argument is nearest the bound: the largest for a min
+    bool last = c.min == (*step >= 0);
+    rise::Nat arg = rise::natSubstitute(c.arg, {{id, rise::natConst(last ? width - 1 : 0)}});
+    CExpr holds = c.min ? binary(COp::Le, emitter_.index(arg), emitter_.index(c.bound))
+                        : binary(COp::Le, emitter_.index(c.bound), emitter_.index(arg));
+    condition = condition ? binary(COp::And, condition, holds) : holds;
+  }
+  rise::Nat base = rise::natSubstitute(*unclamped, {{id, rise::natConst(0)}});
+  return Place{nullptr, ident(m.name), emitter_.index(base), condition};
 }
 
 CExpr VectorLowering::value(const dpia::Phrase& p, const dpia::Path& path, const rise::Type& t,
@@ -322,8 +408,17 @@ CExpr VectorLowering::value(const dpia::Phrase& p, const dpia::Path& path, const
   rise::Nat lanes = allLanes(t);
   pushLane(at, lanes);
   if (auto m = emitter_.memory(p, at))
-    if (auto pl = place(*m, at, t, lanes))
-      return pl->variable ? pl->variable : types_.load(t, pl->array, pl->base);
+    if (auto pl = place(*m, at, t, lanes, true)) {
+      if (pl->variable)
+        return pl->variable;
+      CExpr load = types_.load(t, pl->array, pl->base);
+      if (!pl->unclamped)
+        return load;
+      // one load where the clamps do not bite, else the lanes one by one;
+      // a loop in which the condition does not change is versioned on it
+      // (c/Unswitch.h), so the compiler sees the plain load
+      return ternary(pl->unclamped, types_.exactly(t, load), fromLanes(p, path, t));
+    }
   return fromLanes(p, path, t);
 }
 

@@ -143,10 +143,15 @@ private:
 
   struct Place {
     CExpr variable, array, base; ///< the variable, or the first scalar array[base]
+    /// Reads only: where the lanes are contiguous only while their clamps
+    /// (padClamp's min(n - 1, j + lane)) do not bite, what makes them so;
+    /// null where they always are.
+    CExpr unclamped;
   };
-  /// Where the whole vector at `path` (ending with `lanes`) lives in `m`.
+  /// Where the whole vector at `path` (ending with `lanes`) lives in `m`;
+  /// `read`: a read, which may be contiguous only under a condition.
   std::optional<Place> place(const VectorMemory& m, dpia::Path& path, const rise::Type& t,
-                             const rise::Nat& lanes) const;
+                             const rise::Nat& lanes, bool read = false) const;
   CExpr fromLanes(const dpia::Phrase& p, const dpia::Path& path, const rise::Type& t);
   /// C's `max` or `min` of two vectors: `a > b` gives a mask of integer
   /// lanes, which selects a where it is set and b elsewhere, as the scalar

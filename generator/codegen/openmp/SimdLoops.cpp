@@ -17,27 +17,6 @@ using c::TypeNode;
 
 namespace {
 
-bool sameType(const CType& a, const CType& b) {
-  if (!a || !b)
-    return a == b;
-  return a->kind() == b->kind() && a->name() == b->name() && a->size() == b->size() &&
-         a->isConst() == b->isConst() && a->isRestrict() == b->isRestrict() &&
-         a->addressSpace() == b->addressSpace() && sameType(a->elem(), b->elem());
-}
-
-bool sameExpr(const CExpr& a, const CExpr& b) {
-  if (!a || !b)
-    return a == b;
-  if (a->kind() != b->kind() || a->text() != b->text() || a->hasOp() != b->hasOp() ||
-      (a->hasOp() && a->op() != b->op()) || !sameType(a->type(), b->type()) ||
-      a->operands().size() != b->operands().size())
-    return false;
-  for (std::size_t i = 0; i < a->operands().size(); ++i)
-    if (!sameExpr(a->operands()[i], b->operands()[i]))
-      return false;
-  return true;
-}
-
 bool mentions(const CExpr& e, const std::string& name) {
   return c::identifiersUsed({c::exprStmt(e)}).count(name) > 0;
 }
@@ -144,7 +123,7 @@ private:
 
   bool storedAt(const std::string& array, const CExpr& element) const {
     for (const CExpr& idx : stored_.at(array))
-      if (sameExpr(idx, element->operands()[1]))
+      if (c::exprEqual(idx, element->operands()[1]))
         return true;
     return false;
   }

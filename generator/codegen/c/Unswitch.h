@@ -1,0 +1,44 @@
+// Loop versioning on invariant guards (pipeline stage 10, codegen/Compile.cpp;
+// C and OpenMP).
+//
+// A padded view reads through a guard, `c ? xs[...] : 0.0f` (padCst,
+// docs/dpia.md). Where c does not change while a loop runs (padReduce pads
+// the loop over k of a blocked matrix product, and the guard `p + 4 * l < k`
+// depends only on the loops around the tile's), the loop gets a second copy
+// with c resolved, run when c has that value:
+//
+//   if (p + 4 * l < k) {
+//     for (int q = 0; q < 32; q += 1) ... acc[..] + A[..] * B[..];
+//   } else {
+//     for (int q = 0; q < 32; q += 1) ... acc[..] + (p + 4 * l < k ? A[..] : 0.0f) * ...;
+//   }
+//
+// so that the C compiler vectorises the first copy, which it does not do for
+// loads under a condition. The guards are taken one after the other, each
+// as the value whose branch reads memory (`c ? 0.0f : xs[i]` as false, the
+// condition then negated: `a < b` becomes `a >= b`), until none that
+// qualifies is left; the copy is made only if it then reads
+// no memory under a guard (a guard that changes with the loop, such as the
+// column tests of a stencil, leaves nothing to gain). A guard qualifies when
+// it is integer arithmetic on variables and literals (no read of memory, no
+// call but risec_min/risec_max, no assignment, no division but by a non-zero
+// literal), so evaluating it once before the loop is the same as in every
+// iteration, and none of its variables is declared or assigned in the loop.
+// A loop whose body declares variables (a long computation per iteration,
+// such as harris' fused stages, where a guard costs little and two copies
+// are hard to read) is left as it is, as is a loop with a pragma before it
+// (`omp parallel for`, `omp simd`); the loops inside the original copy are
+// treated in turn. OpenCL does not run this pass (a loop there may hold a
+// barrier).
+#pragma once
+
+#include "codegen/c/CAst.h"
+
+#include <vector>
+
+namespace risec::codegen::c {
+
+/// `body` with its loops unswitched on the guards invariant in them.
+std::vector<CStmt> unswitchLoops(const std::vector<CStmt>& body);
+
+} // namespace risec::codegen::c

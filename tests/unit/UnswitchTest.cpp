@@ -1,0 +1,117 @@
+// Tests of loop unswitching on the C syntax tree (codegen/c/Unswitch).
+#include "codegen/c/Unswitch.h"
+#include "codegen/c/CPrinter.h"
+
+#include <gtest/gtest.h>
+
+using namespace risec::codegen::c;
+
+namespace {
+
+std::string print(const std::vector<CStmt>& body) {
+  std::string s;
+  for (const CStmt& st : body)
+    s += printStmt(st);
+  return s;
+}
+
+CExpr id(const std::string& name) {
+  return ident(name);
+}
+
+/// for (int q = 0; q < 4; q += 1) { acc[q] = acc[q] + (guard ? x[q] : 0.0f); }
+CStmt guardedLoop(CExpr guard, std::vector<CStmt> before = {}) {
+  CExpr read = ternary(std::move(guard), index(id("x"), id("q")), literal("0.0f"));
+  before.push_back(
+      assign(index(id("acc"), id("q")), binary(COp::Add, index(id("acc"), id("q")), read)));
+  return countingLoop(namedType("int"), "q", intLit(0), intLit(4), intLit(1), std::move(before),
+                      "mapSeq");
+}
+
+CExpr padGuard() { // p + 4 * l < k
+  return binary(COp::Lt, binary(COp::Add, id("p"), binary(COp::Mul, intLit(4), id("l"))), id("k"));
+}
+
+} // namespace
+
+TEST(Unswitch, ALoopGetsACopyWithoutTheGuardThatDoesNotChangeInIt) {
+  EXPECT_EQ(print(unswitchLoops({guardedLoop(padGuard())})),
+            "if (p + 4 * l < k) {\n"
+            "  // mapSeq\n"
+            "  for (int q = 0; q < 4; q += 1) {\n"
+            "    acc[q] = acc[q] + x[q];\n"
+            "  }\n"
+            "} else {\n"
+            "  // mapSeq\n"
+            "  for (int q = 0; q < 4; q += 1) {\n"
+            "    acc[q] = acc[q] + (p + 4 * l < k ? x[q] : 0.0f);\n"
+            "  }\n"
+            "}\n");
+}
+
+TEST(Unswitch, TheGuardIsHoistedOutOfTheOutermostLoopItDoesNotChangeIn) {
+  // the guard reads l, the outer loop's index: only the inner loop is unswitched
+  CStmt outer = countingLoop(namedType("int"), "l", intLit(0), id("n"), intLit(1),
+                             {guardedLoop(padGuard())}, "reduceSeq");
+  std::string c = print(unswitchLoops({outer}));
+  EXPECT_EQ(c.rfind("// reduceSeq\nfor (int l = 0; l < n; l += 1) {\n  if (p + 4 * l < k) {", 0),
+            0u)
+      << c;
+}
+
+TEST(Unswitch, LeavesGuardsThatChangeReadMemoryOrMayTrap) {
+  std::vector<CExpr> kept = {
+      binary(COp::Lt, id("q"), id("k")),                              // the loop's own index
+      binary(COp::Lt, index(id("len"), intLit(0)), id("k")),          // a read of memory
+      binary(COp::Lt, binary(COp::Div, id("k"), id("s")), intLit(3)), // k / s may trap
+      binary(COp::Lt, id("t"), id("k")),                              // t is assigned below
+  };
+  for (const CExpr& g : kept) {
+    CStmt loop = guardedLoop(g, {assign(id("t"), id("q"))});
+    std::string c = print(unswitchLoops({loop}));
+    EXPECT_EQ(c.rfind("// mapSeq\nfor", 0), 0u) << c;
+    EXPECT_NE(c.find(" ? x[q] : 0.0f"), std::string::npos) << c;
+  }
+}
+
+TEST(Unswitch, LeavesALoopBehindAPragma) {
+  std::vector<CStmt> body = {pragma("omp parallel for"), guardedLoop(padGuard())};
+  std::string c = print(unswitchLoops(body));
+  EXPECT_EQ(c.rfind("#pragma omp parallel for\n// mapSeq\nfor", 0), 0u) << c;
+}
+
+TEST(Unswitch, EveryInvariantGuardIsTakenAndTheCopyIsMadeOnlyIfNoGuardIsLeft) {
+  // two guards that change in neither loop: one copy with both taken
+  CExpr second = binary(COp::Lt, id("j"), id("h"));
+  CStmt inner = countingLoop(
+      namedType("int"), "r", intLit(0), intLit(2), intLit(1),
+      {assign(index(id("y"), id("r")), ternary(second, index(id("x"), id("r")), literal("1.0f")))},
+      "mapSeq");
+  std::string c = print(unswitchLoops({guardedLoop(padGuard(), {inner})}));
+  EXPECT_EQ(c.rfind("if (j < h && p + 4 * l < k) {", 0), 0u) << c;
+  // one copy with neither guard (the inner loop of the original copy is
+  // then versioned on its own)
+  EXPECT_EQ(c.substr(0, c.find("} else {")).find(" ? "), std::string::npos) << c;
+  // a guard that changes with the loop (q < k) is left in the copy: no copy
+  CExpr changing = binary(COp::Lt, id("q"), id("k"));
+  CStmt both = guardedLoop(padGuard(),
+                           {assign(index(id("y"), id("q")),
+                                   ternary(changing, index(id("z"), id("q")), literal("1.0f")))});
+  std::string d = print(unswitchLoops({both}));
+  EXPECT_EQ(d.find("if ("), std::string::npos) << d;
+}
+
+TEST(Unswitch, TheLoopsInsideTheOriginalAreVersionedInTurn) {
+  // the outer loop's guard q < k changes with q; inside, it does not change
+  // with r, and neither does the pad guard: the inner loop is versioned
+  CExpr sum =
+      binary(COp::Add, ternary(padGuard(), index(id("x"), id("r")), literal("0.0f")),
+             ternary(binary(COp::Lt, id("q"), id("k")), index(id("z"), id("r")), literal("1.0f")));
+  CStmt inner = countingLoop(namedType("int"), "r", intLit(0), intLit(2), intLit(1),
+                             {assign(index(id("y"), id("r")), sum)}, "mapSeq");
+  CStmt outer =
+      countingLoop(namedType("int"), "q", intLit(0), intLit(4), intLit(1), {inner}, "mapSeq");
+  std::string c = print(unswitchLoops({outer}));
+  EXPECT_NE(c.find("  if (p + 4 * l < k && q < k) {\n"), std::string::npos) << c;
+  EXPECT_NE(c.find("y[r] = x[r] + z[r];"), std::string::npos) << c;
+}
