@@ -31,12 +31,16 @@ int mm_blocking_c(float* restrict output, int m, int n, int k, const float* rest
     return 2;
   }
   if ((double)m * (double)k > INT_MAX || (double)n * (double)k > INT_MAX ||
-      (double)m * (double)n > INT_MAX || 4.0 * ((double)k / 4.0) > INT_MAX) {
+      (double)m * (double)n > INT_MAX) {
     return 3;
   }
-  float* restrict tmp = malloc((size_t)(4 * (k / 4)) * sizeof(float));
-  if (tmp == NULL && 4 * (k / 4) != 0) {
+  float* restrict acc = malloc((size_t)1024 * sizeof(float));
+  float* restrict tmp = malloc((size_t)1024 * sizeof(float));
+  float* restrict acc_2 = malloc((size_t)1024 * sizeof(float));
+  if (acc == NULL || tmp == NULL || acc_2 == NULL) {
+    free(acc);
     free(tmp);
+    free(acc_2);
     return 4;
   }
   // mapSeq
@@ -47,34 +51,79 @@ int mm_blocking_c(float* restrict output, int m, int n, int k, const float* rest
       for (int l = 0; l < 32; l += 1) {
         // mapSeq
         for (int p = 0; p < 32; p += 1) {
+          acc[p + 32 * l] = 0.0f;
+        }
+      }
+      // reduceSeq
+      for (int l = 0; l < (k + 3) / 4; l += 1) {
+        // mapSeq
+        for (int p = 0; p < 32; p += 1) {
           // mapSeq
-          for (int q = 0; q < 4 * (k / 4); q += 1) {
-            tmp[q] =
-                A[q + k * risec_min(m - 1, l + 32 * i)] * B[(n * q) + risec_min(n - 1, p + 32 * j)];
+          for (int q = 0; q < 32; q += 1) {
+            acc_2[q + 32 * p] = acc[q + 32 * p];
           }
-          float acc = 0.0f;
-          // reduceSeq
-          for (int q = 0; q < k / 4; q += 1) {
-            float acc_2 = 0.0f;
-            // reduceSeq
-            for (int i2 = 0; i2 < 4; i2 += 1) {
-              acc_2 = acc_2 + tmp[i2 + 4 * q];
+        }
+        // reduceSeq
+        for (int p = 0; p < 4; p += 1) {
+          if (p + 4 * l < k) {
+            // mapSeq
+            for (int q = 0; q < 32; q += 1) {
+              // mapSeq
+              for (int i2 = 0; i2 < 32; i2 += 1) {
+                acc_2[i2 + 32 * q] = acc_2[i2 + 32 * q] +
+                                     A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)] *
+                                         B[(4 * n * l) + (n * p) + risec_min(n - 1, i2 + 32 * j)];
+              }
             }
-            acc = acc + acc_2;
+          } else {
+            // mapSeq
+            for (int q = 0; q < 32; q += 1) {
+              if (p + 4 * l < k) {
+                // mapSeq
+                for (int i2 = 0; i2 < 32; i2 += 1) {
+                  acc_2[i2 + 32 * q] = acc_2[i2 + 32 * q] +
+                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)] *
+                                           B[(4 * n * l) + (n * p) + risec_min(n - 1, i2 + 32 * j)];
+                }
+              } else {
+                // mapSeq
+                for (int i2 = 0; i2 < 32; i2 += 1) {
+                  acc_2[i2 + 32 * q] =
+                      acc_2[i2 + 32 * q] +
+                      (p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)] : 0.0f) *
+                          (p + 4 * l < k ? B[(4 * n * l) + (n * p) + risec_min(n - 1, i2 + 32 * j)]
+                                         : 0.0f);
+                }
+              }
+            }
           }
-          float acc_3 = 0.0f;
-          // reduceSeq
-          for (int q = 0; q < k % 4; q += 1) {
-            acc_3 = acc_3 + A[q + (4 * (k / 4)) + k * risec_min(m - 1, l + 32 * i)] *
-                                B[(4 * n * (k / 4)) + (n * q) + risec_min(n - 1, p + 32 * j)];
+        }
+        // mapSeq
+        for (int p = 0; p < 32; p += 1) {
+          // mapSeq
+          for (int q = 0; q < 32; q += 1) {
+            tmp[q + 32 * p] = acc_2[q + 32 * p];
           }
-          if ((p + 32 * j) < n && (l + 32 * i) < m) {
-            output[p + n * l + 32 * j + 32 * n * i] = acc + acc_3;
+        }
+        // mapSeq
+        for (int p = 0; p < 32; p += 1) {
+          // mapSeq
+          for (int q = 0; q < 32; q += 1) {
+            acc[q + 32 * p] = tmp[q + 32 * p];
           }
+        }
+      }
+      // mapSeq
+      for (int l = 0; l < risec_min(32, m - 32 * i); l += 1) {
+        // mapSeq
+        for (int p = 0; p < risec_min(32, n - 32 * j); p += 1) {
+          output[p + n * l + 32 * j + 32 * n * i] = acc[p + 32 * l];
         }
       }
     }
   }
+  free(acc_2);
   free(tmp);
+  free(acc);
   return 0;
 }

@@ -21,8 +21,8 @@
 #include <limits.h>
 #include <stdlib.h>
 
-typedef float risec_f32x4 __attribute__((vector_size(16)));
-typedef float risec_f32x4u __attribute__((vector_size(16), aligned(4), may_alias));
+typedef float risec_f32x32 __attribute__((vector_size(128)));
+typedef float risec_f32x32u __attribute__((vector_size(128), aligned(4), may_alias));
 
 static inline int risec_min(int a, int b) {
   return a < b ? a : b;
@@ -34,11 +34,13 @@ int mm_loop_permutation_c(float* restrict output, int m, int n, int k, const flo
     return 2;
   }
   if ((double)m * (double)k > INT_MAX || (double)n * (double)k > INT_MAX ||
-      (double)m * (double)n > INT_MAX || 4.0 * ((double)k / 4.0) > INT_MAX) {
+      (double)m * (double)n > INT_MAX) {
     return 3;
   }
-  float* restrict tmp = malloc((size_t)(4 * (k / 4)) * sizeof(float));
-  if (tmp == NULL && 4 * (k / 4) != 0) {
+  float* restrict acc = malloc((size_t)1024 * sizeof(float));
+  float* restrict tmp = malloc((size_t)1024 * sizeof(float));
+  if (acc == NULL || tmp == NULL) {
+    free(acc);
     free(tmp);
     return 4;
   }
@@ -50,38 +52,250 @@ int mm_loop_permutation_c(float* restrict output, int m, int n, int k, const flo
       for (int l = 0; l < 32; l += 1) {
         // mapSeq
         for (int p = 0; p < 32; p += 1) {
+          acc[p + 32 * l] = 0.0f;
+        }
+      }
+      // reduceSeq
+      for (int l = 0; l < (k + 3) / 4; l += 1) {
+        // mapSeq
+        for (int p = 0; p < 32; p += 1) {
+          float acc_2[32];
           // mapSeq
-          for (int q = 0; q < k / 4; q += 1) {
-            *(risec_f32x4u*)&tmp[4 * q] =
-                *(const risec_f32x4u*)&A[(4 * q) + k * risec_min(m - 1, p + 32 * i)] *
-                (risec_f32x4){B[(4 * n * q) + risec_min(n - 1, l + 32 * j)],
-                              B[n + (4 * n * q) + risec_min(n - 1, l + 32 * j)],
-                              B[(2 * n) + (4 * n * q) + risec_min(n - 1, l + 32 * j)],
-                              B[(3 * n) + (4 * n * q) + risec_min(n - 1, l + 32 * j)]};
+          for (int q = 0; q < 32; q += 1) {
+            acc_2[q] = acc[q + 32 * p];
           }
-          float acc = 0.0f;
           // reduceSeq
-          for (int q = 0; q < k / 4; q += 1) {
-            float acc_2 = 0.0f;
-            // reduceSeq
-            for (int i2 = 0; i2 < 4; i2 += 1) {
-              acc_2 = acc_2 + tmp[i2 + 4 * q];
+          for (int q = 0; q < 4; q += 1) {
+            if (q + 4 * l < k) {
+              // mapSeq
+              for (int i2 = 0; i2 < 1; i2 += 1) {
+                *(risec_f32x32u*)&acc_2[32 * i2] =
+                    *(const risec_f32x32u*)&acc_2[32 * i2] +
+                    (risec_f32x32){A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                   A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                   A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                   A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                   A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                   A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                   A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                   A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                   A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                   A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                   A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                   A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                   A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                   A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                   A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                   A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                   A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                   A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                   A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                   A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                   A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                   A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                   A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                   A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                   A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                   A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                   A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                   A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                   A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                   A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                   A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                   A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)]} *
+                        (risec_f32x32){
+                            B[n * q + 32 * i2 + 32 * j + 4 * n * l],
+                            B[(4 * n * l) + (n * q) + risec_min(n - 1, 32 * i2 + 32 * j + 1)],
+                            B[(4 * n * l) + (n * q) + risec_min(n - 1, 32 * i2 + 32 * j + 2)],
+                            B[(4 * n * l) + (n * q) + risec_min(n - 1, 32 * i2 + 32 * j + 3)],
+                            B[(4 * n * l) + (n * q) + risec_min(n - 1, 32 * i2 + 32 * j + 4)],
+                            B[(4 * n * l) + (n * q) + risec_min(n - 1, 32 * i2 + 32 * j + 5)],
+                            B[(4 * n * l) + (n * q) + risec_min(n - 1, 32 * i2 + 32 * j + 6)],
+                            B[(4 * n * l) + (n * q) + risec_min(n - 1, 32 * i2 + 32 * j + 7)],
+                            B[(4 * n * l) + (n * q) + risec_min(n - 1, 32 * i2 + 32 * j + 8)],
+                            B[(4 * n * l) + (n * q) + risec_min(n - 1, 32 * i2 + 32 * j + 9)],
+                            B[(4 * n * l) + (n * q) + risec_min(n - 1, 32 * i2 + 32 * j + 10)],
+                            B[(4 * n * l) + (n * q) + risec_min(n - 1, 32 * i2 + 32 * j + 11)],
+                            B[(4 * n * l) + (n * q) + risec_min(n - 1, 32 * i2 + 32 * j + 12)],
+                            B[(4 * n * l) + (n * q) + risec_min(n - 1, 32 * i2 + 32 * j + 13)],
+                            B[(4 * n * l) + (n * q) + risec_min(n - 1, 32 * i2 + 32 * j + 14)],
+                            B[(4 * n * l) + (n * q) + risec_min(n - 1, 32 * i2 + 32 * j + 15)],
+                            B[(4 * n * l) + (n * q) + risec_min(n - 1, 32 * i2 + 32 * j + 16)],
+                            B[(4 * n * l) + (n * q) + risec_min(n - 1, 32 * i2 + 32 * j + 17)],
+                            B[(4 * n * l) + (n * q) + risec_min(n - 1, 32 * i2 + 32 * j + 18)],
+                            B[(4 * n * l) + (n * q) + risec_min(n - 1, 32 * i2 + 32 * j + 19)],
+                            B[(4 * n * l) + (n * q) + risec_min(n - 1, 32 * i2 + 32 * j + 20)],
+                            B[(4 * n * l) + (n * q) + risec_min(n - 1, 32 * i2 + 32 * j + 21)],
+                            B[(4 * n * l) + (n * q) + risec_min(n - 1, 32 * i2 + 32 * j + 22)],
+                            B[(4 * n * l) + (n * q) + risec_min(n - 1, 32 * i2 + 32 * j + 23)],
+                            B[(4 * n * l) + (n * q) + risec_min(n - 1, 32 * i2 + 32 * j + 24)],
+                            B[(4 * n * l) + (n * q) + risec_min(n - 1, 32 * i2 + 32 * j + 25)],
+                            B[(4 * n * l) + (n * q) + risec_min(n - 1, 32 * i2 + 32 * j + 26)],
+                            B[(4 * n * l) + (n * q) + risec_min(n - 1, 32 * i2 + 32 * j + 27)],
+                            B[(4 * n * l) + (n * q) + risec_min(n - 1, 32 * i2 + 32 * j + 28)],
+                            B[(4 * n * l) + (n * q) + risec_min(n - 1, 32 * i2 + 32 * j + 29)],
+                            B[(4 * n * l) + (n * q) + risec_min(n - 1, 32 * i2 + 32 * j + 30)],
+                            B[(4 * n * l) + (n * q) + risec_min(n - 1, 32 * i2 + 32 * j + 31)]};
+              }
+            } else {
+              // mapSeq
+              for (int i2 = 0; i2 < 1; i2 += 1) {
+                *(risec_f32x32u*)&acc_2[32 * i2] =
+                    *(const risec_f32x32u*)&acc_2[32 * i2] +
+                    (risec_f32x32){
+                        q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                        q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                        q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                        q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                        q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                        q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                        q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                        q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                        q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                        q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                        q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                        q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                        q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                        q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                        q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                        q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                        q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                        q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                        q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                        q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                        q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                        q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                        q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                        q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                        q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                        q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                        q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                        q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                        q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                        q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                        q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                        q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f} *
+                        (risec_f32x32){
+                            q + 4 * l < k ? B[n * q + 32 * i2 + 32 * j + 4 * n * l] : 0.0f,
+                            q + 4 * l < k
+                                ? B[(4 * n * l) + (n * q) + risec_min(n - 1, 32 * i2 + 32 * j + 1)]
+                                : 0.0f,
+                            q + 4 * l < k
+                                ? B[(4 * n * l) + (n * q) + risec_min(n - 1, 32 * i2 + 32 * j + 2)]
+                                : 0.0f,
+                            q + 4 * l < k
+                                ? B[(4 * n * l) + (n * q) + risec_min(n - 1, 32 * i2 + 32 * j + 3)]
+                                : 0.0f,
+                            q + 4 * l < k
+                                ? B[(4 * n * l) + (n * q) + risec_min(n - 1, 32 * i2 + 32 * j + 4)]
+                                : 0.0f,
+                            q + 4 * l < k
+                                ? B[(4 * n * l) + (n * q) + risec_min(n - 1, 32 * i2 + 32 * j + 5)]
+                                : 0.0f,
+                            q + 4 * l < k
+                                ? B[(4 * n * l) + (n * q) + risec_min(n - 1, 32 * i2 + 32 * j + 6)]
+                                : 0.0f,
+                            q + 4 * l < k
+                                ? B[(4 * n * l) + (n * q) + risec_min(n - 1, 32 * i2 + 32 * j + 7)]
+                                : 0.0f,
+                            q + 4 * l < k
+                                ? B[(4 * n * l) + (n * q) + risec_min(n - 1, 32 * i2 + 32 * j + 8)]
+                                : 0.0f,
+                            q + 4 * l < k
+                                ? B[(4 * n * l) + (n * q) + risec_min(n - 1, 32 * i2 + 32 * j + 9)]
+                                : 0.0f,
+                            q + 4 * l < k
+                                ? B[(4 * n * l) + (n * q) + risec_min(n - 1, 32 * i2 + 32 * j + 10)]
+                                : 0.0f,
+                            q + 4 * l < k
+                                ? B[(4 * n * l) + (n * q) + risec_min(n - 1, 32 * i2 + 32 * j + 11)]
+                                : 0.0f,
+                            q + 4 * l < k
+                                ? B[(4 * n * l) + (n * q) + risec_min(n - 1, 32 * i2 + 32 * j + 12)]
+                                : 0.0f,
+                            q + 4 * l < k
+                                ? B[(4 * n * l) + (n * q) + risec_min(n - 1, 32 * i2 + 32 * j + 13)]
+                                : 0.0f,
+                            q + 4 * l < k
+                                ? B[(4 * n * l) + (n * q) + risec_min(n - 1, 32 * i2 + 32 * j + 14)]
+                                : 0.0f,
+                            q + 4 * l < k
+                                ? B[(4 * n * l) + (n * q) + risec_min(n - 1, 32 * i2 + 32 * j + 15)]
+                                : 0.0f,
+                            q + 4 * l < k
+                                ? B[(4 * n * l) + (n * q) + risec_min(n - 1, 32 * i2 + 32 * j + 16)]
+                                : 0.0f,
+                            q + 4 * l < k
+                                ? B[(4 * n * l) + (n * q) + risec_min(n - 1, 32 * i2 + 32 * j + 17)]
+                                : 0.0f,
+                            q + 4 * l < k
+                                ? B[(4 * n * l) + (n * q) + risec_min(n - 1, 32 * i2 + 32 * j + 18)]
+                                : 0.0f,
+                            q + 4 * l < k
+                                ? B[(4 * n * l) + (n * q) + risec_min(n - 1, 32 * i2 + 32 * j + 19)]
+                                : 0.0f,
+                            q + 4 * l < k
+                                ? B[(4 * n * l) + (n * q) + risec_min(n - 1, 32 * i2 + 32 * j + 20)]
+                                : 0.0f,
+                            q + 4 * l < k
+                                ? B[(4 * n * l) + (n * q) + risec_min(n - 1, 32 * i2 + 32 * j + 21)]
+                                : 0.0f,
+                            q + 4 * l < k
+                                ? B[(4 * n * l) + (n * q) + risec_min(n - 1, 32 * i2 + 32 * j + 22)]
+                                : 0.0f,
+                            q + 4 * l < k
+                                ? B[(4 * n * l) + (n * q) + risec_min(n - 1, 32 * i2 + 32 * j + 23)]
+                                : 0.0f,
+                            q + 4 * l < k
+                                ? B[(4 * n * l) + (n * q) + risec_min(n - 1, 32 * i2 + 32 * j + 24)]
+                                : 0.0f,
+                            q + 4 * l < k
+                                ? B[(4 * n * l) + (n * q) + risec_min(n - 1, 32 * i2 + 32 * j + 25)]
+                                : 0.0f,
+                            q + 4 * l < k
+                                ? B[(4 * n * l) + (n * q) + risec_min(n - 1, 32 * i2 + 32 * j + 26)]
+                                : 0.0f,
+                            q + 4 * l < k
+                                ? B[(4 * n * l) + (n * q) + risec_min(n - 1, 32 * i2 + 32 * j + 27)]
+                                : 0.0f,
+                            q + 4 * l < k
+                                ? B[(4 * n * l) + (n * q) + risec_min(n - 1, 32 * i2 + 32 * j + 28)]
+                                : 0.0f,
+                            q + 4 * l < k
+                                ? B[(4 * n * l) + (n * q) + risec_min(n - 1, 32 * i2 + 32 * j + 29)]
+                                : 0.0f,
+                            q + 4 * l < k
+                                ? B[(4 * n * l) + (n * q) + risec_min(n - 1, 32 * i2 + 32 * j + 30)]
+                                : 0.0f,
+                            q + 4 * l < k
+                                ? B[(4 * n * l) + (n * q) + risec_min(n - 1, 32 * i2 + 32 * j + 31)]
+                                : 0.0f};
+              }
             }
-            acc = acc + acc_2;
           }
-          float acc_3 = 0.0f;
-          // reduceSeq
-          for (int q = 0; q < k % 4; q += 1) {
-            acc_3 = acc_3 + A[q + (4 * (k / 4)) + k * risec_min(m - 1, p + 32 * i)] *
-                                B[(4 * n * (k / 4)) + (n * q) + risec_min(n - 1, l + 32 * j)];
+          // mapSeq
+          for (int q = 0; q < 32; q += 1) {
+            tmp[q + 32 * p] = acc_2[q];
           }
-          if ((l + 32 * j) < n && (p + 32 * i) < m) {
-            output[l + n * p + 32 * j + 32 * n * i] = acc + acc_3;
+        }
+        // mapSeq
+        for (int p = 0; p < 32; p += 1) {
+          // mapSeq
+          for (int q = 0; q < 32; q += 1) {
+            acc[q + 32 * p] = tmp[q + 32 * p];
           }
+        }
+      }
+      // mapSeq
+      for (int l = 0; l < risec_min(32, m - 32 * i); l += 1) {
+        // mapSeq
+        for (int p = 0; p < risec_min(32, n - 32 * j); p += 1) {
+          output[p + n * l + 32 * j + 32 * n * i] = acc[p + 32 * l];
         }
       }
     }
   }
   free(tmp);
+  free(acc);
   return 0;
 }

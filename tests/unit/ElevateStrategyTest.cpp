@@ -187,7 +187,8 @@ TEST(ElevateSpecs, MatMulLadderIsCorrectAndEachStepChangesTheProgram) {
     std::string now = printed(r);
     EXPECT_NE(now, previous);
     checkAtSizes(mm.def, r, {{"m", 64}, {"n", 64}, {"k", 64}});
-    if (std::string(step) == "mm.blocking.elevate")
+    if (std::string(step) == "mm.blocking.elevate" ||
+        std::string(step) == "mm.loop-permutation.elevate")
       checkAtSizes(mm.def, r, {{"m", 100}, {"n", 70}, {"k", 33}});
     previous = now;
   }
@@ -202,7 +203,9 @@ TEST(ElevateSpecs, MatMulStepsHaveTheirSignature) {
   has("mm.baseline.elevate", "reduceSeq");
   has("mm.blocking.elevate", "split(32)");
   has("mm.blocking.elevate", "split(4)");
-  has("mm.vectorisation.elevate", "asVector(4)");
+  has("mm.blocking.elevate", "padCst(0, 4*((k + 3)/4) - k"); // padReduce
+  has("mm.vectorisation.elevate", "asVector(32)");
+  has("mm.loop-permutation.elevate", "asVector(32)");
   has("mm.array-packing.elevate", "toMem");
   has("mm.cache-blocks.elevate", "reduceSeqUnroll");
   has("mm.parallel.elevate", "mapPar");

@@ -164,6 +164,25 @@ const RuleCase kCases[] = {
    "xs |> padClamp(0, 4*((n+3)/4) - n) |> split(4) |> map(map(fun(r => reduce(add)(0.0f)(r)))) |> join |> take(n)", "xs |> transpose"},
   {"padMapTransposed", "padMap(4) @ outermost(isMap)", "transpose(xs) |> map(fun(c => reduce(add)(0.0f)(c)))",
    "xs |> map(padClamp(0, 4*((m+3)/4) - m)) |> transpose |> map(fun(c => reduce(add)(0.0f)(c))) |> take(m)", "ys |> split(4) |> transpose |> map(fun(c => reduce(add)(0.0f)(c)))"},
+  // the random inputs have m = 4, 8, 12, 16: padReduce(3) pads 2, 1, 0 or 2 zeros onto
+  // both arrays, whose products add nothing; not where a padded term is not 0
+  {"padReduce", "padReduce(3) @ outermost(isReduce)",
+   "zip(ys)(ys |> map(neg)) |> map(fun(p => fst(p) * snd(p))) |> reduce(add)(0.0f)",
+   "zip(ys |> padCst(0, 3*((m+2)/3) - m, 0.0f))(ys |> map(neg) |> padCst(0, 3*((m+2)/3) - m, 0.0f))"
+   " |> map(fun(p => fst(p) * snd(p))) |> reduce(add)(0.0f)",
+   "ys |> map(fun(y => y + 1.0f)) |> reduce(add)(0.0f)"},
+  // an array of pairs that is no zip (a zip bound to a variable in Shine's
+  // arrayPacking) is padded with a pair of zeros
+  {"padReducePairs", "padReduce(3) @ outermost(isReduce)",
+   "zip(ys)(ys |> map(neg)) |> map(fun(p => p)) |> map(fun(p => fst(p) * snd(p))) |> reduce(add)(0.0f)",
+   "zip(ys)(ys |> map(neg)) |> map(fun(p => p)) |> padCst(0, 3*((m+2)/3) - m, makePair(0.0f)(0.0f))"
+   " |> map(fun(p => fst(p) * snd(p))) |> reduce(add)(0.0f)",
+   "zip(ys)(ys) |> map(fun(p => p)) |> map(fun(p => fst(p) * snd(p) + 1.0f)) |> reduce(add)(0.0f)"},
+  {"padReduceThenBlockedReduce", "padReduce(3) @ outermost(isReduce) ; blockedReduce(3) @ outermost(isReduce)",
+   "ys |> map(fun(y => 2.0f * y)) |> reduce(add)(0.0f)",
+   "ys |> padCst(0, 3*((m+2)/3) - m, 0.0f) |> map(fun(y => 2.0f * y)) |> split(3)"
+   " |> reduceSeq(fun(acc, c => acc + (c |> reduce(add)(0.0f))))(0.0f)",
+   "ys |> reduce(max)(0.0f)"},
   // the random inputs have m = 4, 8, 12, 16: peelReduce(3) leaves a tail of 1, 2 or 0
   {"peelReduce", "peelReduce(3) @ outermost(isReduce)", "ys |> map(fabs) |> reduce(add)(0.0f)",
    "(ys |> take(3*(m/3)) |> map(fabs) |> reduce(add)(0.0f)) + (ys |> drop(3*(m/3)) |> map(fabs) |> reduce(add)(0.0f))",
@@ -438,7 +457,7 @@ TEST(RuleRegistryTest, EveryRuleHasATestCase) {
 /// multiple of their size.
 bool remainderRule(const std::string& name) {
   for (const char* r :
-       {"padTile", "padMap", "peelTail", "peelReduce", "splitReduceSeq", "stageTiles", "padNest",
+       {"padTile", "padMap", "padReduce", "peelTail", "peelReduce", "splitReduceSeq", "stageTiles", "padNest",
         "reduceToWorkGroups", "reduceInWorkGroup", "scanBlocked"})
     if (name.rfind(r, 0) == 0)
       return true;
