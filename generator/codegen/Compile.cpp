@@ -105,12 +105,6 @@ const std::vector<std::string>& dumpStages() {
 }
 
 std::string dumpStage(const CompileResult& r, const std::string& stage) {
-  auto statements = [](const std::vector<c::CStmt>& body) {
-    std::string s;
-    for (const c::CStmt& x : body)
-      s += c::printStmt(x);
-    return s;
-  };
   if (stage == "lower")
     return "def " + r.lowered.name + " =\n  " + rise::printExpr(r.lowered.expr) + "\n";
   if (stage == "dpia")
@@ -128,13 +122,13 @@ std::string dumpStage(const CompileResult& r, const std::string& stage) {
   if (stage == "barriers")
     return dpia::printProgram(r.barriers, true);
   if (stage == "statements")
-    return statements(r.statements);
+    return c::printStmts(r.statements);
   if (stage == "deadstores")
-    return statements(r.liveStatements);
+    return c::printStmts(r.liveStatements);
   if (stage == "unswitch")
-    return statements(r.unswitched);
+    return c::printStmts(r.unswitched);
   if (stage == "simd")
-    return statements(r.simdStatements);
+    return c::printStmts(r.simdStatements);
   if (stage == "c")
     return r.files.source;
   throw InternalError("dumpStage: unknown stage `" + stage + "`");

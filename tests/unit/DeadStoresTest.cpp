@@ -8,13 +8,6 @@ using namespace risec::codegen::c;
 
 namespace {
 
-std::string print(const std::vector<CStmt>& body) {
-  std::string s;
-  for (const CStmt& st : body)
-    s += printStmt(st);
-  return s;
-}
-
 CStmt fill(const std::string& array, CExpr value) {
   return countingLoop(namedType("int"), "i", intLit(0), intLit(4), intLit(1),
                       {assign(index(ident(array), ident("i")), std::move(value))}, "mapSeq");
@@ -26,10 +19,10 @@ TEST(DeadStores, RemovesAnArrayThatIsWrittenButNeverRead) {
   std::vector<CStmt> body = {declStmt(arrayType(namedType("float"), 4), "tmp"),
                              fill("tmp", index(ident("x"), ident("i"))),
                              fill("output", literal("1.0f"))};
-  EXPECT_EQ(print(eliminateDeadStores(body)), "// mapSeq\n"
-                                              "for (int i = 0; i < 4; i += 1) {\n"
-                                              "  output[i] = 1.0f;\n"
-                                              "}\n");
+  EXPECT_EQ(printStmts(eliminateDeadStores(body)), "// mapSeq\n"
+                                                   "for (int i = 0; i < 4; i += 1) {\n"
+                                                   "  output[i] = 1.0f;\n"
+                                                   "}\n");
 }
 
 TEST(DeadStores, KeepsWhatIsReadAndFollowsChains) {
@@ -41,7 +34,7 @@ TEST(DeadStores, KeepsWhatIsReadAndFollowsChains) {
                              fill("a", index(ident("b"), ident("i"))),
                              fill("c", literal("3.0f")),
                              fill("output", index(ident("c"), ident("i")))};
-  std::string out = print(eliminateDeadStores(body));
+  std::string out = printStmts(eliminateDeadStores(body));
   EXPECT_EQ(out.find("a["), std::string::npos) << out;
   EXPECT_EQ(out.find("b["), std::string::npos) << out;
   EXPECT_NE(out.find("float c[4];"), std::string::npos) << out;
@@ -51,7 +44,7 @@ TEST(DeadStores, KeepsWhatIsReadAndFollowsChains) {
 TEST(DeadStores, IndicesOfAStoreAreReads) {
   std::vector<CStmt> body = {declStmt(namedType("int"), "k", literal("2")),
                              assign(index(ident("output"), ident("k")), literal("1.0f"))};
-  EXPECT_EQ(print(eliminateDeadStores(body)), "int k = 2;\noutput[k] = 1.0f;\n");
+  EXPECT_EQ(printStmts(eliminateDeadStores(body)), "int k = 2;\noutput[k] = 1.0f;\n");
 }
 
 TEST(DeadStores, CompoundAssignmentsReadTheirTarget) {
@@ -79,7 +72,7 @@ TEST(DeadStores, VectorStoresWriteTheirArray) {
   std::vector<CStmt> body = {declStmt(namedType("int"), "k", literal("0")),
                              declStmt(arrayType(namedType("float"), 8), "tmp"),
                              store("tmp", ident("v")), store("output", ident("v"))};
-  EXPECT_EQ(print(eliminateDeadStores(body)), "int k = 0;\n*(risec_f32x4u*)&output[k] = v;\n");
+  EXPECT_EQ(printStmts(eliminateDeadStores(body)), "int k = 0;\n*(risec_f32x4u*)&output[k] = v;\n");
 }
 
 TEST(DeadStores, RemovesAnUnreadScalarWithAPureInitialiser) {
@@ -92,7 +85,7 @@ TEST(DeadStores, RemovesAnUnreadScalarWithAPureInitialiser) {
                               literal("0.0f")))),
       declStmt(namedType("float"), "r", call("next", {})),
       assign(index(ident("output"), intLit(0)), literal("1.0f"))};
-  std::string out = print(eliminateDeadStores(body));
+  std::string out = printStmts(eliminateDeadStores(body));
   EXPECT_EQ(out.find("tmp"), std::string::npos) << out;
   EXPECT_NE(out.find("float r = next();"), std::string::npos) << out;
 }
@@ -107,6 +100,6 @@ TEST(DeadStores, RemovesTemporariesDeclaredBeforeTheBody) {
   std::set<std::string> removed;
   std::vector<CStmt> live = eliminateDeadStores(body, {"tmp_fst", "tmp_snd"}, &removed);
   EXPECT_EQ(removed, std::set<std::string>{"tmp_snd"});
-  EXPECT_EQ(print(live).find("tmp_snd"), std::string::npos) << print(live);
+  EXPECT_EQ(printStmts(live).find("tmp_snd"), std::string::npos) << printStmts(live);
   EXPECT_EQ(live.size(), 2u);
 }

@@ -11,13 +11,6 @@ namespace omp = risec::codegen::openmp;
 
 namespace {
 
-std::string print(const std::vector<CStmt>& body) {
-  std::string s;
-  for (const CStmt& st : body)
-    s += printStmt(st);
-  return s;
-}
-
 CStmt loop(const std::string& var, std::vector<CStmt> body) {
   return countingLoop(namedType("int"), var, intLit(0), ident("n"), intLit(1), std::move(body));
 }
@@ -35,7 +28,7 @@ CExpr ij() {
 }
 
 int simdCount(const std::vector<CStmt>& body) {
-  std::string s = print(omp::markSimdLoops(body));
+  std::string s = printStmts(omp::markSimdLoops(body));
   int count = 0;
   for (std::size_t p = s.find("#pragma omp simd"); p != std::string::npos;
        p = s.find("#pragma omp simd", p + 1))
@@ -47,13 +40,13 @@ int simdCount(const std::vector<CStmt>& body) {
 
 TEST(SimdLoops, MarksTheInnermostMapLoopOfAParallelLoop) {
   auto body = parallel({loop("j", {assign(at("out", ij()), at("in", ij()))})});
-  EXPECT_EQ(print(omp::markSimdLoops(body)), "#pragma omp parallel for\n"
-                                             "for (int i = 0; i < n; i += 1) {\n"
-                                             "#pragma omp simd\n"
-                                             "  for (int j = 0; j < n; j += 1) {\n"
-                                             "    out[j + n * i] = in[j + n * i];\n"
-                                             "  }\n"
-                                             "}\n");
+  EXPECT_EQ(printStmts(omp::markSimdLoops(body)), "#pragma omp parallel for\n"
+                                                  "for (int i = 0; i < n; i += 1) {\n"
+                                                  "#pragma omp simd\n"
+                                                  "  for (int j = 0; j < n; j += 1) {\n"
+                                                  "    out[j + n * i] = in[j + n * i];\n"
+                                                  "  }\n"
+                                                  "}\n");
 }
 
 TEST(SimdLoops, LeavesLoopsOutsideParallelLoopsAlone) {
@@ -97,7 +90,7 @@ TEST(SimdLoops, LeavesAReadOfAnotherIterationsStoreAlone) {
 TEST(SimdLoops, MarksOnlyInnermostLoops) {
   auto body = parallel({loop(
       "j", {loop("k", {assign(at("out", binary(COp::Add, ij(), ident("k"))), literal("1.0f"))})})});
-  std::string s = print(omp::markSimdLoops(body));
+  std::string s = printStmts(omp::markSimdLoops(body));
   EXPECT_EQ(simdCount(body), 1) << s;
   EXPECT_LT(s.find("for (int j"), s.find("#pragma omp simd")) << s;
 }

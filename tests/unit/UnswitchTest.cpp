@@ -8,13 +8,6 @@ using namespace risec::codegen::c;
 
 namespace {
 
-std::string print(const std::vector<CStmt>& body) {
-  std::string s;
-  for (const CStmt& st : body)
-    s += printStmt(st);
-  return s;
-}
-
 CExpr id(const std::string& name) {
   return ident(name);
 }
@@ -35,7 +28,7 @@ CExpr padGuard() { // p + 4 * l < k
 } // namespace
 
 TEST(Unswitch, ALoopGetsACopyWithoutTheGuardThatDoesNotChangeInIt) {
-  EXPECT_EQ(print(unswitchLoops({guardedLoop(padGuard())})),
+  EXPECT_EQ(printStmts(unswitchLoops({guardedLoop(padGuard())})),
             "if (p + 4 * l < k) {\n"
             "  // mapSeq\n"
             "  for (int q = 0; q < 4; q += 1) {\n"
@@ -53,7 +46,7 @@ TEST(Unswitch, TheGuardIsHoistedOutOfTheOutermostLoopItDoesNotChangeIn) {
   // the guard reads l, the outer loop's index: only the inner loop is unswitched
   CStmt outer = countingLoop(namedType("int"), "l", intLit(0), id("n"), intLit(1),
                              {guardedLoop(padGuard())}, "reduceSeq");
-  std::string c = print(unswitchLoops({outer}));
+  std::string c = printStmts(unswitchLoops({outer}));
   EXPECT_EQ(c.rfind("// reduceSeq\nfor (int l = 0; l < n; l += 1) {\n  if (p + 4 * l < k) {", 0),
             0u)
       << c;
@@ -68,7 +61,7 @@ TEST(Unswitch, LeavesGuardsThatChangeReadMemoryOrMayTrap) {
   };
   for (const CExpr& g : kept) {
     CStmt loop = guardedLoop(g, {assign(id("t"), id("q"))});
-    std::string c = print(unswitchLoops({loop}));
+    std::string c = printStmts(unswitchLoops({loop}));
     EXPECT_EQ(c.rfind("// mapSeq\nfor", 0), 0u) << c;
     EXPECT_NE(c.find(" ? x[q] : 0.0f"), std::string::npos) << c;
   }
@@ -76,7 +69,7 @@ TEST(Unswitch, LeavesGuardsThatChangeReadMemoryOrMayTrap) {
 
 TEST(Unswitch, LeavesALoopBehindAPragma) {
   std::vector<CStmt> body = {pragma("omp parallel for"), guardedLoop(padGuard())};
-  std::string c = print(unswitchLoops(body));
+  std::string c = printStmts(unswitchLoops(body));
   EXPECT_EQ(c.rfind("#pragma omp parallel for\n// mapSeq\nfor", 0), 0u) << c;
 }
 
@@ -87,7 +80,7 @@ TEST(Unswitch, EveryInvariantGuardIsTakenAndTheCopyIsMadeOnlyIfNoGuardIsLeft) {
       namedType("int"), "r", intLit(0), intLit(2), intLit(1),
       {assign(index(id("y"), id("r")), ternary(second, index(id("x"), id("r")), literal("1.0f")))},
       "mapSeq");
-  std::string c = print(unswitchLoops({guardedLoop(padGuard(), {inner})}));
+  std::string c = printStmts(unswitchLoops({guardedLoop(padGuard(), {inner})}));
   EXPECT_EQ(c.rfind("if (j < h && p + 4 * l < k) {", 0), 0u) << c;
   // one copy with neither guard (the inner loop of the original copy is
   // then versioned on its own)
@@ -97,7 +90,7 @@ TEST(Unswitch, EveryInvariantGuardIsTakenAndTheCopyIsMadeOnlyIfNoGuardIsLeft) {
   CStmt both = guardedLoop(padGuard(),
                            {assign(index(id("y"), id("q")),
                                    ternary(changing, index(id("z"), id("q")), literal("1.0f")))});
-  std::string d = print(unswitchLoops({both}));
+  std::string d = printStmts(unswitchLoops({both}));
   EXPECT_EQ(d.find("if ("), std::string::npos) << d;
 }
 
@@ -111,7 +104,7 @@ TEST(Unswitch, TheLoopsInsideTheOriginalAreVersionedInTurn) {
                              {assign(index(id("y"), id("r")), sum)}, "mapSeq");
   CStmt outer =
       countingLoop(namedType("int"), "q", intLit(0), intLit(4), intLit(1), {inner}, "mapSeq");
-  std::string c = print(unswitchLoops({outer}));
+  std::string c = printStmts(unswitchLoops({outer}));
   EXPECT_NE(c.find("  if (p + 4 * l < k && q < k) {\n"), std::string::npos) << c;
   EXPECT_NE(c.find("y[r] = x[r] + z[r];"), std::string::npos) << c;
 }

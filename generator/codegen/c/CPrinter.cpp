@@ -269,6 +269,13 @@ std::string docBlock(const std::string& text) {
 
 } // namespace
 
+std::string printStmts(const std::vector<CStmt>& body, int indent) {
+  std::string s;
+  for (const CStmt& st : body)
+    s += printStmt(st, indent);
+  return s;
+}
+
 std::string printFunction(const Function& f) {
   std::ostringstream os;
   if (!f.docComment.empty())

@@ -16,6 +16,8 @@ std::string printType(const CType& t);
 std::string printDeclarator(const CType& t, const std::string& name);
 std::string printExpr(const CExpr& e);
 std::string printStmt(const CStmt& s, int indent = 0);
+/// The statements of `body`, one after the other.
+std::string printStmts(const std::vector<CStmt>& body, int indent = 0);
 std::string printFunction(const Function& f);
 std::string printUnit(const TranslationUnit& u);
 
