@@ -88,6 +88,7 @@ void registerOpenClTilingRules(RuleRegistry& r);
 void registerReduceToWorkGroupsRules(RuleRegistry& r);
 void registerReduceInWorkGroupRules(RuleRegistry& r);
 void registerScanRules(RuleRegistry& r);
+void registerShineHarrisRules(RuleRegistry& r);
 
 /// Shine's reorder over a nest of maps and reductions (ReorderNest.cpp); the
 /// `reorder` rule falls back to it where the nest is not of maps only.

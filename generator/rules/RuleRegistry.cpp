@@ -40,6 +40,7 @@ const RuleRegistry& RuleRegistry::instance() {
     registerReduceToWorkGroupsRules(r);
     registerReduceInWorkGroupRules(r);
     registerScanRules(r);
+    registerShineHarrisRules(r);
     return r;
   }();
   return registry;
