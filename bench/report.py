@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """bench/report.py RESULTS_DIR OUT_DIR: turns the Google Benchmark JSON files
 written by bench/run into OUT_DIR/latest.json (every raw result + the machine),
+OUT_DIR/summary.json (per problem and thread count, the fastest risec variant
+and the fastest anchor: the pinned bars that a review sees change),
 OUT_DIR/latest.md (the table) and OUT_DIR/latest.gp + latest.dat (gnuplot
 script and data of the bar chart latest.png). Standard library only.
 
@@ -24,11 +26,13 @@ import statistics
 import subprocess
 import sys
 
-VARIANT_ORDER = ["naive", "openblas-serial", "openblas-omp-t1", "openblas-omp-t2",
+VARIANT_ORDER = ["naive", "openblas-serial", "openblas-omp-t1", "openblas-omp-t2", "blis-t1",
+                 "blis-t2",
                  "openblas-haswell-serial", "openblas-haswell-omp-t1", "openblas-haswell-omp-t2",
                  "clblast", "clblast-dev", "halide-t1", "halide-t2", "risec-c", "risec-omp-t1",
                  "risec-omp-t2", "risec-ocl", "risec-ocl-dev"]
-ANCHORS = ["naive", "OpenBLAS", "CLBlast", "Halide"]
+# BLAS: the faster of OpenBLAS and BLIS at each size and thread count
+ANCHORS = ["naive", "BLAS", "CLBlast", "Halide"]
 KERNEL_ORDER = ["scal", "axpy", "asum", "scan", "maxreduce", "dot", "gemv", "mv", "mm", "transpose", "jacobi1d",
                 "jacobi2d", "heat3d", "gaussian", "conv2d", "harris", "nbody", "kmeans",
                 "tree_reduce"]
@@ -63,6 +67,43 @@ def anchor_variant(anchor, t, variant=""):
                                  else "openblas-haswell-omp-t%d" % t),
             "CLBlast": "clblast-dev" if variant.endswith("-dev") else "clblast",
             "Halide": "halide-t%d" % t}[anchor]
+
+
+def anchor_candidates(anchor, t, variant=""):
+    """The runs an anchor column stands for; the fastest one present is used."""
+    if anchor == "BLAS":
+        return [anchor_variant("OpenBLAS", t), "blis-t%d" % t]
+    return [anchor_variant(anchor, t, variant)]
+
+
+def fastest(times, kernel, size, candidates):
+    """The fastest error-free run among `candidates` for a problem, or None."""
+    runs = [(v, times.get((kernel, size, v))) for v in candidates]
+    runs = [(v, r) for v, r in runs if r and not r["error"]]
+    return min(runs, key=lambda vr: vr[1]["ms"]) if runs else (None, None)
+
+
+def summary(table, mach):
+    """The pinned bars (issue 22): per problem and thread count, the fastest
+    risec variant and the fastest anchor run (any library), their times and
+    the ratio, sorted, with the CPU, so that a change in either is a diff."""
+    out = {}
+    for e in table:
+        if e["error"]:
+            continue
+        key = "%s/%s/t%d" % (e["kernel"], e["size"], e["threads"])
+        side = "risec" if e["variant"].startswith("risec") else "anchor"
+        if e["variant"] == "naive" and e["kernel"] in ("mm", "scal", "axpy", "asum", "dot",
+                                                        "gemv", "mv"):
+            continue  # a library exists for these: naive C is no anchor
+        best = out.setdefault(key, {}).get(side)
+        if not best or e["ms"] < best["ms"]:
+            out[key][side] = {"variant": e["variant"], "ms": round(e["ms"], 4)}
+    for v in out.values():
+        if "risec" in v and "anchor" in v:
+            v["ratio"] = round(v["anchor"]["ms"] / v["risec"]["ms"], 2)
+    return {"cpu": mach["cpu"], "isa": mach["isa"],
+            "problems": dict(sorted(out.items()))}
 
 
 def sh(cmd):
@@ -201,9 +242,10 @@ def bars(table, gen):
                 and e["variant"].startswith("risec") and e["threads"] == threads]
         return min(rows, key=lambda e: e["ms"]) if rows else None
 
-    def anchor(kernel, size, variant):
-        return next((e for e in table if (e["kernel"], e["size"], e["variant"]) ==
-                     (kernel, size, variant) and not e["error"]), None)
+    def anchor(kernel, size, variants):
+        rows = [e for e in table if (e["kernel"], e["size"]) == (kernel, size)
+                and e["variant"] in variants and not e["error"]]
+        return min(rows, key=lambda e: e["ms"]) if rows else None
 
     out = ["", "## Performance bars (issue 7)", "",
            "Best risec variant per problem and thread count against the bar's anchor "
@@ -223,16 +265,16 @@ def bars(table, gen):
     sizes = lambda k: [e["size"] for e in table if e["kernel"] == k and e["variant"] == "naive"]
     for size in sizes("mm"):
         if size.startswith("1024"):
-            row("mm >= 50% of OpenBLAS, 1 thread", "mm", size, 1, "openblas-serial", 0.5)
-            row("mm >= 50% of OpenBLAS, 2 threads", "mm", size, 2, "openblas-omp-t2", 0.5)
+            row("mm >= 50% of BLAS, 1 thread", "mm", size, 1, anchor_candidates("BLAS", 1), 0.5)
+            row("mm >= 50% of BLAS, 2 threads", "mm", size, 2, anchor_candidates("BLAS", 2), 0.5)
     for k in ["scal", "axpy", "asum", "dot", "gemv"]:
         for size in sizes(k):
-            row("%s >= 80%% of OpenBLAS" % k, k, size, 1, "openblas-serial", 0.8)
+            row("%s >= 80%% of BLAS" % k, k, size, 1, anchor_candidates("BLAS", 1), 0.8)
     for k in ["gaussian", "jacobi2d", "harris"]:
         for size in sizes(k):
             for t in (1, 2):
                 row("%s <= 1.5x Halide time, %d thread%s" % (k, t, "s" if t > 1 else ""), k, size,
-                    t, "halide-t%d" % t, 1 / 1.5)
+                    t, ["halide-t%d" % t], 1 / 1.5)
     if gen and gen["median_ms"] is not None:
         for label, ms in [("--jobs 1", gen["median_ms"]),
                           ("--jobs %s" % gen.get("jobs"), gen.get("parallel_median_ms"))]:
@@ -372,12 +414,14 @@ def main(results_dir, out_dir):
             for v in variants:
                 r = times[(kernel, size, v)]
                 t = threads(v)
-                ratios = {}
+                ratios, blas = {}, None
                 for a in ANCHORS:
-                    av = anchor_variant(a, t, v)
-                    ar = times.get((kernel, size, av))
-                    ratios[a] = (None if av == v or not ar or ar["error"] or r["error"]
+                    cands = anchor_candidates(a, t, v)
+                    av, ar = fastest(times, kernel, size, cands)
+                    ratios[a] = (None if v in cands or not ar or r["error"]
                                  else ar["ms"] / r["ms"])
+                    if a == "BLAS" and ratios[a] is not None:
+                        blas = av
                 bw, peak = lim.get(("stream-triad", t)), lim.get(("fma-peak", t))
                 ai = r["gflops"] / r["gbs"] if r["gbs"] else float("inf")
                 bound, pct = None, None
@@ -390,7 +434,8 @@ def main(results_dir, out_dir):
                         bound, pct = "compute", 100 * r["gflops"] / peak
                 table.append({"kernel": kernel, "size": size, "variant": v, "threads": t,
                               "ms": r["ms"], "gflops": r["gflops"], "gbs": r["gbs"],
-                              "error": r["error"], "ratios": ratios, "bound": bound,
+                              "error": r["error"], "ratios": ratios, "blas_anchor": blas,
+                              "bound": bound,
                               "percent_of_limit": pct, "label": r["label"]})
     # the per-level runs have their own section; the table and the bars are
     # the default run's
@@ -399,6 +444,9 @@ def main(results_dir, out_dir):
     isa_rows = isa_levels(levels, table, contexts)
 
     os.makedirs(out_dir, exist_ok=True)
+    with open(os.path.join(out_dir, "summary.json"), "w") as f:
+        json.dump(summary(table, mach), f, indent=1, sort_keys=True)
+        f.write("\n")
     with open(os.path.join(out_dir, "latest.json"), "w") as f:
         json.dump({"machine": mach, "limits": {"%s/t%d" % k: v for k, v in lim.items()},
                    "generator": gen, "table": table, "isa_levels": isa_rows, "raw": raw, "contexts": contexts}, f,
@@ -425,12 +473,13 @@ def main(results_dir, out_dir):
                                              fmt(lim.get((kind, 2)), 1)))
     md += ["", "## Kernels", "",
            "Ratios are speedups (anchor time / variant time; > 1 is faster than the anchor), "
-           "against the anchor at the same thread count (OpenBLAS: serial build for 1 thread, "
-           "OpenMP build for 2; CLBlast: host arrays in and out). % of limit: GB/s over the "
+           "against the anchor at the same thread count (BLAS: the faster of OpenBLAS, serial "
+           "build for 1 thread and OpenMP build for 2, and BLIS, named in the cell; CLBlast: "
+           "host arrays in and out). % of limit: GB/s over the "
            "STREAM triad bandwidth (memory-bound) or GFLOP/s over the FMA peak (compute-bound) "
            "at the variant's thread count; not given for memory-bound cache-resident problems, "
            "which DRAM bandwidth does not limit.", "",
-           "| kernel | size | variant | thr | time (ms) | GFLOP/s | GB/s | vs naive | vs OpenBLAS "
+           "| kernel | size | variant | thr | time (ms) | GFLOP/s | GB/s | vs naive | vs BLAS "
            "| vs CLBlast | vs Halide | % of limit |",
            "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for e in table:
@@ -442,7 +491,10 @@ def main(results_dir, out_dir):
             e["percent_of_limit"], "BW" if e["bound"] == "memory" else "peak")
         md.append("| %s | %s | %s | %d | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             e["kernel"], e["size"], e["variant"], e["threads"], fmt(e["ms"], 3),
-            fmt(e["gflops"]), fmt(e["gbs"]), *(fmt(e["ratios"][a]) for a in ANCHORS), pct))
+            fmt(e["gflops"]), fmt(e["gbs"]),
+            *(fmt(e["ratios"][a]) + (" (%s)" % e["blas_anchor"].split("-")[0]
+                                     if a == "BLAS" and e["blas_anchor"] else "")
+              for a in ANCHORS), pct))
     md += bars(table, gen)
     md += isa_markdown(isa_rows, mach)
     if gen:
