@@ -4,6 +4,8 @@
 #include "../common/Harness.h"
 #include "HalidePipelines.h"
 
+#include <benchmark/benchmark.h>
+
 #include <map>
 #include <memory>
 
@@ -16,6 +18,9 @@ int main(int argc, char** argv) {
                                                                 {"jacobi2d", jacobi2d()},
                                                                 {"harris", harris()}};
   std::string name = "halide" + bench::threadSuffix("HL_NUM_THREADS");
+  benchmark::AddCustomContext("halide_target",
+                              Halide::get_jit_target_from_environment().to_string());
+  benchmark::AddCustomContext("halide_vector_width", std::to_string(vectorWidth()));
   for (auto& [kernel, pipeline] : pipelines) {
     pipeline->compile(); // JIT, once, outside every timed region
     bench::registerVariant(

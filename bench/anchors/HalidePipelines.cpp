@@ -5,6 +5,11 @@ using namespace Halide;
 
 namespace bench::halide {
 
+int vectorWidth() {
+  static const int width = get_jit_target_from_environment().natural_vector_size<float>();
+  return width;
+}
+
 void JitPipeline::compile() {
   if (!compiled)
     output.compile_jit(get_jit_target_from_environment());
@@ -35,8 +40,8 @@ std::unique_ptr<JitPipeline> gaussian() {
   out(x, y) = (clampedRows(x, y - 2) + clampedRows(x, y + 2)) * 0.0625f +
               (clampedRows(x, y - 1) + clampedRows(x, y + 1)) * 0.25f + clampedRows(x, y) * 0.375f;
   // schedule: the blur of the Halide tutorial (lesson 12)
-  out.tile(x, y, p->xi, p->yi, 256, 32).vectorize(p->xi, kVec).parallel(y);
-  rows.compute_at(out, x).vectorize(x, kVec);
+  out.tile(x, y, p->xi, p->yi, 256, 32).vectorize(p->xi, vectorWidth()).parallel(y);
+  rows.compute_at(out, x).vectorize(x, vectorWidth());
   return p;
 }
 
@@ -51,8 +56,8 @@ std::unique_ptr<JitPipeline> conv2d() {
     for (int dj = 0; dj < 3; dj++)
       s = s + in(x + dj - 1, y + di - 1) * p->weights(dj, di);
   p->output(x, y) = s;
-  p->output.split(y, y, p->yi, 32).parallel(y).vectorize(x, kVec);
-  in.compute_at(p->output, y).vectorize(in.args()[0], kVec);
+  p->output.split(y, y, p->yi, 32).parallel(y).vectorize(x, vectorWidth());
+  in.compute_at(p->output, y).vectorize(in.args()[0], vectorWidth());
   return p;
 }
 
@@ -62,8 +67,8 @@ std::unique_ptr<JitPipeline> jacobi2d() {
   Var &x = p->x, &y = p->y;
   Func in = BoundaryConditions::constant_exterior(p->input, 0.0f);
   p->output(x, y) = (in(x, y - 1) + in(x - 1, y) + in(x, y) + in(x + 1, y) + in(x, y + 1)) * 0.2f;
-  p->output.split(y, y, p->yi, 32).parallel(y).vectorize(x, kVec);
-  in.compute_at(p->output, y).vectorize(in.args()[0], kVec);
+  p->output.split(y, y, p->yi, 32).parallel(y).vectorize(x, vectorWidth());
+  in.compute_at(p->output, y).vectorize(in.args()[0], vectorWidth());
   return p;
 }
 
@@ -98,10 +103,10 @@ std::unique_ptr<JitPipeline> harris() {
   p->output(x, y) = sxx(x, y) * syy(x, y) - sxy(x, y) * sxy(x, y) -
                     0.04f * (sxx(x, y) + syy(x, y)) * (sxx(x, y) + syy(x, y));
   // schedule: strips in parallel; the padded input and the products per strip
-  p->output.split(y, y, p->yi, 32).parallel(y).vectorize(x, kVec);
-  in.compute_at(p->output, y).vectorize(in.args()[0], kVec);
+  p->output.split(y, y, p->yi, 32).parallel(y).vectorize(x, vectorWidth());
+  in.compute_at(p->output, y).vectorize(in.args()[0], vectorWidth());
   for (Func* f : {&pxx, &pxy, &pyy})
-    f->compute_at(p->output, y).vectorize(x, kVec);
+    f->compute_at(p->output, y).vectorize(x, vectorWidth());
   return p;
 }
 

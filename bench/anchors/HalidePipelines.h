@@ -16,7 +16,10 @@
 
 namespace bench::halide {
 
-constexpr int kVec = 16; // floats per AVX-512 vector
+/// Floats per vector of the JIT target, the host's ISA (16 with AVX-512, 8
+/// with AVX2, 4 with SSE): every schedule vectorises by it, so the anchor
+/// follows the CPU (issue 22).
+int vectorWidth();
 
 /// A JIT-compiled pipeline over 2-D float images (x = column, y = row).
 struct JitPipeline {
