@@ -491,14 +491,16 @@ int KernelBatch::build(const std::string& cc, const std::string& flags, std::str
 }
 
 int KernelBatch::run(const std::vector<std::pair<int, std::string>>& records,
-                     std::vector<std::string>& outputs, std::string& rawOutput) {
+                     std::vector<std::string>& outputs, std::string& rawOutput,
+                     const std::string& environment) {
   std::ostringstream in;
   for (const auto& [id, record] : records)
     in << id << "\n" << record;
   std::ofstream(dir_ / "input.txt") << in.str();
-  int st = runCommand((dir_ / "batch").string() + " " + (dir_ / "input.txt").string() + " >" +
-                          (dir_ / "output.txt").string(),
-                      &rawOutput);
+  int st =
+      runCommand((environment.empty() ? "" : environment + " ") + (dir_ / "batch").string() + " " +
+                     (dir_ / "input.txt").string() + " >" + (dir_ / "output.txt").string(),
+                 &rawOutput);
   std::string out = readFile(dir_ / "output.txt");
   rawOutput += out;
   // split at the `kernel ID` lines, one per call in record order

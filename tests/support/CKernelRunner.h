@@ -124,9 +124,11 @@ public:
 
   /// Runs the built program on records (id, record); returns its exit status,
   /// the output of each call in `outputs` (by position in `records`, empty
-  /// for calls it did not reach).
+  /// for calls it did not reach). `environment` is put before the command
+  /// (e.g. `OMP_NUM_THREADS=2`).
   int run(const std::vector<std::pair<int, std::string>>& records,
-          std::vector<std::string>& outputs, std::string& rawOutput);
+          std::vector<std::string>& outputs, std::string& rawOutput,
+          const std::string& environment = "");
 
   const std::filesystem::path& dir() const { return dir_; }
 

@@ -194,6 +194,9 @@ bool Generator::mapPairs(Term& t, const Scope& scope) {
   // Use both components so that the zip matters.
   static const std::vector<std::string> kOps = {" + ", " * ", " - "};
   std::string body = "fst(" + p + ")" + rng_.pick(kOps) + scalarExpr(leaves, 1);
+  if (rng_.chance(1, 4)) // a pair built and projected at once (the rule projectPair's shape)
+    body = rng_.chance(1, 2) ? "fst((" + body + ", " + scalarExpr(leaves, 1) + "))"
+                             : "snd((" + scalarExpr(leaves, 1) + ", " + body + "))";
   append(t, "map(fun(" + p + " => " + body + "))");
   t.shape.pair = false;
   return true;

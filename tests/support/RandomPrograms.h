@@ -6,9 +6,12 @@
 // be reported and re-run as it is. Every program has one to two inputs of
 // concrete types (`8.f32`, `4.6.f32`, ...) and a body built from map (small
 // scalar lambdas), reduce, zip, split, join, transpose, slide and padCst,
-// composed up to a small depth. The generator tracks the shape of every
-// intermediate so that each program type-checks; one that does not is a bug
-// of the generator.
+// composed up to a small depth; the scalar lambdas use add, sub, mul, neg,
+// fabs, max (as a reduction's operator), fst and snd of a zip's pairs, and
+// pairs built and projected at once (`fst((a, b))`). RewriteFuzz's coverage
+// tally checks that the default run uses each of these (kClaimedPrimitives). The generator tracks
+// the shape of every intermediate so that each program type-checks; one that does not is a bug of
+// the generator.
 //
 // Randomness: a seeded std::mt19937_64 with hand-written uniform helpers
 // (no <random> distributions, whose output differs between standard

@@ -53,11 +53,13 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -81,6 +83,13 @@ constexpr double kAbsoluteTolerance = 1e-4;
 constexpr int kMaxReportedFailures = 10;
 /// Programs whose C is built into one executable.
 constexpr std::size_t kBatchSize = 250;
+/// 1 in kDefaultOmpShare seeds is also compiled for OpenMP (Fuzzer::parallelise);
+/// fewer in sanitizer builds, where each gcc run costs several times more.
+#ifdef RISEC_E2E_SANITIZE
+constexpr std::uint64_t kDefaultOmpShare = 10;
+#else
+constexpr std::uint64_t kDefaultOmpShare = 2;
+#endif
 
 // ---- oracles ---------------------------------------------------------------------
 
@@ -119,6 +128,43 @@ bool backendEnabled(const std::string& name) {
   std::string list = std::string(",") + v + ",";
   return list.find("," + name + ",") != std::string::npos;
 }
+
+// ---- the coverage tally ----------------------------------------------------------------
+
+/// The primitives the generator claims to cover (RandomPrograms.h); the
+/// default run must use each in at least one program.
+const std::vector<const char*> kClaimedPrimitives = {
+    "map", "reduce", "zip", "split", "join", "transpose", "slide", "padCst",
+    "add", "sub",    "mul", "neg",   "fabs", "max",       "fst",   "snd"};
+
+/// Rules the default run need not reach, each with the reason: a shape the
+/// generator cannot make, or makes too rarely to count on in 1,000 programs.
+/// Every rule not listed must be applied at least once by the default run.
+/// (A listed rule that is applied is only noted in the tally.)
+const std::map<std::string, const char*> kUnreachedRules = {
+    {"fissionReduceInit", "needs a reduction whose initial value depends on the map's "
+                          "variable; the generator's reductions start from constants"},
+    {"iterateToOcl", "needs `iterate`, which the generator does not make"},
+    {"scanToSeq", "needs `scan`, which the generator does not make"},
+    {"scanBlocked", "needs `scan`, which the generator does not make"},
+    {"scanBlockedPadded", "needs `scan`, which the generator does not make"},
+    {"stageTiles", "needs a matrix-matrix nest (a reduction of zip(row, column) inside two "
+                   "maps over arrays of rows); the generator's nests combine scalars"},
+    {"vectorReduceRows", "needs reductions of zip(row, b) with b shared by the rows of a map; "
+                         "the generator makes them too rarely (0 in 1,000 programs)"},
+    {"padCstRows", "needs transpose |> map(padCst) |> transpose; the generator pads the outer "
+                   "dimension"},
+    // Rules of the stencil and pair families (Stencil.cpp, Pairs): their shapes
+    // (unzip, pairs of arrays, slide inside zip, take of a pair) appear only
+    // after other rules made them, in some runs and not others.
+    {"mapOutsidePair", "a map over pairs of arrays: only after other rules"},
+    {"mapProjZipUnification", "map(fst/snd) of a zip: only after other rules"},
+    {"slideInsideZip", "a zip of two slides of one array: only after other rules"},
+    {"slideOutsideZip", "slide of a zip: only after other rules"},
+    {"storeUnzipped", "toMem of an array of pairs: only after storeInMemory of a zip"},
+    {"takeOutsidePair", "take of a pair of arrays: only after other rules"},
+    {"zipUnzipAccessSimplification", "zip(unzip(...)): only after other rules"},
+};
 
 // ---- rule arguments -----------------------------------------------------------------
 
@@ -206,7 +252,16 @@ std::optional<std::vector<rules::RuleArg>> chooseArgs(const rules::RuleInfo& inf
     return std::vector<rules::RuleArg>{rng.range(1, 4), rng.range(1, 3), rng.range(1, 3)};
   if (n == "mapToGlobal" || n == "mapToWorkGroup" || n == "mapToLocal")
     return std::vector<rules::RuleArg>{rng.range(0, 2)};
-  if (n == "reduceToOclSeq" || n == "iterateToOcl") {
+  if (n == "padNest") // the padding makes any tile sizes fit
+    return std::vector<rules::RuleArg>{rng.range(1, 5), rng.range(1, 5)};
+  if (n == "padReduce" || n == "scanBlocked" || n == "scanBlockedPadded" ||
+      n == "reduceInWorkGroup")
+    return std::vector<rules::RuleArg>{rng.range(1, 5)};
+  if (n == "reduceToWorkGroups")
+    return std::vector<rules::RuleArg>{rng.range(1, 4), rng.range(1, 4)};
+  if (n == "stageTiles")
+    return std::vector<rules::RuleArg>{rng.range(1, 4), rng.range(1, 4), rng.range(1, 4)};
+  if (n == "reduceToOclSeq" || n == "iterateToOcl" || n == "reduceSeqToOcl" || n == "toMemIn") {
     static const std::vector<rise::AddrSpace> kSpaces = {
         rise::AddrSpace::global(), rise::AddrSpace::local(), rise::AddrSpace::privateSpace()};
     return std::vector<rules::RuleArg>{rng.pick(kSpaces)};
@@ -248,6 +303,24 @@ std::vector<const rules::RuleInfo*> candidateRules() {
   return v;
 }
 
+/// `rule` at a random position of `paths` where it applies.
+std::optional<Rewrite> pickPosition(const rules::RuleInfo& rule, const State& s,
+                                    const std::vector<Path>& paths, elevate::Session& session,
+                                    Rng& rng) {
+  std::vector<Rewrite> found;
+  for (const Path& p : paths) {
+    auto args = chooseArgs(rule, elevate::nodeAt(s.expr, p), rng);
+    if (!args)
+      continue;
+    Rewrite r{&rule, *args, p};
+    if (appliesAt(r, s, session))
+      found.push_back(std::move(r));
+  }
+  if (found.empty())
+    return std::nullopt;
+  return rng.pick(found);
+}
+
 /// A random applicable rule (uniform over the rules that apply somewhere) at a
 /// random position where it applies.
 std::optional<Rewrite> pickRewrite(const State& s, elevate::Session& session, Rng& rng) {
@@ -256,19 +329,9 @@ std::optional<Rewrite> pickRewrite(const State& s, elevate::Session& session, Rn
   std::vector<Path> paths;
   Path root;
   collectPaths(s.expr, root, paths);
-  for (const rules::RuleInfo* rule : order) {
-    std::vector<Rewrite> found;
-    for (const Path& p : paths) {
-      auto args = chooseArgs(*rule, elevate::nodeAt(s.expr, p), rng);
-      if (!args)
-        continue;
-      Rewrite r{rule, *args, p};
-      if (appliesAt(r, s, session))
-        found.push_back(std::move(r));
-    }
-    if (!found.empty())
-      return rng.pick(found);
-  }
+  for (const rules::RuleInfo* rule : order)
+    if (auto r = pickPosition(*rule, s, paths, session, rng))
+      return r;
   return std::nullopt;
 }
 
@@ -369,15 +432,31 @@ struct Run {
   }
 };
 
+/// One batch oracle's counts (C, or OpenMP).
+struct OracleStats {
+  long compared = 0; ///< programs whose C ran (at every thread count) and matched
+  long batches = 0;
+  double compileSeconds = 0, buildSeconds = 0, runSeconds = 0;
+};
+
 struct Stats {
   long programs = 0;
   long steps = 0;
   long withoutRewrite = 0; ///< programs where no rule applied anywhere
+  /// The coverage tally: rewrite rules applied, over all programs (each of
+  /// them is lowered and compiled for C) ...
   std::map<std::string, long> applications;
+  /// ... and over the programs compiled for OpenMP, their rewrite rules and
+  /// the parallelising rules applied after them (Fuzzer::parallelise).
+  std::map<std::string, long> ompApplications;
+  /// Per primitive: the generated programs that use it (once per program).
+  std::map<std::string, long> primitives;
   std::map<std::string, long> unsupported; ///< per back end: programs it could not run
-  long cPrograms = 0;                      ///< programs whose C ran and was compared
-  long cBatches = 0;
-  double cCompileSeconds = 0, cBuildSeconds = 0, cRunSeconds = 0;
+  OracleStats c, omp;
+  long ompPrograms = 0;        ///< programs given to the OpenMP back end
+  long ompWithoutParallel = 0; ///< ... where no parallelising rule applied
+  /// Per error code: programs that the OpenMP legality check refused (E062x).
+  std::map<std::string, long> ompRefused;
   long failures = 0;
   long knownFailures = 0;
   /// Per known bug: how many programs hit it, and the first seed that did.
@@ -405,6 +484,12 @@ const std::vector<KnownBug> kKnownBugs = {
      "C back end limitation (E0699): a temporary array of pairs holding vectors of a width "
      "other than 2, 4, 8 or 16 (a `zip` of `asVector(3)` results stored by toMem) has no "
      "memory layout; those of these widths are arrays of structs with vector fields"},
+    {{"OpenMP: the C back end cannot compile the lowered program", "does not compile",
+      "error: expected expression"},
+     "OpenMP back end bug (codegen, found by this fuzzer, issue 20; not a wrong result): a "
+     "`#pragma omp parallel for` is left before a statement that is not its loop (a "
+     "temporary's declaration put between them, or a one-iteration loop replaced by its "
+     "body), so the C does not compile; seeds 1592599154 and 1592599212"},
 };
 
 const KnownBug* knownBug(const std::string& report) {
@@ -427,13 +512,23 @@ double secondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-/// The C back end as an oracle, in batches: add() compiles a lowered program
-/// to C at once (a compile error is reported with the program); flush()
-/// builds the batch's C into one executable, runs it on every program's
-/// inputs and compares with the expected results.
+/// Whether a diagnostic is the OpenMP legality check refusing a parallel
+/// mapping (E0620-E0629, docs/errors.md): a fine outcome for a random
+/// parallelisation, counted per code.
+bool ompLegalityCode(const std::string& code) {
+  return code.rfind("E062", 0) == 0;
+}
+
+/// The C or OpenMP back end as an oracle, in batches: add() compiles a
+/// program to C at once (a compile error is reported with the program);
+/// flush() builds the batch's C into one executable (for OpenMP with
+/// -fopenmp), runs it on every program's inputs (OpenMP: once with
+/// OMP_NUM_THREADS=1 and once with 2) and compares with the expected results.
 class CBatchOracle {
 public:
-  explicit CBatchOracle(Stats& stats) : stats_(stats) {}
+  explicit CBatchOracle(Stats& stats, codegen::Target target = codegen::Target::C)
+      : stats_(stats), target_(target),
+        os_(target == codegen::Target::OpenMP ? stats.omp : stats.c) {}
   ~CBatchOracle() {
     if (!keepDir_ && !dir_.empty())
       std::filesystem::remove_all(dir_);
@@ -457,8 +552,18 @@ private:
   };
   std::string failure(const Pending& p, const std::string& what) const;
   std::string check(const Pending& p, const std::string& output) const;
+  bool openmp() const { return target_ == codegen::Target::OpenMP; }
+  /// The environments of the runs: OMP_NUM_THREADS=1 and =2 for OpenMP.
+  std::vector<std::string> environments() const {
+    if (openmp())
+      return {"OMP_NUM_THREADS=1", "OMP_NUM_THREADS=2"};
+    return {""};
+  }
+  std::string name() const { return openmp() ? "OpenMP" : "C"; }
 
   Stats& stats_;
+  codegen::Target target_;
+  OracleStats& os_;
   std::filesystem::path dir_;
   std::unique_ptr<testsupport::KernelBatch> batch_;
   std::vector<Pending> pending_;
@@ -471,20 +576,42 @@ std::string CBatchOracle::add(const Run& run, const rise::Program& program,
                               const Value& expected) {
   if (!batch_) {
     dir_ = std::filesystem::temp_directory_path() /
-           ("risec-fuzz-" + std::to_string(::getpid()) + "-" + std::to_string(stats_.cBatches));
+           ("risec-fuzz-" + std::string(openmp() ? "omp-" : "") + std::to_string(::getpid()) + "-" +
+            std::to_string(os_.batches));
     std::filesystem::remove_all(dir_);
     batch_ = std::make_unique<testsupport::KernelBatch>(dir_);
   }
-  std::string symbol = "fuzz_" + std::to_string(next_++);
+  std::string symbol = (openmp() ? "fuzzomp_" : "fuzz_") + std::to_string(next_++);
   auto start = std::chrono::steady_clock::now();
   codegen::CompileResult c;
+  const std::string prefix = openmp() ? "OpenMP: " : "";
   try {
-    c = codegen::compileToC(program, lowered, {symbol, "fuzz.rise", "fuzz", ""});
+    c = codegen::compileToC(program, lowered, {symbol, "fuzz.rise", "fuzz", "", target_});
+  } catch (const CompileError& e) {
+    if (openmp() && ompLegalityCode(e.code())) {
+      ++stats_.ompRefused[e.code()];
+      return "";
+    }
+    return run.report(prefix + "the C back end cannot compile the lowered program: " + e.what());
   } catch (const std::exception& e) {
-    return run.report(std::string("the C back end cannot compile the lowered program: ") +
-                      e.what());
+    return run.report(prefix + "the C back end cannot compile the lowered program: " + e.what());
   }
-  stats_.cCompileSeconds += secondsSince(start);
+  os_.compileSeconds += secondsSince(start);
+  if (openmp()) {
+    // The program as lowered for OpenMP (mapPar and reducePar kept) must
+    // compute the same in the interpreter: a wrong lowering is told apart
+    // from wrong C.
+    std::string why;
+    try {
+      if (!rise::interp::valuesClose(rise::interp::evaluate(c.lowered, {}, inputs), expected,
+                                     kRelativeTolerance, kAbsoluteTolerance, &why))
+        return run.report("OpenMP: the interpreter on the program lowered for OpenMP differs " +
+                          why + "\n  lowered for OpenMP: " + printed(c.lowered));
+    } catch (const std::exception& e) {
+      return run.report(std::string("OpenMP: the program lowered for OpenMP does not evaluate: ") +
+                        e.what() + "\n  lowered for OpenMP: " + printed(c.lowered));
+    }
+  }
   int id = batch_->add(symbol, lowered, 0, c.files);
   const rise::interp::SizeEnv sizes;
   pending_.push_back({run, id, rise::interp::instantiateEntry(lowered, sizes).outputType,
@@ -497,8 +624,8 @@ std::string CBatchOracle::failure(const Pending& p, const std::string& what) con
   std::string inputs;
   for (std::size_t i = 0; i < p.inputs.size(); ++i)
     inputs += "\n  input " + std::to_string(i) + ": " + valueText(p.inputs[i]);
-  return p.run.report("C back end (kernel " + batch_->symbol(p.id) + " in " + dir_.string() +
-                      "): " + what + inputs + "\n  generated C:\n" + p.source);
+  return p.run.report(name() + " back end (kernel " + batch_->symbol(p.id) + " in " +
+                      dir_.string() + "): " + what + inputs + "\n  generated C:\n" + p.source);
 }
 
 std::string CBatchOracle::check(const Pending& p, const std::string& output) const {
@@ -531,8 +658,9 @@ std::vector<std::string> CBatchOracle::flush() {
     batch_.reset();
     return failures;
   }
-  ++stats_.cBatches;
-  const std::string cc = "gcc", flags = testsupport::defaultCFlags();
+  ++os_.batches;
+  const std::string cc = "gcc",
+                    flags = testsupport::defaultCFlags() + (openmp() ? " -fopenmp" : "");
   auto start = std::chrono::steady_clock::now();
   // Build the batch; while it does not build, set aside the kernels that the
   // compiler's messages name (`fuzz_N.c:`): those that do not build alone
@@ -599,36 +727,49 @@ std::vector<std::string> CBatchOracle::flush() {
     }
     runnable = std::move(others);
   }
-  stats_.cBuildSeconds += secondsSince(start);
+  os_.buildSeconds += secondsSince(start);
   start = std::chrono::steady_clock::now();
   if (built) {
     std::vector<std::pair<int, std::string>> records;
     for (const Pending& p : runnable)
       records.push_back({p.id, p.record});
-    std::vector<std::string> outputs;
-    std::string raw;
-    int st = batch_->run(records, outputs, raw);
-    for (std::size_t i = 0; i < runnable.size(); ++i) {
-      std::string output = outputs[i];
-      if (st != 0) {
-        // a crash or a read error: run each program alone to find the culprit
-        std::vector<std::string> one;
-        int st1 = batch_->run({records[i]}, one, raw);
-        output = one[0];
-        if (st1 != 0) {
-          failures.push_back(failure(runnable[i], "the driver exited with " + std::to_string(st1) +
-                                                      ":\n" + raw.substr(0, 1000)));
+    std::vector<bool> failed(runnable.size(), false);
+    for (const std::string& env : environments()) {
+      const std::string with = env.empty() ? "" : " with " + env;
+      std::vector<std::string> outputs;
+      std::string raw;
+      int st = batch_->run(records, outputs, raw, env);
+      for (std::size_t i = 0; i < runnable.size(); ++i) {
+        if (failed[i])
           continue;
+        std::string output = outputs[i];
+        if (st != 0) {
+          // a crash or a read error: run each program alone to find the culprit
+          std::vector<std::string> one;
+          int st1 = batch_->run({records[i]}, one, raw, env);
+          output = one[0];
+          if (st1 != 0) {
+            failures.push_back(failure(runnable[i], "the driver exited with " +
+                                                        std::to_string(st1) + with + ":\n" +
+                                                        raw.substr(0, 1000)));
+            failed[i] = true;
+            continue;
+          }
+        }
+        std::string f = check(runnable[i], output);
+        if (!f.empty()) {
+          if (!with.empty())
+            f.insert(f.find('\n') == std::string::npos ? f.size() : f.find('\n'),
+                     " (run" + with + ")");
+          failures.push_back(f);
+          failed[i] = true;
         }
       }
-      std::string f = check(runnable[i], output);
-      if (f.empty())
-        ++stats_.cPrograms;
-      else
-        failures.push_back(f);
     }
+    for (std::size_t i = 0; i < runnable.size(); ++i)
+      os_.compared += failed[i] ? 0 : 1;
   }
-  stats_.cRunSeconds += secondsSince(start);
+  os_.runSeconds += secondsSince(start);
   keepDir_ = keepDir_ || !failures.empty();
   if (!keepDir_)
     std::filesystem::remove_all(dir_);
@@ -639,9 +780,12 @@ std::vector<std::string> CBatchOracle::flush() {
 
 class Fuzzer {
 public:
-  explicit Fuzzer(Stats& stats) : stats_(stats), backends_(backends()) {
+  explicit Fuzzer(Stats& stats, std::uint64_t ompShare)
+      : stats_(stats), backends_(backends()), ompShare_(ompShare) {
     if (backendEnabled("c"))
       c_ = std::make_unique<CBatchOracle>(stats);
+    if (backendEnabled("openmp") && ompShare_ > 0)
+      omp_ = std::make_unique<CBatchOracle>(stats, codegen::Target::OpenMP);
   }
 
   /// Runs program `seed`; returns the failure report, or "" when it passed
@@ -650,23 +794,40 @@ public:
   /// Runs the C of the pending programs when there are `atLeast` of them;
   /// returns their failure reports.
   std::vector<std::string> flushC(std::size_t atLeast) {
-    if (!c_ || c_->pending() < atLeast)
-      return {};
-    return c_->flush();
+    std::vector<std::string> failures;
+    for (CBatchOracle* o : {c_.get(), omp_.get()})
+      if (o && o->pending() >= atLeast && o->pending() > 0)
+        for (std::string& f : o->flush())
+          failures.push_back(std::move(f));
+    return failures;
   }
 
 private:
   std::string rewriteAndCheck(Run& run, const rise::Program& program, const rise::TypedDef& def,
                               Rng& rng);
   std::string compare(Run& run, const rise::Program& program, const rise::TypedDef& def,
-                      const rise::TypedDef& lowered, Rng& rng);
+                      const rise::TypedDef& lowered, Rng& rng, std::vector<Value>& inputs,
+                      Value& expected);
+  std::string parallelise(Run run, const rise::Program& program, const rise::TypedDef& def,
+                          elevate::Session& session, State s, const std::vector<Value>& inputs,
+                          const Value& expected);
   std::string firstDivergence(const Run& run, const rise::TypedDef& def,
                               const std::vector<Value>& inputs, const Value& expected);
 
   Stats& stats_;
   std::vector<std::unique_ptr<Backend>> backends_;
   std::unique_ptr<CBatchOracle> c_;
+  std::uint64_t ompShare_;            ///< 1 in ompShare_ seeds also goes to OpenMP (0: none)
+  std::unique_ptr<CBatchOracle> omp_; ///< --target openmp, run at 1 and 2 threads
 };
+
+/// The primitives of `e`, each once.
+void collectPrimitives(const rise::Expr& e, std::set<std::string>& out) {
+  if (e->kind() == rise::ExprKind::Primitive)
+    out.insert(std::string(rise::primName(e->prim())));
+  for (int i = 0; i < elevate::childCount(e); ++i)
+    collectPrimitives(elevate::childAt(e, i), out);
+}
 
 std::string Fuzzer::runOne(std::uint64_t seed) {
   Rng rng(seed);
@@ -683,6 +844,10 @@ std::string Fuzzer::runOne(std::uint64_t seed) {
     return run.report("generator bug: the program does not type-check (" + e.code() + ": " +
                       e.message() + ")");
   }
+  std::set<std::string> prims;
+  collectPrimitives(def.expr, prims);
+  for (const std::string& p : prims)
+    ++stats_.primitives[p];
   return rewriteAndCheck(run, program, def, rng);
 }
 
@@ -729,14 +894,77 @@ std::string Fuzzer::rewriteAndCheck(Run& run, const rise::Program& program,
     return run.report("lowerToC changed the type to " + rise::typeToString(lowered.type));
   if (auto p = leftoverChoice(lowered.expr))
     return run.report("lowerToC left `" + std::string(rise::primName(*p)) + "` in the program");
-  return compare(run, program, def, lowered, rng);
+  std::vector<Value> inputs;
+  Value expected;
+  std::string failure = compare(run, program, def, lowered, rng, inputs, expected);
+  if (!failure.empty() || !omp_ || run.seed % ompShare_ != 0)
+    return failure;
+  return parallelise(run, program, def, session, s, inputs, expected);
+}
+
+/// The OpenMP part of a program (1 in ompShare_ seeds): the rewritten program
+/// (before lowerToC) gets 1 to 3 parallelising rules at random positions
+/// where they apply (`parallel`: map or mapSeq -> mapPar, mostly; `mapToPar`;
+/// `reduceToPar`), is compiled with --target openmp (whose lowerToC keeps
+/// mapPar and reducePar), and its C runs at 1 and 2 threads. A refusal by the
+/// OpenMP legality check (E062x: nested parallel loops, an array reduced in
+/// parallel, ...) is fine and counted; anything else must match. The choices
+/// come from a stream of their own, so a seed's C part is as it was without
+/// OpenMP.
+std::string Fuzzer::parallelise(Run run, const rise::Program& program, const rise::TypedDef& def,
+                                elevate::Session& session, State s,
+                                const std::vector<Value>& inputs, const Value& expected) {
+  Rng rng(run.seed ^ 0x0be9a11e15ULL);
+  ++stats_.ompPrograms;
+  for (const Step& step : run.steps)
+    ++stats_.ompApplications[step.rule.substr(0, step.rule.find('('))];
+  const auto& registry = rules::RuleRegistry::instance().all();
+  const int wanted = static_cast<int>(rng.range(1, 3));
+  int applied = 0;
+  try {
+    for (int i = 0; i < wanted; ++i) {
+      std::vector<std::string> names = {"parallel", "parallel", "mapToPar", "reduceToPar"};
+      rng.shuffle(names);
+      std::vector<Path> paths;
+      Path root;
+      collectPaths(s.expr, root, paths);
+      std::optional<Rewrite> r;
+      for (const std::string& n : names)
+        if (auto it = registry.find(n); it != registry.end())
+          if ((r = pickPosition(it->second, s, paths, session, rng)))
+            break;
+      if (!r)
+        break;
+      elevate::StrategyPtr rule = elevate::namedRule(r->rule->name, r->args, {});
+      run.attempt = Step{rule->display() + " [openmp]", r->path,
+                         rise::printExpr(elevate::nodeAt(s.expr, r->path)), "", s};
+      auto next = rule->apply(s, r->path, session);
+      if (!next)
+        return run.report("OpenMP: `" + rule->display() + "` applied when probed but failed at " +
+                          pathText(r->path));
+      run.attempt->after = rise::printExpr(elevate::nodeAt(next->expr, r->path));
+      run.attempt->state = *next;
+      run.steps.push_back(*run.attempt);
+      run.attempt.reset();
+      ++stats_.ompApplications[r->rule->name];
+      ++applied;
+      s = *next;
+      if (!rise::typeEqual(s.typed.type, def.type))
+        return run.report("OpenMP: the type changed to " + rise::typeToString(s.typed.type));
+    }
+  } catch (const std::exception& e) {
+    return run.report(std::string("OpenMP: a parallelising rule broke the program: ") + e.what());
+  }
+  if (applied == 0)
+    ++stats_.ompWithoutParallel;
+  run.lowered.clear(); // compileToC lowers for OpenMP itself
+  return omp_->add(run, program, s.typed, inputs, expected);
 }
 
 std::string Fuzzer::compare(Run& run, const rise::Program& program, const rise::TypedDef& def,
-                            const rise::TypedDef& lowered, Rng& rng) {
+                            const rise::TypedDef& lowered, Rng& rng, std::vector<Value>& inputs,
+                            Value& expected) {
   const rise::interp::SizeEnv sizes; // every size is a constant
-  std::vector<Value> inputs;
-  Value expected;
   try {
     for (const rise::Type& t : rise::interp::instantiateEntry(def, sizes).inputTypes)
       inputs.push_back(rise::interp::randomValue(t, rng.engine()));
@@ -791,6 +1019,32 @@ std::uint64_t envNumber(const char* name, std::uint64_t fallback) {
   return v && *v ? std::strtoull(v, nullptr, 0) : fallback;
 }
 
+/// The coverage tally: programs per primitive, applications per rule and
+/// target (C: every program; OpenMP: the share compiled for OpenMP, its
+/// rewrite rules and the parallelising rules).
+std::string tallyText(const Stats& s) {
+  std::ostringstream o;
+  o << "[rewrite fuzz] programs using each primitive (of " << s.programs << "):\n";
+  for (const auto& [name, n] : s.primitives)
+    o << "  " << std::left << std::setw(30) << name << std::right << std::setw(7) << n << "\n";
+  o << "[rewrite fuzz] applications per rule (C: " << s.programs
+    << " programs; OpenMP: " << s.ompPrograms << "):\n  " << std::left << std::setw(30) << "rule"
+    << std::right << std::setw(7) << "C" << std::setw(8) << "OpenMP"
+    << "\n";
+  auto count = [](const std::map<std::string, long>& m, const std::string& k) {
+    auto it = m.find(k);
+    return it == m.end() ? 0L : it->second;
+  };
+  for (const auto& [name, info] : rules::RuleRegistry::instance().all()) {
+    long c = count(s.applications, name), omp = count(s.ompApplications, name);
+    o << "  " << std::left << std::setw(30) << name << std::right << std::setw(7) << c
+      << std::setw(8) << omp << (c + omp == 0 ? "   <- never applied" : "") << "\n";
+  }
+  o << "  " << std::left << std::setw(30) << "lowerToC" << std::right << std::setw(7) << s.programs
+    << std::setw(8) << s.ompPrograms << "   (ends every sequence)\n";
+  return o.str();
+}
+
 void printStats(const Stats& s, std::uint64_t seed, double seconds) {
   std::cout << "[rewrite fuzz] seed " << seed << ": " << s.programs << " programs, " << s.steps
             << " rule applications, " << s.withoutRewrite
@@ -802,26 +1056,36 @@ void printStats(const Stats& s, std::uint64_t seed, double seconds) {
               << hits.second << "): " << reason << "\n";
   for (const auto& [backend, n] : s.unsupported)
     std::cout << "[rewrite fuzz] " << backend << " could not run " << n << " programs\n";
-  if (s.cBatches > 0)
-    std::cout << "[rewrite fuzz] C back end: " << s.cPrograms << " programs compared in "
-              << s.cBatches << " batches; compileToC " << s.cCompileSeconds << " s, gcc "
-              << s.cBuildSeconds << " s, runs " << s.cRunSeconds << " s\n";
-  std::cout << "[rewrite fuzz] applications per rule:\n";
-  for (const auto& [name, info] : rules::RuleRegistry::instance().all()) {
-    auto it = s.applications.find(name);
-    long n = it == s.applications.end() ? 0 : it->second;
-    std::cout << "  " << std::left << std::setw(24) << name << std::right << std::setw(7) << n
-              << (n == 0 ? "   <- never applied" : "") << "\n";
+  if (s.c.batches > 0)
+    std::cout << "[rewrite fuzz] C back end: " << s.c.compared << " programs compared in "
+              << s.c.batches << " batches; compileToC " << s.c.compileSeconds << " s, gcc "
+              << s.c.buildSeconds << " s, runs " << s.c.runSeconds << " s\n";
+  if (s.ompPrograms > 0) {
+    std::string refused;
+    long nRefused = 0;
+    for (const auto& [code, n] : s.ompRefused) {
+      refused += (refused.empty() ? "" : ", ") + code + " " + std::to_string(n);
+      nRefused += n;
+    }
+    std::cout << "[rewrite fuzz] OpenMP back end: " << s.ompPrograms << " programs ("
+              << s.ompWithoutParallel << " without a parallel map or reduction), refused "
+              << nRefused << (refused.empty() ? "" : " (" + refused + ")") << ", " << s.omp.compared
+              << " compared at OMP_NUM_THREADS=1 and 2 in " << s.omp.batches
+              << " batches; compileToC " << s.omp.compileSeconds << " s, gcc " << s.omp.buildSeconds
+              << " s, runs " << s.omp.runSeconds << " s\n";
   }
-  std::cout << "  " << std::left << std::setw(24) << "lowerToC" << std::right << std::setw(7)
-            << s.programs << "   (ends every sequence)\n";
+  const std::string tally = tallyText(s);
+  std::cout << tally;
+  if (const char* file = std::getenv("RISEC_FUZZ_TALLY"); file && *file)
+    std::ofstream(file) << tally;
 }
 
 TEST(RewriteFuzz, RandomRuleSequencesPreserveTheMeaning) {
   const std::uint64_t seed = envNumber("RISEC_FUZZ_SEED", kDefaultSeed);
   const long iterations = static_cast<long>(envNumber("RISEC_FUZZ_ITERATIONS", kDefaultIterations));
+  const std::uint64_t ompShare = envNumber("RISEC_FUZZ_OMP_SHARE", kDefaultOmpShare);
   Stats stats;
-  Fuzzer fuzzer(stats);
+  Fuzzer fuzzer(stats, ompShare);
   auto start = std::chrono::steady_clock::now();
   int reported = 0;
   auto handle = [&](const std::string& failure, std::uint64_t programSeed) {
@@ -851,7 +1115,31 @@ TEST(RewriteFuzz, RandomRuleSequencesPreserveTheMeaning) {
   EXPECT_EQ(stats.failures, 0) << "see the failures above (at most " << kMaxReportedFailures
                                << " are printed)";
   EXPECT_EQ(stats.withoutRewrite * 10 < stats.programs, true)
-      << "too many programs without an applicable rule: the generator lost its variety";
+      << "too many programs without an applicable rule: the generator lost its variety"; // The
+                                                                                         // coverage
+                                                                                         // tally of
+                                                                                         // the
+                                                                                         // default
+                                                                                         // run
+                                                                                         // (what
+                                                                                         // the
+                                                                                         // CTest
+                                                                                         // runs):
+                                                                                         // every
+  // primitive the generator claims and every rule not excluded is reached.
+  if (seed == kDefaultSeed && iterations == kDefaultIterations && ompShare == kDefaultOmpShare) {
+    for (const char* p : kClaimedPrimitives)
+      EXPECT_GT(stats.primitives[p], 0) << "no generated program uses `" << p << "`";
+    for (const auto& [name, info] : rules::RuleRegistry::instance().all()) {
+      const long n = stats.applications[name] + stats.ompApplications[name];
+      EXPECT_TRUE(kUnreachedRules.count(name) > 0 || n > 0)
+          << "the rule `" << name << "` was never applied: extend the generator "
+          << "(tests/support/RandomPrograms.cpp) or chooseArgs, or exclude it with a reason";
+    }
+    for (const char* r : {"parallel", "reduceToPar"})
+      EXPECT_GT(stats.ompApplications[r], 0) << "OpenMP programs without `" << r << "`";
+    EXPECT_GT(stats.omp.compared, 0) << "no OpenMP program ran";
+  }
 }
 
 /// The fuzzer's findings (tests/fuzz-findings/rewrite/*.rise, docs/fuzzing.md)
@@ -905,7 +1193,7 @@ TEST(RewriteFuzz, FindingsStayFixed) {
   }
   for (const std::string& failure : c.flush())
     ADD_FAILURE() << failure;
-  EXPECT_EQ(stats.cPrograms, kernels) << "every kernel's C ran and matched";
+  EXPECT_EQ(stats.c.compared, kernels) << "every kernel's C ran and matched";
   EXPECT_GE(kernels, 2) << "the findings in " << dir;
 }
 
