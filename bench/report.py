@@ -29,10 +29,14 @@ import sys
 VARIANT_ORDER = ["naive", "openblas-serial", "openblas-omp-t1", "openblas-omp-t2", "blis-t1",
                  "blis-t2",
                  "openblas-haswell-serial", "openblas-haswell-omp-t1", "openblas-haswell-omp-t2",
-                 "clblast", "clblast-dev", "halide-t1", "halide-t2", "risec-c", "risec-omp-t1",
+                 "clblast", "clblast-dev", "halide-t1", "halide-t2",
+                 "halide-mullapudi2016-t1", "halide-mullapudi2016-t2", "halide-adams2019-t1",
+                 "halide-adams2019-t2", "halide-li2018-t1", "halide-li2018-t2", "risec-c", "risec-omp-t1",
                  "risec-omp-t2", "risec-ocl", "risec-ocl-dev"]
-# BLAS: the faster of OpenBLAS and BLIS at each size and thread count
+# BLAS: the faster of OpenBLAS and BLIS at each size and thread count;
+# Halide: the fastest of the hand schedule and the three autoschedulers
 ANCHORS = ["naive", "BLAS", "CLBlast", "Halide"]
+HALIDE_AUTOSCHEDULERS = ["mullapudi2016", "adams2019", "li2018"]
 KERNEL_ORDER = ["scal", "axpy", "asum", "scan", "maxreduce", "dot", "gemv", "mv", "mm", "transpose", "jacobi1d",
                 "jacobi2d", "heat3d", "gaussian", "conv2d", "harris", "nbody", "kmeans",
                 "tree_reduce"]
@@ -73,7 +77,16 @@ def anchor_candidates(anchor, t, variant=""):
     """The runs an anchor column stands for; the fastest one present is used."""
     if anchor == "BLAS":
         return [anchor_variant("OpenBLAS", t), "blis-t%d" % t]
+    if anchor == "Halide":
+        return ["halide-t%d" % t] + ["halide-%s-t%d" % (a, t) for a in HALIDE_AUTOSCHEDULERS]
     return [anchor_variant(anchor, t, variant)]
+
+
+def short_anchor(variant):
+    """The name of an anchor run in a cell: blis, openblas, halide (the hand
+    schedule) or the autoscheduler."""
+    parts = variant.split("-")
+    return parts[1] if parts[0] == "halide" and parts[1] in HALIDE_AUTOSCHEDULERS else parts[0]
 
 
 def fastest(times, kernel, size, candidates):
@@ -274,7 +287,7 @@ def bars(table, gen):
         for size in sizes(k):
             for t in (1, 2):
                 row("%s <= 1.5x Halide time, %d thread%s" % (k, t, "s" if t > 1 else ""), k, size,
-                    t, ["halide-t%d" % t], 1 / 1.5)
+                    t, anchor_candidates("Halide", t), 1 / 1.5)
     if gen and gen["median_ms"] is not None:
         for label, ms in [("--jobs 1", gen["median_ms"]),
                           ("--jobs %s" % gen.get("jobs"), gen.get("parallel_median_ms"))]:
@@ -414,14 +427,14 @@ def main(results_dir, out_dir):
             for v in variants:
                 r = times[(kernel, size, v)]
                 t = threads(v)
-                ratios, blas = {}, None
+                ratios, named = {}, {}
                 for a in ANCHORS:
                     cands = anchor_candidates(a, t, v)
                     av, ar = fastest(times, kernel, size, cands)
                     ratios[a] = (None if v in cands or not ar or r["error"]
                                  else ar["ms"] / r["ms"])
-                    if a == "BLAS" and ratios[a] is not None:
-                        blas = av
+                    if len(cands) > 1 and ratios[a] is not None:
+                        named[a] = av
                 bw, peak = lim.get(("stream-triad", t)), lim.get(("fma-peak", t))
                 ai = r["gflops"] / r["gbs"] if r["gbs"] else float("inf")
                 bound, pct = None, None
@@ -434,7 +447,7 @@ def main(results_dir, out_dir):
                         bound, pct = "compute", 100 * r["gflops"] / peak
                 table.append({"kernel": kernel, "size": size, "variant": v, "threads": t,
                               "ms": r["ms"], "gflops": r["gflops"], "gbs": r["gbs"],
-                              "error": r["error"], "ratios": ratios, "blas_anchor": blas,
+                              "error": r["error"], "ratios": ratios, "anchors_used": named,
                               "bound": bound,
                               "percent_of_limit": pct, "label": r["label"]})
     # the per-level runs have their own section; the table and the bars are
@@ -475,7 +488,8 @@ def main(results_dir, out_dir):
            "Ratios are speedups (anchor time / variant time; > 1 is faster than the anchor), "
            "against the anchor at the same thread count (BLAS: the faster of OpenBLAS, serial "
            "build for 1 thread and OpenMP build for 2, and BLIS, named in the cell; CLBlast: "
-           "host arrays in and out). % of limit: GB/s over the "
+           "host arrays in and out; Halide: the fastest of the hand schedule and the "
+           "Mullapudi2016, Adams2019 and Li2018 autoschedulers, named in the cell). % of limit: GB/s over the "
            "STREAM triad bandwidth (memory-bound) or GFLOP/s over the FMA peak (compute-bound) "
            "at the variant's thread count; not given for memory-bound cache-resident problems, "
            "which DRAM bandwidth does not limit.", "",
@@ -492,8 +506,8 @@ def main(results_dir, out_dir):
         md.append("| %s | %s | %s | %d | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             e["kernel"], e["size"], e["variant"], e["threads"], fmt(e["ms"], 3),
             fmt(e["gflops"]), fmt(e["gbs"]),
-            *(fmt(e["ratios"][a]) + (" (%s)" % e["blas_anchor"].split("-")[0]
-                                     if a == "BLAS" and e["blas_anchor"] else "")
+            *(fmt(e["ratios"][a]) + (" (%s)" % short_anchor(e["anchors_used"][a])
+                                     if a in e["anchors_used"] else "")
               for a in ANCHORS), pct))
     md += bars(table, gen)
     md += isa_markdown(isa_rows, mach)

@@ -1,6 +1,8 @@
 // The Halide 14 pipelines of the benchmark (HalidePipelines.h).
 #include "HalidePipelines.h"
 
+#include <map>
+
 using namespace Halide;
 
 namespace bench::halide {
@@ -16,6 +18,50 @@ void JitPipeline::compile() {
   compiled = true;
 }
 
+const std::vector<std::string>& autoschedulers() {
+  static const std::vector<std::string> names = {"Mullapudi2016", "Adams2019", "Li2018"};
+  return names;
+}
+
+namespace {
+
+void loadAutoscheduler(const std::string& name) {
+  static std::map<std::string, bool> loaded;
+  if (loaded[name])
+    return;
+  std::string lib = name == "Mullapudi2016" ? "mullapudi2016"
+                    : name == "Adams2019"   ? "adams2019"
+                                            : "li2018";
+  load_plugin("/usr/lib/x86_64-linux-gnu/halide14/libautoschedule_" + lib + ".so");
+  loaded[name] = true;
+}
+
+} // namespace
+
+void JitPipeline::compile(int h, int w, int threads) {
+  if (compiled)
+    return;
+  if (autoscheduler.empty()) {
+    compile();
+    return;
+  }
+  loadAutoscheduler(autoscheduler);
+  input.dim(0).set_estimate(0, w);
+  input.dim(1).set_estimate(0, h);
+  if (usesWeights) {
+    weights.dim(0).set_estimate(0, 3);
+    weights.dim(1).set_estimate(0, 3);
+  }
+  output.set_estimate(x, 0, w).set_estimate(y, 0, h);
+  Target target = get_jit_target_from_environment();
+  // the machine: cores, last-level cache (16 MiB, a server part's share),
+  // the cost of a load relative to an arithmetic op (Halide's default 40)
+  Pipeline(output).auto_schedule(autoscheduler, target,
+                                 MachineParams(threads, 16 * 1024 * 1024, 40));
+  output.compile_jit(target);
+  compiled = true;
+}
+
 int JitPipeline::run(float* out, int h, int w, const float* in, const float* weights3x3) {
   compile();
   input.set(Buffer<float>(const_cast<float*>(in), w, h));
@@ -27,8 +73,9 @@ int JitPipeline::run(float* out, int h, int w, const float* in, const float* wei
 }
 
 /// (1 4 6 4 1)/16 along x, then along y; clamped borders.
-std::unique_ptr<JitPipeline> gaussian() {
+std::unique_ptr<JitPipeline> gaussian(const std::string& autoscheduler) {
   auto p = std::make_unique<JitPipeline>();
+  p->autoscheduler = autoscheduler;
   Var &x = p->x, &y = p->y;
   Func in = BoundaryConditions::repeat_edge(p->input);
   Func rows("rows");
@@ -39,6 +86,8 @@ std::unique_ptr<JitPipeline> gaussian() {
   Func& out = p->output;
   out(x, y) = (clampedRows(x, y - 2) + clampedRows(x, y + 2)) * 0.0625f +
               (clampedRows(x, y - 1) + clampedRows(x, y + 1)) * 0.25f + clampedRows(x, y) * 0.375f;
+  if (!autoscheduler.empty())
+    return p;
   // schedule: the blur of the Halide tutorial (lesson 12)
   out.tile(x, y, p->xi, p->yi, 256, 32).vectorize(p->xi, vectorWidth()).parallel(y);
   rows.compute_at(out, x).vectorize(x, vectorWidth());
@@ -46,8 +95,9 @@ std::unique_ptr<JitPipeline> gaussian() {
 }
 
 /// 3x3 weights over the zero-padded image.
-std::unique_ptr<JitPipeline> conv2d() {
+std::unique_ptr<JitPipeline> conv2d(const std::string& autoscheduler) {
   auto p = std::make_unique<JitPipeline>();
+  p->autoscheduler = autoscheduler;
   p->usesWeights = true;
   Var &x = p->x, &y = p->y;
   Func in = BoundaryConditions::constant_exterior(p->input, 0.0f);
@@ -56,17 +106,22 @@ std::unique_ptr<JitPipeline> conv2d() {
     for (int dj = 0; dj < 3; dj++)
       s = s + in(x + dj - 1, y + di - 1) * p->weights(dj, di);
   p->output(x, y) = s;
+  if (!autoscheduler.empty())
+    return p;
   p->output.split(y, y, p->yi, 32).parallel(y).vectorize(x, vectorWidth());
   in.compute_at(p->output, y).vectorize(in.args()[0], vectorWidth());
   return p;
 }
 
 /// (north + west + centre + east + south) * 0.2, zeros beyond the borders.
-std::unique_ptr<JitPipeline> jacobi2d() {
+std::unique_ptr<JitPipeline> jacobi2d(const std::string& autoscheduler) {
   auto p = std::make_unique<JitPipeline>();
+  p->autoscheduler = autoscheduler;
   Var &x = p->x, &y = p->y;
   Func in = BoundaryConditions::constant_exterior(p->input, 0.0f);
   p->output(x, y) = (in(x, y - 1) + in(x - 1, y) + in(x, y) + in(x + 1, y) + in(x, y + 1)) * 0.2f;
+  if (!autoscheduler.empty())
+    return p;
   p->output.split(y, y, p->yi, 32).parallel(y).vectorize(x, vectorWidth());
   in.compute_at(p->output, y).vectorize(in.args()[0], vectorWidth());
   return p;
@@ -74,8 +129,9 @@ std::unique_ptr<JitPipeline> jacobi2d() {
 
 /// Sobel gradients (zero-padded image), their products, 3x3 box sums of the
 /// zero-padded products, det - 0.04 trace^2.
-std::unique_ptr<JitPipeline> harris() {
+std::unique_ptr<JitPipeline> harris(const std::string& autoscheduler) {
   auto p = std::make_unique<JitPipeline>();
+  p->autoscheduler = autoscheduler;
   Var &x = p->x, &y = p->y;
   Func in = BoundaryConditions::constant_exterior(p->input, 0.0f);
   Func ix("ix"), iy("iy");
@@ -102,6 +158,8 @@ std::unique_ptr<JitPipeline> harris() {
   syy(x, y) = box(pyy);
   p->output(x, y) = sxx(x, y) * syy(x, y) - sxy(x, y) * sxy(x, y) -
                     0.04f * (sxx(x, y) + syy(x, y)) * (sxx(x, y) + syy(x, y));
+  if (!autoscheduler.empty())
+    return p;
   // schedule: strips in parallel; the padded input and the products per strip
   p->output.split(y, y, p->yi, 32).parallel(y).vectorize(x, vectorWidth());
   in.compute_at(p->output, y).vectorize(in.args()[0], vectorWidth());

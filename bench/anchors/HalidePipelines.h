@@ -13,6 +13,8 @@
 #include <Halide.h>
 
 #include <memory>
+#include <string>
+#include <vector>
 
 namespace bench::halide {
 
@@ -29,16 +31,28 @@ struct JitPipeline {
   Halide::Var x{"x"}, y{"y"}, xi{"xi"}, yi{"yi"};
   bool usesWeights = false;
   bool compiled = false;
+  /// Empty: the hand schedule of the factory. Else the autoscheduler
+  /// (Mullapudi2016, Adams2019, Li2018) that compile(h, w) runs.
+  std::string autoscheduler;
 
   /// JIT-compiles the pipeline (once; run does it too when needed).
   void compile();
+  /// An autoscheduled pipeline: the estimates of an h x w image, the
+  /// autoscheduler's schedule for `threads` cores, then the JIT (once).
+  void compile(int h, int w, int threads);
   /// out (h x w) from in (h x w) and, for conv2d, the 3x3 weights.
   int run(float* out, int h, int w, const float* in, const float* weights3x3 = nullptr);
 };
 
-std::unique_ptr<JitPipeline> gaussian();
-std::unique_ptr<JitPipeline> conv2d();
-std::unique_ptr<JitPipeline> jacobi2d();
-std::unique_ptr<JitPipeline> harris();
+/// The pipelines, with the hand schedule (autoscheduler empty) or none, for
+/// compile(h, w, threads) to give them the named autoscheduler's.
+std::unique_ptr<JitPipeline> gaussian(const std::string& autoscheduler = "");
+std::unique_ptr<JitPipeline> conv2d(const std::string& autoscheduler = "");
+std::unique_ptr<JitPipeline> jacobi2d(const std::string& autoscheduler = "");
+std::unique_ptr<JitPipeline> harris(const std::string& autoscheduler = "");
+
+/// The autoschedulers of Debian's Halide 14 (libautoschedule_NAME.so, loaded
+/// from its plugin folder on first use), by the names auto_schedule takes.
+const std::vector<std::string>& autoschedulers();
 
 } // namespace bench::halide
