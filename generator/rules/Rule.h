@@ -89,6 +89,7 @@ void registerReduceToWorkGroupsRules(RuleRegistry& r);
 void registerReduceInWorkGroupRules(RuleRegistry& r);
 void registerScanRules(RuleRegistry& r);
 void registerShineHarrisRules(RuleRegistry& r);
+void registerLineBufferRules(RuleRegistry& r);
 
 /// Shine's reorder over a nest of maps and reductions (ReorderNest.cpp); the
 /// `reorder` rule falls back to it where the nest is not of maps only.

@@ -41,6 +41,7 @@ const RuleRegistry& RuleRegistry::instance() {
     registerReduceInWorkGroupRules(r);
     registerScanRules(r);
     registerShineHarrisRules(r);
+    registerLineBufferRules(r);
     return r;
   }();
   return registry;

@@ -419,6 +419,16 @@ const RuleCase kCases[] = {
    "zip(ys)(ys) |> map(fun(p => fst(p) * snd(p)))", "ys |> map(neg)"},
   {"isAppliedUnzip", "isAppliedUnzip @ topDown", "fst(unzip(zip(ys)(ys)))", "fst(unzip(zip(ys)(ys)))", "ys |> map(neg)"},
   {"isAppliedPair", "isAppliedPair @ topDown", "fst(makePair(ys)(ys))", "fst(makePair(ys)(ys))", "ys |> map(neg)"},
+  // Shine's lowering rules of its buffered Harris (generator/rules/LineBuffer.cpp)
+  {"iterateStream", "iterateStream @ topDown", "xs |> map(fun(r => r |> map(neg)))", "xs |> iterateStream(fun(r => r |> map(neg)))",
+   "ys |> reduce(add)(0.0f)"},
+  {"circularBuffer", "circularBuffer(Global) @ topDown", "ys |> slide(3, 1) |> map(fun(w => reduce(add)(0.0f)(w)))",
+   "ys |> circularBuffer(Global)(3)(3)(fun(x => x)) |> map(fun(w => reduce(add)(0.0f)(w)))",
+   "ys |> slide(2, 2) |> map(fun(w => reduce(add)(0.0f)(w)))"},
+  {"circularBufferLoadFusion", "circularBufferLoadFusion @ topDown",
+   "ys |> map(neg) |> circularBuffer(Global)(3)(3)(fun(x => x)) |> map(fun(w => reduce(add)(0.0f)(w)))",
+   "ys |> circularBuffer(Global)(3)(3)(fun(z => fun(x => x)(neg(z)))) |> map(fun(w => reduce(add)(0.0f)(w)))",
+   "ys |> circularBuffer(Global)(3)(3)(fun(x => x)) |> map(fun(w => reduce(add)(0.0f)(w)))"},
   {"scanBlockedPadded", "scanBlockedPadded(3) @ outermost(isScan)", "ys |> scan(add)(0.0f)",
    "let(toMem(ys |> padCst(0, 3*((m+2)/3) - m)(0.0f) |> split(3) |> map(fun(c => reduce(add)(0.0f)(c)))))(fun(tot =>"
    " let(toMem(tot |> padCst(1, 0)(0.0f) |> scan(add)(0.0f)))(fun(offs =>"
