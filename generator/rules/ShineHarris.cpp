@@ -4,7 +4,8 @@
 // names and rewrites: `gentleBetaReduction`, `fstReduction`, `sndReduction`,
 // `slideInsideZip`, `slideOutsideZip`, `zipUnzipAccessSimplification`,
 // `mapProjZipUnification`, `mapOutsideZip`, `mapOutsidePair`, `zipSame`,
-// `takeOutsidePair`, and the predicates of harrisCornerDetectionHalideRewrite
+// `takeOutsidePair`, `normalizeZipInput` (cameraPipelineRewrite.scala's
+// strategy of that name as one rule), and the predicates of harrisCornerDetectionHalideRewrite
 // (`isAppliedZip`, `isAppliedUnzip`, `isAppliedPair`) as rules that leave a
 // matching focus unchanged (risec's predicates are builtins of the strategy
 // language; these are Shine's shapes of applied primitives).
@@ -276,6 +277,63 @@ std::optional<Expr> takeOutsidePair(const Expr& e, RuleContext&) {
              app(prim(Prim::MapFst), rebuild(a.head, a.depArgs, {}), pair));
 }
 
+/// The element of a tree of zips and maps over its leaves (Shine's "single
+/// inputs"): each distinct leaf (alpha-equivalent ones are one) gets a
+/// variable, in the order the leaves first occur.
+Expr flattenZipTree(const Expr& t, std::vector<Expr>& leaves, std::vector<std::string>& vars,
+                    bool& changed, NameSupply& names) {
+  if (auto z = call2(t, Prim::Zip)) {
+    Expr a = flattenZipTree(z->first, leaves, vars, changed, names);
+    if (call2(z->first, Prim::Zip))
+      changed = true; // not nested to the right
+    Expr b = flattenZipTree(z->second, leaves, vars, changed, names);
+    return app(prim(Prim::MakePair), a, b);
+  }
+  if (auto m = call2(t, Prim::Map)) {
+    changed = true;
+    return app(m->first, flattenZipTree(m->second, leaves, vars, changed, names));
+  }
+  for (std::size_t i = 0; i < leaves.size(); ++i)
+    if (alphaEquivalent(leaves[i], t)) {
+      changed = true; // a duplicate
+      return var(vars[i]);
+    }
+  leaves.push_back(t);
+  vars.push_back(names.fresh("in"));
+  return var(vars.back());
+}
+
+// A tree of zips and maps over its leaves -> map(fun(p => element))(zip(l1)(zip(l2)(... ln)))
+// with the distinct leaves l1..ln in the order they first occur (Shine's
+// cameraPipelineRewrite.normalizeZipInput: maps out of the zips, the zips
+// nested to the right, equal inputs merged; Shine orders the inputs by the
+// numbers of their Scala identifiers instead)
+std::optional<Expr> normalizeZipInput(const Expr& e, RuleContext& ctx) {
+  if (!call2(e, Prim::Zip))
+    return std::nullopt;
+  std::vector<Expr> leaves;
+  std::vector<std::string> vars;
+  bool changed = false;
+  Expr element = flattenZipTree(e, leaves, vars, changed, ctx.names);
+  if (!changed)
+    return ctx.refuse("the zip is already of distinct inputs nested to the right, without maps");
+  std::string p = ctx.names.fresh("p");
+  std::size_t n = leaves.size();
+  Expr body = element;
+  for (std::size_t k = 0; k < n; ++k) {
+    Expr access = var(p);
+    for (std::size_t j = 0; j < k; ++j)
+      access = app(prim(Prim::Snd), access);
+    if (n > 1 && k + 1 < n)
+      access = app(prim(Prim::Fst), access);
+    body = substitute(body, vars[k], access, ctx.names);
+  }
+  Expr zipped = leaves.back();
+  for (std::size_t k = n - 1; k-- > 0;)
+    zipped = app(prim(Prim::Zip), leaves[k], zipped);
+  return app(prim(Prim::Map), lam(p, body), zipped);
+}
+
 /// A rule that leaves its focus as it is where the focus is `p` applied to
 /// `n` value arguments: Shine's isAppliedZip and the like.
 RuleFn appliedPredicate(Prim p, std::size_t n) {
@@ -315,6 +373,11 @@ void registerShineHarrisRules(RuleRegistry& r) {
   r.add(simpleRule("zipSame", fam, "zip(a)(a)", "map(fun(x => makePair(x)(x)))(a)", zipSame));
   r.add(simpleRule("takeOutsidePair", fam, "makePair(take(n)(a))(take(m)(b))",
                    "makePair(a)(b) |> mapFst(take(n)) |> mapSnd(take(m))", takeOutsidePair));
+  r.add(simpleRule("normalizeZipInput", fam,
+                   "a tree of zip(a)(b) and map(f)(a) over inputs l (any other terms)",
+                   "map(fun(p => element))(zip(l1)(zip(l2)(... ln)))   (distinct inputs, in "
+                   "the order they occur)",
+                   normalizeZipInput));
   r.add(simpleRule("isAppliedZip", "predicate", "zip(a)(b)", "zip(a)(b)   (unchanged)",
                    appliedPredicate(Prim::Zip, 2)));
   r.add(simpleRule("isAppliedUnzip", "predicate", "unzip(e)", "unzip(e)   (unchanged)",

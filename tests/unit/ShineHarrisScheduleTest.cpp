@@ -21,7 +21,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::vector<std::string> kSchedules = {"harrisBufferedShape1", "harrisBufferedShape2"};
+const std::vector<std::string> kSchedules = {"harrisBufferedShape1", "harrisBufferedShape2",
+                                             "harrisBufferedShape"};
 
 // Shine's harris needs w >= 5 (rows of w - 4 values); the smallest, a square
 // one and larger odd ones (no split in these schedules: any h and w)
