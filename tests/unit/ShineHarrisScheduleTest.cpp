@@ -22,7 +22,8 @@ namespace fs = std::filesystem;
 namespace {
 
 const std::vector<std::string> kSchedules = {"harrisBufferedShape1", "harrisBufferedShape2",
-                                             "harrisBufferedShape"};
+                                             "harrisBufferedShape", "harrisIxWithIy",
+                                             "harrisBufferedLoweringHead"};
 
 // Shine's harris needs w >= 5 (rows of w - 4 values); the smallest, a square
 // one and larger odd ones (no split in these schedules: any h and w)
@@ -54,8 +55,9 @@ TEST_P(ShineHarrisSchedule, KeepsTheTypeOfHarris) {
   Schedule s = apply(GetParam());
   EXPECT_TRUE(rise::typeEqual(s.rewritten.type, s.harris.def.type))
       << rise::typeToString(s.rewritten.type);
-  // h >= 1 and w >= 5, as harris' own
-  EXPECT_EQ(s.rewritten.preconditions.size(), s.harris.def.preconditions.size());
+  // no precondition beyond harris' own (h >= 1, w >= 5; after the line
+  // buffers, inference records only w >= 5)
+  EXPECT_LE(s.rewritten.preconditions.size(), s.harris.def.preconditions.size());
 }
 
 TEST_P(ShineHarrisSchedule, ChangesTheProgram) {
