@@ -66,6 +66,8 @@ public:
     for (const CStmt& s : body)
       if (CStmt kept = visit(s))
         out.push_back(kept);
+      else if (!out.empty() && out.back()->kind() == StmtNode::Kind::Pragma)
+        out.pop_back(); // the removed loop's `#pragma omp parallel for`
     return out;
   }
 
