@@ -1177,12 +1177,26 @@ TEST(RewriteFuzz, FindingsStayFixed) {
     ASSERT_FALSE(strategyText.empty()) << "no `// strategy:` line";
     // `// target: openmp`: the defs are compiled for OpenMP too (1 and 2 threads)
     const bool openmp = text.find("\n// target: openmp\n") != std::string::npos;
+    // `// expect: E0710`: the fix is that the rule refuses the program (it
+    // rewrote it wrongly before); the strategy must fail with that code
+    const std::size_t expectAt = text.find("\n// expect: ");
+    const std::string expectCode =
+        expectAt == std::string::npos ? "" : text.substr(expectAt + 12, 5);
     const rise::Program program = rise::parseProgram(rise::makeSourceFile(file, text));
     const elevate::StrategyPtr strategy =
         elevate::loadStrategy(rise::makeSourceFile(file + " (strategy)", strategyText));
     for (const rise::Def& d : program.defs) {
       SCOPED_TRACE(d.name);
       const rise::TypedDef def = rise::inferDef(program, d.name);
+      if (!expectCode.empty()) {
+        try {
+          elevate::rewriteDef(program, def, *strategy);
+          ADD_FAILURE() << "the strategy applied; expected " << expectCode;
+        } catch (const CompileError& e) {
+          EXPECT_EQ(e.code(), expectCode) << e.message();
+        }
+        continue;
+      }
       const rise::TypedDef rewritten = elevate::rewriteDef(program, def, *strategy);
       const rise::Program rewrittenProgram = elevate::rewrittenProgram(program, rewritten);
       const rise::TypedDef lowered = lower::lowerToC(rewrittenProgram, rewritten);

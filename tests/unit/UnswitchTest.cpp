@@ -67,6 +67,23 @@ TEST(Unswitch, LeavesGuardsThatChangeReadMemoryOrMayTrap) {
   }
 }
 
+TEST(Unswitch, LeavesTheLoopsACollapsePragmaNeedsPerfectlyNested) {
+  // rewrite fuzz finding R10: `collapse(2)` before a loop whose body had
+  // become an `if` ("expected 2 for loops")
+  CStmt outer = countingLoop(namedType("int"), "l", intLit(0), id("n"), intLit(1),
+                             {guardedLoop(padGuard())}, "mapPar");
+  std::vector<CStmt> body = {pragma("omp parallel for collapse(2)"), outer};
+  std::string c = printStmts(unswitchLoops(body));
+  EXPECT_EQ(c.find("if ("), std::string::npos) << c;
+  // a loop inside the collapsed two is versioned as usual
+  CStmt deeper = countingLoop(namedType("int"), "r", intLit(0), id("n"), intLit(1),
+                              {guardedLoop(padGuard())}, "mapSeq");
+  CStmt nest =
+      countingLoop(namedType("int"), "l", intLit(0), id("n"), intLit(1), {deeper}, "mapPar");
+  std::string d = printStmts(unswitchLoops({pragma("omp parallel for collapse(2)"), nest}));
+  EXPECT_NE(d.find("    if (p + 4 * l < k) {"), std::string::npos) << d;
+}
+
 TEST(Unswitch, LeavesALoopBehindAPragma) {
   std::vector<CStmt> body = {pragma("omp parallel for"), guardedLoop(padGuard())};
   std::string c = printStmts(unswitchLoops(body));

@@ -27,7 +27,8 @@
 // A loop whose body declares variables (a long computation per iteration,
 // such as harris' fused stages, where a guard costs little and two copies
 // are hard to read) is left as it is, as is a loop with a pragma before it
-// (`omp parallel for`, `omp simd`); the loops inside the original copy are
+// (`omp parallel for`, `omp simd`) and, for `collapse(k)`, the k - 1 loops
+// nested in it (they must stay perfectly nested); the loops inside the original copy are
 // treated in turn. OpenCL does not run this pass (a loop there may hold a
 // barrier).
 #pragma once
