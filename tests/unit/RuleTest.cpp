@@ -516,8 +516,8 @@ TEST(RuleRegistryTest, EveryRuleHasATestCase) {
 /// multiple of their size.
 bool remainderRule(const std::string& name) {
   for (const char* r :
-       {"padTile", "padMap", "padReduce", "peelTail", "peelReduce", "splitReduceSeq", "stageTiles", "padNest",
-        "reduceToWorkGroups", "reduceInWorkGroup", "scanBlocked"})
+       {"padTile", "padMap", "padReduce", "peelTail", "peelReduce", "splitReduceSeq", "stageTiles",
+        "padNest", "reduceToWorkGroups", "reduceInWorkGroup", "scanBlocked"})
     if (name.rfind(r, 0) == 0)
       return true;
   return false;
