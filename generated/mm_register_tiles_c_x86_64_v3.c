@@ -34,136 +34,179 @@ int mm_register_tiles_c_x86_64_v3(float* restrict output, int m, int n, int k,
     return 2;
   }
   if ((double)m * (double)k > INT_MAX || (double)n * (double)k > INT_MAX ||
-      (double)m * (double)n > INT_MAX || 16.0 * (double)k * ((15.0 + (double)n) / 16.0) > INT_MAX) {
+      (double)m * (double)n > INT_MAX || 24.0 * (double)k * ((23.0 + (double)n) / 24.0) > INT_MAX) {
     return 3;
   }
   // n = 0: the result is empty, nothing to compute
   if (n == 0) {
     return 0;
   }
-  float* restrict tmp = malloc((size_t)(16 * k * ((n + 15) / 16)) * sizeof(float));
-  if (tmp == NULL && 16 * k * ((n + 15) / 16) != 0) {
+  float* restrict tmp = malloc((size_t)(24 * k * ((n + 23) / 24)) * sizeof(float));
+  if (tmp == NULL && 24 * k * ((n + 23) / 24) != 0) {
     free(tmp);
     return 4;
   }
   // mapSeq
   for (int i = 0; i < k; i += 1) {
     // mapSeq
-    for (int j = 0; j < (n + 15) / 16; j += 1) {
+    for (int j = 0; j < (n + 23) / 24; j += 1) {
       // mapSeq
-      for (int l = 0; l < 16; l += 1) {
-        tmp[l + 16 * i + 16 * k * j] = B[(n * i) + risec_min(n - 1, l + 16 * j)];
+      for (int l = 0; l < 24; l += 1) {
+        tmp[l + 24 * i + 24 * k * j] = B[(n * i) + risec_min(n - 1, l + 24 * j)];
       }
     }
   }
   // mapSeq
-  for (int i = 0; i < (m + 63) / 64; i += 1) {
+  for (int i = 0; i < (m + 127) / 128; i += 1) {
     // mapSeq
-    for (int j = 0; j < (n + 15) / 16; j += 1) {
+    for (int j = 0; j < (n + 23) / 24; j += 1) {
       // mapSeq
-      for (int l = 0; l < 16; l += 1) {
-        float acc[64];
+      for (int l = 0; l < 32; l += 1) {
+        float acc[96];
         // mapSeq
         for (int p = 0; p < 4; p += 1) {
           // mapSeq
-          for (int q = 0; q < 16; q += 1) {
-            acc[q + 16 * p] = 0.0f;
+          for (int q = 0; q < 24; q += 1) {
+            acc[q + 24 * p] = 0.0f;
           }
         }
         // reduceSeq
         for (int p = 0; p < k; p += 1) {
           *(risec_f32x8u*)&acc[0] = *(const risec_f32x8u*)&acc[0] +
-                                    (risec_f32x8){A[p + k * risec_min(m - 1, 64 * i + 4 * l)],
-                                                  A[p + k * risec_min(m - 1, 64 * i + 4 * l)],
-                                                  A[p + k * risec_min(m - 1, 64 * i + 4 * l)],
-                                                  A[p + k * risec_min(m - 1, 64 * i + 4 * l)],
-                                                  A[p + k * risec_min(m - 1, 64 * i + 4 * l)],
-                                                  A[p + k * risec_min(m - 1, 64 * i + 4 * l)],
-                                                  A[p + k * risec_min(m - 1, 64 * i + 4 * l)],
-                                                  A[p + k * risec_min(m - 1, 64 * i + 4 * l)]} *
-                                        *(const risec_f32x8u*)&tmp[16 * p + 16 * k * j];
+                                    (risec_f32x8){A[p + k * risec_min(m - 1, 128 * i + 4 * l)],
+                                                  A[p + k * risec_min(m - 1, 128 * i + 4 * l)],
+                                                  A[p + k * risec_min(m - 1, 128 * i + 4 * l)],
+                                                  A[p + k * risec_min(m - 1, 128 * i + 4 * l)],
+                                                  A[p + k * risec_min(m - 1, 128 * i + 4 * l)],
+                                                  A[p + k * risec_min(m - 1, 128 * i + 4 * l)],
+                                                  A[p + k * risec_min(m - 1, 128 * i + 4 * l)],
+                                                  A[p + k * risec_min(m - 1, 128 * i + 4 * l)]} *
+                                        *(const risec_f32x8u*)&tmp[24 * p + 24 * k * j];
           *(risec_f32x8u*)&acc[8] = *(const risec_f32x8u*)&acc[8] +
-                                    (risec_f32x8){A[p + k * risec_min(m - 1, 64 * i + 4 * l)],
-                                                  A[p + k * risec_min(m - 1, 64 * i + 4 * l)],
-                                                  A[p + k * risec_min(m - 1, 64 * i + 4 * l)],
-                                                  A[p + k * risec_min(m - 1, 64 * i + 4 * l)],
-                                                  A[p + k * risec_min(m - 1, 64 * i + 4 * l)],
-                                                  A[p + k * risec_min(m - 1, 64 * i + 4 * l)],
-                                                  A[p + k * risec_min(m - 1, 64 * i + 4 * l)],
-                                                  A[p + k * risec_min(m - 1, 64 * i + 4 * l)]} *
-                                        *(const risec_f32x8u*)&tmp[16 * p + 16 * k * j + 8];
-          *(risec_f32x8u*)&acc[16] =
-              *(const risec_f32x8u*)&acc[16] +
-              (risec_f32x8){A[p + k * risec_min(m - 1, 64 * i + 4 * l + 1)],
-                            A[p + k * risec_min(m - 1, 64 * i + 4 * l + 1)],
-                            A[p + k * risec_min(m - 1, 64 * i + 4 * l + 1)],
-                            A[p + k * risec_min(m - 1, 64 * i + 4 * l + 1)],
-                            A[p + k * risec_min(m - 1, 64 * i + 4 * l + 1)],
-                            A[p + k * risec_min(m - 1, 64 * i + 4 * l + 1)],
-                            A[p + k * risec_min(m - 1, 64 * i + 4 * l + 1)],
-                            A[p + k * risec_min(m - 1, 64 * i + 4 * l + 1)]} *
-                  *(const risec_f32x8u*)&tmp[16 * p + 16 * k * j];
+                                    (risec_f32x8){A[p + k * risec_min(m - 1, 128 * i + 4 * l)],
+                                                  A[p + k * risec_min(m - 1, 128 * i + 4 * l)],
+                                                  A[p + k * risec_min(m - 1, 128 * i + 4 * l)],
+                                                  A[p + k * risec_min(m - 1, 128 * i + 4 * l)],
+                                                  A[p + k * risec_min(m - 1, 128 * i + 4 * l)],
+                                                  A[p + k * risec_min(m - 1, 128 * i + 4 * l)],
+                                                  A[p + k * risec_min(m - 1, 128 * i + 4 * l)],
+                                                  A[p + k * risec_min(m - 1, 128 * i + 4 * l)]} *
+                                        *(const risec_f32x8u*)&tmp[24 * p + 24 * k * j + 8];
+          *(risec_f32x8u*)&acc[16] = *(const risec_f32x8u*)&acc[16] +
+                                     (risec_f32x8){A[p + k * risec_min(m - 1, 128 * i + 4 * l)],
+                                                   A[p + k * risec_min(m - 1, 128 * i + 4 * l)],
+                                                   A[p + k * risec_min(m - 1, 128 * i + 4 * l)],
+                                                   A[p + k * risec_min(m - 1, 128 * i + 4 * l)],
+                                                   A[p + k * risec_min(m - 1, 128 * i + 4 * l)],
+                                                   A[p + k * risec_min(m - 1, 128 * i + 4 * l)],
+                                                   A[p + k * risec_min(m - 1, 128 * i + 4 * l)],
+                                                   A[p + k * risec_min(m - 1, 128 * i + 4 * l)]} *
+                                         *(const risec_f32x8u*)&tmp[24 * p + 24 * k * j + 16];
           *(risec_f32x8u*)&acc[24] =
               *(const risec_f32x8u*)&acc[24] +
-              (risec_f32x8){A[p + k * risec_min(m - 1, 64 * i + 4 * l + 1)],
-                            A[p + k * risec_min(m - 1, 64 * i + 4 * l + 1)],
-                            A[p + k * risec_min(m - 1, 64 * i + 4 * l + 1)],
-                            A[p + k * risec_min(m - 1, 64 * i + 4 * l + 1)],
-                            A[p + k * risec_min(m - 1, 64 * i + 4 * l + 1)],
-                            A[p + k * risec_min(m - 1, 64 * i + 4 * l + 1)],
-                            A[p + k * risec_min(m - 1, 64 * i + 4 * l + 1)],
-                            A[p + k * risec_min(m - 1, 64 * i + 4 * l + 1)]} *
-                  *(const risec_f32x8u*)&tmp[16 * p + 16 * k * j + 8];
+              (risec_f32x8){A[p + k * risec_min(m - 1, 128 * i + 4 * l + 1)],
+                            A[p + k * risec_min(m - 1, 128 * i + 4 * l + 1)],
+                            A[p + k * risec_min(m - 1, 128 * i + 4 * l + 1)],
+                            A[p + k * risec_min(m - 1, 128 * i + 4 * l + 1)],
+                            A[p + k * risec_min(m - 1, 128 * i + 4 * l + 1)],
+                            A[p + k * risec_min(m - 1, 128 * i + 4 * l + 1)],
+                            A[p + k * risec_min(m - 1, 128 * i + 4 * l + 1)],
+                            A[p + k * risec_min(m - 1, 128 * i + 4 * l + 1)]} *
+                  *(const risec_f32x8u*)&tmp[24 * p + 24 * k * j];
           *(risec_f32x8u*)&acc[32] =
               *(const risec_f32x8u*)&acc[32] +
-              (risec_f32x8){A[p + k * risec_min(m - 1, 64 * i + 4 * l + 2)],
-                            A[p + k * risec_min(m - 1, 64 * i + 4 * l + 2)],
-                            A[p + k * risec_min(m - 1, 64 * i + 4 * l + 2)],
-                            A[p + k * risec_min(m - 1, 64 * i + 4 * l + 2)],
-                            A[p + k * risec_min(m - 1, 64 * i + 4 * l + 2)],
-                            A[p + k * risec_min(m - 1, 64 * i + 4 * l + 2)],
-                            A[p + k * risec_min(m - 1, 64 * i + 4 * l + 2)],
-                            A[p + k * risec_min(m - 1, 64 * i + 4 * l + 2)]} *
-                  *(const risec_f32x8u*)&tmp[16 * p + 16 * k * j];
+              (risec_f32x8){A[p + k * risec_min(m - 1, 128 * i + 4 * l + 1)],
+                            A[p + k * risec_min(m - 1, 128 * i + 4 * l + 1)],
+                            A[p + k * risec_min(m - 1, 128 * i + 4 * l + 1)],
+                            A[p + k * risec_min(m - 1, 128 * i + 4 * l + 1)],
+                            A[p + k * risec_min(m - 1, 128 * i + 4 * l + 1)],
+                            A[p + k * risec_min(m - 1, 128 * i + 4 * l + 1)],
+                            A[p + k * risec_min(m - 1, 128 * i + 4 * l + 1)],
+                            A[p + k * risec_min(m - 1, 128 * i + 4 * l + 1)]} *
+                  *(const risec_f32x8u*)&tmp[24 * p + 24 * k * j + 8];
           *(risec_f32x8u*)&acc[40] =
               *(const risec_f32x8u*)&acc[40] +
-              (risec_f32x8){A[p + k * risec_min(m - 1, 64 * i + 4 * l + 2)],
-                            A[p + k * risec_min(m - 1, 64 * i + 4 * l + 2)],
-                            A[p + k * risec_min(m - 1, 64 * i + 4 * l + 2)],
-                            A[p + k * risec_min(m - 1, 64 * i + 4 * l + 2)],
-                            A[p + k * risec_min(m - 1, 64 * i + 4 * l + 2)],
-                            A[p + k * risec_min(m - 1, 64 * i + 4 * l + 2)],
-                            A[p + k * risec_min(m - 1, 64 * i + 4 * l + 2)],
-                            A[p + k * risec_min(m - 1, 64 * i + 4 * l + 2)]} *
-                  *(const risec_f32x8u*)&tmp[16 * p + 16 * k * j + 8];
+              (risec_f32x8){A[p + k * risec_min(m - 1, 128 * i + 4 * l + 1)],
+                            A[p + k * risec_min(m - 1, 128 * i + 4 * l + 1)],
+                            A[p + k * risec_min(m - 1, 128 * i + 4 * l + 1)],
+                            A[p + k * risec_min(m - 1, 128 * i + 4 * l + 1)],
+                            A[p + k * risec_min(m - 1, 128 * i + 4 * l + 1)],
+                            A[p + k * risec_min(m - 1, 128 * i + 4 * l + 1)],
+                            A[p + k * risec_min(m - 1, 128 * i + 4 * l + 1)],
+                            A[p + k * risec_min(m - 1, 128 * i + 4 * l + 1)]} *
+                  *(const risec_f32x8u*)&tmp[24 * p + 24 * k * j + 16];
           *(risec_f32x8u*)&acc[48] =
               *(const risec_f32x8u*)&acc[48] +
-              (risec_f32x8){A[p + k * risec_min(m - 1, 64 * i + 4 * l + 3)],
-                            A[p + k * risec_min(m - 1, 64 * i + 4 * l + 3)],
-                            A[p + k * risec_min(m - 1, 64 * i + 4 * l + 3)],
-                            A[p + k * risec_min(m - 1, 64 * i + 4 * l + 3)],
-                            A[p + k * risec_min(m - 1, 64 * i + 4 * l + 3)],
-                            A[p + k * risec_min(m - 1, 64 * i + 4 * l + 3)],
-                            A[p + k * risec_min(m - 1, 64 * i + 4 * l + 3)],
-                            A[p + k * risec_min(m - 1, 64 * i + 4 * l + 3)]} *
-                  *(const risec_f32x8u*)&tmp[16 * p + 16 * k * j];
+              (risec_f32x8){A[p + k * risec_min(m - 1, 128 * i + 4 * l + 2)],
+                            A[p + k * risec_min(m - 1, 128 * i + 4 * l + 2)],
+                            A[p + k * risec_min(m - 1, 128 * i + 4 * l + 2)],
+                            A[p + k * risec_min(m - 1, 128 * i + 4 * l + 2)],
+                            A[p + k * risec_min(m - 1, 128 * i + 4 * l + 2)],
+                            A[p + k * risec_min(m - 1, 128 * i + 4 * l + 2)],
+                            A[p + k * risec_min(m - 1, 128 * i + 4 * l + 2)],
+                            A[p + k * risec_min(m - 1, 128 * i + 4 * l + 2)]} *
+                  *(const risec_f32x8u*)&tmp[24 * p + 24 * k * j];
           *(risec_f32x8u*)&acc[56] =
               *(const risec_f32x8u*)&acc[56] +
-              (risec_f32x8){A[p + k * risec_min(m - 1, 64 * i + 4 * l + 3)],
-                            A[p + k * risec_min(m - 1, 64 * i + 4 * l + 3)],
-                            A[p + k * risec_min(m - 1, 64 * i + 4 * l + 3)],
-                            A[p + k * risec_min(m - 1, 64 * i + 4 * l + 3)],
-                            A[p + k * risec_min(m - 1, 64 * i + 4 * l + 3)],
-                            A[p + k * risec_min(m - 1, 64 * i + 4 * l + 3)],
-                            A[p + k * risec_min(m - 1, 64 * i + 4 * l + 3)],
-                            A[p + k * risec_min(m - 1, 64 * i + 4 * l + 3)]} *
-                  *(const risec_f32x8u*)&tmp[16 * p + 16 * k * j + 8];
+              (risec_f32x8){A[p + k * risec_min(m - 1, 128 * i + 4 * l + 2)],
+                            A[p + k * risec_min(m - 1, 128 * i + 4 * l + 2)],
+                            A[p + k * risec_min(m - 1, 128 * i + 4 * l + 2)],
+                            A[p + k * risec_min(m - 1, 128 * i + 4 * l + 2)],
+                            A[p + k * risec_min(m - 1, 128 * i + 4 * l + 2)],
+                            A[p + k * risec_min(m - 1, 128 * i + 4 * l + 2)],
+                            A[p + k * risec_min(m - 1, 128 * i + 4 * l + 2)],
+                            A[p + k * risec_min(m - 1, 128 * i + 4 * l + 2)]} *
+                  *(const risec_f32x8u*)&tmp[24 * p + 24 * k * j + 8];
+          *(risec_f32x8u*)&acc[64] =
+              *(const risec_f32x8u*)&acc[64] +
+              (risec_f32x8){A[p + k * risec_min(m - 1, 128 * i + 4 * l + 2)],
+                            A[p + k * risec_min(m - 1, 128 * i + 4 * l + 2)],
+                            A[p + k * risec_min(m - 1, 128 * i + 4 * l + 2)],
+                            A[p + k * risec_min(m - 1, 128 * i + 4 * l + 2)],
+                            A[p + k * risec_min(m - 1, 128 * i + 4 * l + 2)],
+                            A[p + k * risec_min(m - 1, 128 * i + 4 * l + 2)],
+                            A[p + k * risec_min(m - 1, 128 * i + 4 * l + 2)],
+                            A[p + k * risec_min(m - 1, 128 * i + 4 * l + 2)]} *
+                  *(const risec_f32x8u*)&tmp[24 * p + 24 * k * j + 16];
+          *(risec_f32x8u*)&acc[72] =
+              *(const risec_f32x8u*)&acc[72] +
+              (risec_f32x8){A[p + k * risec_min(m - 1, 128 * i + 4 * l + 3)],
+                            A[p + k * risec_min(m - 1, 128 * i + 4 * l + 3)],
+                            A[p + k * risec_min(m - 1, 128 * i + 4 * l + 3)],
+                            A[p + k * risec_min(m - 1, 128 * i + 4 * l + 3)],
+                            A[p + k * risec_min(m - 1, 128 * i + 4 * l + 3)],
+                            A[p + k * risec_min(m - 1, 128 * i + 4 * l + 3)],
+                            A[p + k * risec_min(m - 1, 128 * i + 4 * l + 3)],
+                            A[p + k * risec_min(m - 1, 128 * i + 4 * l + 3)]} *
+                  *(const risec_f32x8u*)&tmp[24 * p + 24 * k * j];
+          *(risec_f32x8u*)&acc[80] =
+              *(const risec_f32x8u*)&acc[80] +
+              (risec_f32x8){A[p + k * risec_min(m - 1, 128 * i + 4 * l + 3)],
+                            A[p + k * risec_min(m - 1, 128 * i + 4 * l + 3)],
+                            A[p + k * risec_min(m - 1, 128 * i + 4 * l + 3)],
+                            A[p + k * risec_min(m - 1, 128 * i + 4 * l + 3)],
+                            A[p + k * risec_min(m - 1, 128 * i + 4 * l + 3)],
+                            A[p + k * risec_min(m - 1, 128 * i + 4 * l + 3)],
+                            A[p + k * risec_min(m - 1, 128 * i + 4 * l + 3)],
+                            A[p + k * risec_min(m - 1, 128 * i + 4 * l + 3)]} *
+                  *(const risec_f32x8u*)&tmp[24 * p + 24 * k * j + 8];
+          *(risec_f32x8u*)&acc[88] =
+              *(const risec_f32x8u*)&acc[88] +
+              (risec_f32x8){A[p + k * risec_min(m - 1, 128 * i + 4 * l + 3)],
+                            A[p + k * risec_min(m - 1, 128 * i + 4 * l + 3)],
+                            A[p + k * risec_min(m - 1, 128 * i + 4 * l + 3)],
+                            A[p + k * risec_min(m - 1, 128 * i + 4 * l + 3)],
+                            A[p + k * risec_min(m - 1, 128 * i + 4 * l + 3)],
+                            A[p + k * risec_min(m - 1, 128 * i + 4 * l + 3)],
+                            A[p + k * risec_min(m - 1, 128 * i + 4 * l + 3)],
+                            A[p + k * risec_min(m - 1, 128 * i + 4 * l + 3)]} *
+                  *(const risec_f32x8u*)&tmp[24 * p + 24 * k * j + 16];
         }
         // mapSeq
-        for (int p = 0; p < risec_min(4, m - 64 * i - 4 * l); p += 1) {
+        for (int p = 0; p < risec_min(4, m - 128 * i - 4 * l); p += 1) {
           // mapSeq
-          for (int q = 0; q < risec_min(16, n - 16 * j); q += 1) {
-            output[q + n * p + 16 * j + 64 * n * i + 4 * n * l] = acc[q + 16 * p];
+          for (int q = 0; q < risec_min(24, n - 24 * j); q += 1) {
+            output[q + n * p + 24 * j + 128 * n * i + 4 * n * l] = acc[q + 24 * p];
           }
         }
       }
