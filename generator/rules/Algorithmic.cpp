@@ -27,12 +27,8 @@ onMap(const Expr& focus, RuleContext& ctx, Prim p,
 std::optional<Expr> betaReduction(const Expr& e, RuleContext& ctx) {
   // depFun(n => b)(N) -> b[n := N]: a dependent function applied to a size
   // (a def with sizes, called with them, once its value arguments are in)
-  if (e->kind() == ExprKind::DepApp && !e->implicitArg() &&
-      e->fn()->kind() == ExprKind::DepLambda) {
-    TypeSubst s;
-    s.bind(e->fn()->binder(), e->typeArg());
-    return substituteTypeLevel(e->fn()->body(), s);
-  }
+  if (std::optional<Expr> r = depBetaReduction(e))
+    return r;
   if (e->kind() != ExprKind::App || e->fn()->kind() != ExprKind::Lambda)
     return std::nullopt;
   const Expr& f = e->fn();

@@ -229,6 +229,14 @@ Expr restoreAnnotations(const Expr& shape, const Expr& t) {
   }
 }
 
+std::optional<Expr> depBetaReduction(const Expr& e) {
+  if (e->kind() != ExprKind::DepApp || e->implicitArg() || e->fn()->kind() != ExprKind::DepLambda)
+    return std::nullopt;
+  TypeSubst s;
+  s.bind(e->fn()->binder(), e->typeArg());
+  return substituteTypeLevel(e->fn()->body(), s);
+}
+
 Expr substituteTypeLevel(const Expr& e, const TypeSubst& s) {
   switch (e->kind()) {
   case ExprKind::Lambda:

@@ -103,6 +103,10 @@ Expr substitute(const Expr& e, const std::string& x, const Expr& v, NameSupply& 
 /// parameter annotations: the body of `depFun(n => e)(N)` as `e[n := N]`.
 /// Binders are unique by id, so nothing can be captured.
 Expr substituteTypeLevel(const Expr& e, const rise::TypeSubst& s);
+/// `depFun(n => b)(N)` -> `b[n := N]`, a dependent function applied to a
+/// size (explicitly: not an inferred argument); nullopt for anything else.
+/// The dependent half of betaReduction and of Shine's gentleBetaReduction.
+std::optional<Expr> depBetaReduction(const Expr& e);
 
 } // namespace risec::rules
 

@@ -75,12 +75,8 @@ bool sameLength(const Expr& a, const Expr& b) {
 // gentleBetaReduction: a beta-reduction that duplicates no computation, but
 // for pairs)
 std::optional<Expr> gentleBetaReduction(const Expr& e, RuleContext& ctx) {
-  if (e->kind() == ExprKind::DepApp && !e->implicitArg() &&
-      e->fn()->kind() == ExprKind::DepLambda) {
-    TypeSubst s;
-    s.bind(e->fn()->binder(), e->typeArg());
-    return substituteTypeLevel(e->fn()->body(), s);
-  }
+  if (std::optional<Expr> r = depBetaReduction(e))
+    return r;
   if (e->kind() != ExprKind::App || e->fn()->kind() != ExprKind::Lambda)
     return std::nullopt;
   const Expr& f = e->fn();
