@@ -145,13 +145,8 @@ CExpr resolve(const CExpr& e, const CExpr& guard, bool value) {
 
 /// Whether a ternary in `s` chooses a read of memory (`c ? xs[i] : 0.0f`).
 bool readsUnderAGuard(const CExpr& e) {
-  auto reads = [](const CExpr& x, auto& self) -> bool {
-    if (x->kind() == Kind::Index || (x->kind() == Kind::Unary && x->op() == COp::Deref))
-      return true;
-    return anyChild(x, [&](const CExpr& o) { return self(o, self); });
-  };
   if (e->kind() == Kind::Ternary &&
-      (reads(e->operands()[1], reads) || reads(e->operands()[2], reads)))
+      (readsMemory(e->operands()[1]) || readsMemory(e->operands()[2])))
     return true;
   return anyChild(e, readsUnderAGuard);
 }
