@@ -164,7 +164,7 @@ std::optional<Expr> stageTransposed(const Expr& e, RuleContext& ctx) {
 }
 
 Expr padClampBy(const Nat& n, std::int64_t w) {
-  Nat padding = natConst(w) * ((n + natConst(w - 1)) / natConst(w)) - n;
+  Nat padding = paddingToMultiple(n, w);
   return depArg(depNat(prim(Prim::PadClamp), 0), padding);
 }
 

@@ -185,7 +185,7 @@ RuleFn padReduce(std::int64_t w) {
       return ctx.refuse("it is not a sum from 0 (`add` from a literal 0), the reduction to which "
                         "terms that are 0 add nothing");
     Nat n = xs->type()->size();
-    Nat padding = natConst(w) * ((n + natConst(w - 1)) / natConst(w)) - n;
+    Nat padding = paddingToMultiple(n, w);
     if (padding->isConst(0))
       return ctx.refuse("its length is a multiple of " + std::to_string(w) +
                         " for every size: there is nothing to pad");

@@ -66,6 +66,10 @@ rise::Nat wholeMultiple(const rise::Nat& n, std::int64_t w) {
   return rise::natConst(w) * (n / rise::natConst(w));
 }
 
+rise::Nat paddingToMultiple(const rise::Nat& n, std::int64_t w) {
+  return rise::natConst(w) * ((n + rise::natConst(w - 1)) / rise::natConst(w)) - n;
+}
+
 Expr prim(Prim p) {
   return makePrimitive(p, {});
 }

@@ -76,6 +76,8 @@ bool isArray(const rise::Type& t);
 /// `w*(n/w)`: the largest multiple of w not above n (the part that chunks or
 /// vectors of w cover; the tail is n % w).
 rise::Nat wholeMultiple(const rise::Nat& n, std::int64_t w);
+/// w*((n + w - 1)/w) - n: the elements that pad n to a whole number of blocks of w.
+rise::Nat paddingToMultiple(const rise::Nat& n, std::int64_t w);
 
 // ---- variables -------------------------------------------------------------------
 

@@ -153,7 +153,7 @@ Expr padToMultiple(const Expr& e, std::int64_t w) {
   const Expr& arrays = transposed ? e->arg() : e;
   const Type& t = arrays->type();
   Nat n = transposed ? t->elem()->size() : t->size();
-  Nat padding = natConst(w) * ((n + natConst(w - 1)) / natConst(w)) - n;
+  Nat padding = paddingToMultiple(n, w);
   Expr pad = depArg(depNat(prim(Prim::PadClamp), 0), padding);
   if (!transposed)
     return app(pad, e);
@@ -197,7 +197,7 @@ RuleFn padMap(std::int64_t w) {
         !(isArray(xs->arg()->type()) && isArray(xs->arg()->type()->elem())))
       return std::nullopt;
     Nat n = xs->type()->size();
-    Nat padding = natConst(w) * ((n + natConst(w - 1)) / natConst(w)) - n;
+    Nat padding = paddingToMultiple(n, w);
     if (padding->isConst(0))
       return std::nullopt;
     Expr head = rebuild(s.head, s.depArgs, {s.args[0]});
