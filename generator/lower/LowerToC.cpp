@@ -446,13 +446,22 @@ public:
 
   /// Applies `wrap` to `e`, or, for a function, to the result of calling it
   /// (`fun(x => wrap(e(x)))`): the repair of a function written without a lambda.
+  /// The parameter is `x` unless `e` uses a free `x` (fuzz finding R8:
+  /// `mapWorkGroup(0, map(fun(v0 => x)))` became `fun(x => x |> map(fun(v0 =>
+  /// x)) ...)`, whose inner `x` was the chunk, not the input).
   static Expr onResult(const Expr& e, const std::function<Expr(const Expr&)>& wrap) {
     const Type& t = e->type();
     if (t->kind() != TypeKind::Fun)
       return wrap(e);
-    Expr x = makeVar("x", e->loc(), t->param());
+    std::string name = "x";
+    if (occursFree(name, e)) {
+      NameSupply names;
+      names.reserve(e);
+      name = names.fresh("x");
+    }
+    Expr x = makeVar(name, e->loc(), t->param());
     Expr body = onResult(makeApp(e, x, e->loc(), t->result()), wrap);
-    return makeLambda("x", nullptr, body, e->loc(), t);
+    return makeLambda(name, nullptr, body, e->loc(), t);
   }
 
 private:
