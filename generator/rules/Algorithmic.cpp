@@ -102,6 +102,11 @@ std::optional<Expr> mapFission(const Expr& e, RuleContext& ctx) {
     if (occursFree(f->name(), b->fn()) ||
         (b->arg()->kind() == ExprKind::Var && b->arg()->name() == f->name()))
       return std::nullopt;
+    // e must be data: a map of functions does not type-check (fuzz finding
+    // R9: `let(v)(fun(p => ...))`, f = `let(v)` and e a function).
+    const Type& mid = b->arg()->type();
+    if (mid && (mid->kind() == TypeKind::Fun || mid->kind() == TypeKind::DepFun))
+      return std::nullopt;
     return app(prim(Prim::Map), b->fn(), app(prim(Prim::Map), lam(f->name(), b->arg()), x));
   });
 }

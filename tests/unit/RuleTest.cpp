@@ -43,6 +43,10 @@ const RuleCase kCases[] = {
   {"liftReduceSeq", "liftReduce @ outermost(isMap)", "xs |> map(reduceSeq(fun(a, v => a * 0.5f + v))(1.0f))", "transpose(xs) |> reduceSeq(fun(acc, y => zip(acc)(y) |> map(fun(p => fun(a, v => a * 0.5f + v)(fst(p))(snd(p))))))(generate(fun(i => 1.0f)))", "xs |> map(fun(r => reduceSeq(fun(a, v => a + v * reduce(add)(0.0f)(r)))(0.0f)(r)))"},
   {"mapFusion", "mapFusion @ topDown", "ys |> map(neg) |> map(fabs)", "ys |> map(fun(y => fabs(neg(y))))", "ys |> map(neg)"},
   {"mapFission", "mapFission @ topDown", "ys |> map(fun(y => fabs(neg(y))))", "ys |> map(fun(y => neg(y))) |> map(fabs)", "ys |> map(neg)"},
+  // fuzz finding R9: the function of a let is no element of a map
+  {"mapFissionOfALet", "mapFission @ topDown", "ys |> map(fun(y => fabs(let(reduce(add)(0.0f)(ys))(fun(s => s * y)))))",
+   "ys |> map(fun(y => let(reduce(add)(0.0f)(ys))(fun(s => s * y)))) |> map(fabs)",
+   "ys |> map(fun(y => let(reduce(add)(0.0f)(ys))(fun(s => s * y))))"},
   {"fuseReduceMap", "fuseReduceMap @ topDown", "ys |> map(neg) |> reduce(add)(0.0f)", "ys |> reduceSeq(fun(a, y => a + neg(y)))(0.0f)", "ys |> reduce(add)(0.0f)"},
   {"reduceMapFission", "reduceMapFission @ topDown", "ys |> reduceSeq(fun(a, y => a + neg(y)))(0.0f)", "ys |> map(fun(y => neg(y))) |> reduce(add)(0.0f)", "ys |> reduceSeq(fun(a, y => a + y))(0.0f)"},
   {"reduceMapFissionRows", "reduceMapFission @ topDown", "xs |> reduceSeq(fun(a, r => a + reduce(add)(0.0f)(r)))(0.0f)", "xs |> map(fun(r => reduce(add)(0.0f)(r))) |> reduce(add)(0.0f)", "ys |> reduceSeq(fun(a, y => a * y + a))(0.0f)"},
