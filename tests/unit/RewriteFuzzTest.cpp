@@ -495,12 +495,6 @@ const std::vector<KnownBug> kKnownBugs = {
      "C back end limitation (E0699): a temporary array of pairs holding vectors of a width "
      "other than 2, 4, 8 or 16 (a `zip` of `asVector(3)` results stored by toMem) has no "
      "memory layout; those of these widths are arrays of structs with vector fields"},
-    {{"OpenMP: the C back end cannot compile the lowered program", "error: array index "},
-     "OpenMP back end bug R6 (docs/fuzzing.md; open, not a wrong result): an unrolled read "
-     "of padCst's padding keeps its constant condition, `(2 <= 0 ? tmp[-2] : 0.0f)` or `(2 < 2 ? "
-     "tmp[2] : 0.0f)`, and "
-     "Clang's verification rejects the negative index in the dead branch (-Warray-bounds); "
-     "first seed 1592598614 with the rules of 1d2eb38"},
 };
 
 const KnownBug* knownBug(const std::string& report) {

@@ -23,6 +23,33 @@ bool narrow(const rise::Type& t) {
          t->scalar() != rise::ScalarKind::Bool && rise::scalarBits(t->scalar()) < 32;
 }
 
+/// The value of a condition on sizes and indices that the Nat simplifier
+/// decides (`2 < 2`, `2 <= 0`: padCst's guard of an unrolled read, or a
+/// conjunction holding one); nullopt if it depends on the run.
+std::optional<bool> decided(const Phrase& c) {
+  if (c->kind() != PhraseKind::Prim || c->args().size() != 2)
+    return std::nullopt;
+  const std::string& n = c->primName();
+  const Phrase &a = c->args()[0], &b = c->args()[1];
+  if (n == "and") {
+    std::optional<bool> l = decided(a), r = decided(b);
+    if ((l && !*l) || (r && !*r))
+      return false;
+    if (l && r)
+      return true;
+    return std::nullopt;
+  }
+  if ((n != "lt" && n != "le") || a->kind() != PhraseKind::Natural ||
+      b->kind() != PhraseKind::Natural)
+    return std::nullopt;
+  const Nat &x = a->nat(), &y = b->nat();
+  if (n == "lt" ? rise::proveLess(x, y) : rise::proveLessEqual(x, y))
+    return true;
+  if (n == "lt" ? rise::proveLessEqual(y, x) : rise::proveLess(y, x))
+    return false;
+  return std::nullopt;
+}
+
 } // namespace
 
 Path Emitter::newPath() {
@@ -209,6 +236,10 @@ CExpr Emitter::prim(const Phrase& p, Path& path) {
     return ternary(binary(rp == Prim::Min ? COp::Lt : COp::Gt, a, b), a, b);
   }
   if (rp == Prim::Select) {
+    // a decided condition reads its branch only: the other one may index out
+    // of bounds (fuzz finding R6: `2 <= 0 ? tmp[-2] : 0.0f`, rejected by Clang)
+    if (std::optional<bool> known = decided(p->args()[0]))
+      return exp(p->args()[*known ? 1 : 2], path);
     // the condition is one bool for the whole value (a pair or a vector
     // selects all its components by it)
     Path cond = newPath(), a = path, b = path;
