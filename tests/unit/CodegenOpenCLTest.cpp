@@ -184,6 +184,15 @@ TEST(CodegenOpenCLEndToEnd, RowSums) {
             {{{"n", 1}, {"m", 1}}, {{"n", 19}, {"m", 7}}, {{"n", 40}, {"m", 0}}});
 }
 
+TEST(CodegenOpenCLEndToEnd, ArraysOfPairsOfRows) {
+  // 4.(m.f32, m.f32) per work-item: global tmp_fst and tmp_snd, sliced;
+  // 4.(8.f32, 8.f32): two private arrays
+  runOnPocl(data("e2e", "ocl_pair_rows_temp.rise"), oneDim(6, 3),
+            {{{"n", 1}, {"m", 1}}, {{"n", 13}, {"m", 7}}, {{"n", 4}, {"m", 0}}});
+  runOnPocl(data("e2e", "ocl_private_pair_rows.rise"), oneDim(6, 3),
+            {{{"n", 0}}, {{"n", 1}}, {{"n", 11}}});
+}
+
 TEST(CodegenOpenCLEndToEnd, PrivateTile) {
   runOnPocl(data("e2e", "ocl_private_tile.rise"), oneDim(12, 4),
             {{{"n", 1}}, {{"n", 5}}, {{"n", 77}}});

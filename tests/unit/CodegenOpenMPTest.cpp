@@ -293,6 +293,15 @@ TEST(CodegenOpenMPEndToEnd, PairOfArraysPerThread) {
                 {{"n", 37}, {"m", 5}},
                 {{"n", 64}, {"m", 33}}}});
 }
+TEST(CodegenOpenMPEndToEnd, ArrayOfPairsOfArraysPerThread) {
+  // k.(m.f32, m.f32) per iteration: tmp_fst and tmp_snd, k rows each, sliced
+  runEndToEnd({"omp_pair_rows_temp.rise",
+               "",
+               {{{"n", 0}, {"k", 2}, {"m", 3}},
+                {{"n", 1}, {"k", 1}, {"m", 1}},
+                {{"n", 37}, {"k", 3}, {"m", 5}},
+                {{"n", 33}, {"k", 7}, {"m", 9}}}});
+}
 TEST(CodegenOpenMPEndToEnd, HarrisStripsStrategy) {
   // specs/harris.strips.omp.elevate: strips in parallel, each with its
   // products stored unzipped (a pair of arrays per thread); heights below,

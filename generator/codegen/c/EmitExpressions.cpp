@@ -86,8 +86,12 @@ Memory& Emitter::memoryOf(const Phrase& p) {
 }
 
 CExpr Emitter::access(const Memory& m, Path& path, bool write) {
-  if (!m.parts.empty())
-    return access(m.parts[path.popFst() ? 0 : 1], path, write);
+  if (!m.parts.empty()) {
+    const Memory* part = selectPart(m, path);
+    if (!part)
+      throw InternalError("C back end: `" + m.name + "` read at a path before its components");
+    return access(*part, path, write);
+  }
   CExpr e = ident(m.name);
   rise::Type t = m.type;
   if (!m.variable) {
@@ -316,10 +320,11 @@ std::optional<VectorMemory> Emitter::vectorMemory(Phrase p, Path& path) {
       p->kind() != PhraseKind::Proj2)
     return std::nullopt;
   const Memory* m = &memoryOf(p);
-  while (!m->parts.empty() && !path.empty() && path.next() != PathElem::Kind::Index)
-    m = &m->parts[path.popFst() ? 0 : 1];
-  if (!m->parts.empty())
-    return std::nullopt;
+  while (!m->parts.empty()) {
+    m = selectPart(*m, path);
+    if (!m)
+      return std::nullopt;
+  }
   if (m->privateId) {
     // a vector load or store: the indices of the element whose lanes it
     // reads or writes (the innermost one selects the lanes)

@@ -12,7 +12,12 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
+
+namespace risec::dpia {
+struct Path;
+} // namespace risec::dpia
 
 namespace risec::codegen::c {
 
@@ -20,8 +25,11 @@ namespace risec::codegen::c {
 struct Memory {
   std::string name;
   rise::Type type;
-  bool variable = false;       ///< a plain C variable (non-array); else a pointer/array
-  std::vector<Memory> parts;   ///< a pair holding arrays: one memory per component
+  bool variable = false;     ///< a plain C variable (non-array); else a pointer/array
+  std::vector<Memory> parts; ///< a pair holding arrays: one memory per component
+  /// with parts: the array dimensions the components share (0 for a pair; 1
+  /// for `n.(m.f32, f32)`, stored as `n.m.f32` and `n.f32`)
+  std::size_t sharedDims = 0;
   rise::Nat offset = nullptr;  ///< OpenCL: the start of this copy's slice (null: 0)
   std::uint64_t privateId = 0; ///< OpenCL: the private temporary (its `new`), or 0
   /// OpenCL: a private array distributed over the work-items (`type` is then
@@ -38,6 +46,11 @@ Memory makeMemory(const std::string& base, const rise::Type& t,
 /// The leaves of a memory (itself, or its components' leaves, in order).
 void leaves(const Memory& m, std::vector<const Memory*>& out);
 
+/// The component of a split memory (one with parts) that `path` selects:
+/// its first `m.sharedDims` indices stay in `path` for the component, the
+/// pair step after them is removed. Null when `path` stops before that step.
+const Memory* selectPart(const Memory& m, dpia::Path& path);
+
 /// `t` with array dimension k (outermost first) holding ceil(n / divisors[k])
 /// elements.
 rise::Type distributedType(const rise::Type& t, const std::vector<std::int64_t>& divisors,
@@ -48,7 +61,14 @@ bool holdsArray(const rise::Type& t);
 
 /// A pair holding arrays has no flat layout: it is stored as one memory per
 /// component ("struct of arrays"), e.g. the parameters `output_fst, output_snd`.
+/// So is an array of pairs holding arrays (a temporary of type
+/// `n.(m.f32, f32)` is the memories `tmp_fst: n.m.f32` and `tmp_snd: n.f32`;
+/// entry parameters of such types are refused, CheckProgram.h).
 bool splitPair(const rise::Type& t);
+
+/// The types of the two components of a split memory of type `t`
+/// (splitPair), each under the array dimensions they share.
+std::pair<rise::Type, rise::Type> splitComponents(const rise::Type& t);
 
 /// Whether a temporary of type `t` is declared in place (a C array or
 /// variable of a constant size of at most kStackLimitBytes) rather than
