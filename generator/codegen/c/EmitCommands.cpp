@@ -113,6 +113,22 @@ void Emitter::privatePair(const Phrase& c, std::vector<CStmt>& out) {
 }
 
 void Emitter::comm(const Phrase& c, std::vector<CStmt>& out) {
+  try {
+    command(c, out);
+  } catch (const CompileError& e) {
+    // a limitation found below a command without its own location (a type
+    // the C back end cannot store, an access it cannot spell) is reported
+    // at the innermost command that has one
+    if (e.location().known() || !c->loc().known())
+      throw;
+    CompileError located(e.code(), c->loc(), e.message());
+    for (const DiagnosticNote& n : e.notes())
+      located.note(n.location, n.message);
+    throw located;
+  }
+}
+
+void Emitter::command(const Phrase& c, std::vector<CStmt>& out) {
   namespace primitive = dpia::primitive;
   if (c->isPrim(primitive::seq())) {
     for (const Phrase& x : c->args())

@@ -154,7 +154,10 @@ private:
   /// `new`: a C variable or array declared in place (OpenCL: a private
   /// temporary, distributed over the work-items when layouts_ says so).
   void newVariable(const dpia::Phrase& c, std::vector<CStmt>& out);
+  /// Emits the command `c`; a CompileError without a location raised below
+  /// it gets the location of the innermost command that has one.
   void comm(const dpia::Phrase& c, std::vector<CStmt>& out);
+  void command(const dpia::Phrase& c, std::vector<CStmt>& out); ///< comm's work
   /// A sequential loop: omitted when it runs no iteration; bounded by the
   /// guards of its writes when they leave its last iterations without one
   /// (EmitGuards.cpp).
