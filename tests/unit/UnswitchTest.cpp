@@ -111,9 +111,13 @@ TEST(Unswitch, EveryInvariantGuardIsTakenAndTheCopyIsMadeOnlyIfNoGuardIsLeft) {
   EXPECT_EQ(d.find("if ("), std::string::npos) << d;
 }
 
-TEST(Unswitch, TheLoopsInsideTheOriginalAreVersionedInTurn) {
-  // the outer loop's guard q < k changes with q; inside, it does not change
-  // with r, and neither does the pad guard: the inner loop is versioned
+TEST(Unswitch, AGuardLeftInTheCopyIsTakenByTheLoopInside) {
+  // the pad guard does not change in the outer loop: it is versioned on it;
+  // the guard q < k left in its copy changes with q but not with r, so the
+  // copy's inner loop is versioned on it in turn (as the original's is on
+  // both: the clamp of a vector load of mm's loop permutation, invariant
+  // over the k chunk, around padReduce's guard, invariant in the loop
+  // inside it)
   CExpr sum =
       binary(COp::Add, ternary(padGuard(), index(id("x"), id("r")), literal("0.0f")),
              ternary(binary(COp::Lt, id("q"), id("k")), index(id("z"), id("r")), literal("1.0f")));
@@ -122,6 +126,23 @@ TEST(Unswitch, TheLoopsInsideTheOriginalAreVersionedInTurn) {
   CStmt outer =
       countingLoop(namedType("int"), "q", intLit(0), intLit(4), intLit(1), {inner}, "mapSeq");
   std::string c = printStmts(unswitchLoops({outer}));
-  EXPECT_NE(c.find("  if (p + 4 * l < k && q < k) {\n"), std::string::npos) << c;
-  EXPECT_NE(c.find("y[r] = x[r] + z[r];"), std::string::npos) << c;
+  EXPECT_EQ(c.rfind("if (p + 4 * l < k) {\n", 0), 0u) << c;
+  std::string fast = c.substr(0, c.find("\n} else {"));
+  EXPECT_NE(fast.find("    if (q < k) {\n"), std::string::npos) << c;
+  EXPECT_NE(fast.find("y[r] = x[r] + z[r];"), std::string::npos) << c;
+  EXPECT_NE(c.find("    if (p + 4 * l < k && q < k) {\n"), std::string::npos) << c;
+}
+
+TEST(Unswitch, NoCopyWhereAGuardLeftChangesInTheInnermostLoop) {
+  // the pad guard does not change in the outer loop, but r < k, left in its
+  // copy, changes in the loop around its read: nothing to gain, no copy
+  CExpr sum =
+      binary(COp::Add, ternary(padGuard(), index(id("x"), id("r")), literal("0.0f")),
+             ternary(binary(COp::Lt, id("r"), id("k")), index(id("z"), id("r")), literal("1.0f")));
+  CStmt inner = countingLoop(namedType("int"), "r", intLit(0), intLit(2), intLit(1),
+                             {assign(index(id("y"), id("r")), sum)}, "mapSeq");
+  CStmt outer =
+      countingLoop(namedType("int"), "q", intLit(0), intLit(4), intLit(1), {inner}, "mapSeq");
+  std::string c = printStmts(unswitchLoops({outer}));
+  EXPECT_EQ(c.rfind("// mapSeq\nfor (int q = 0; q < 4; q += 1) {\n", 0), 0u) << c;
 }

@@ -337,9 +337,10 @@ std::optional<VectorLowering::Place> VectorLowering::place(const VectorMemory& m
     return std::nullopt;
   std::uint64_t id = lanes->var().id;
   const std::int64_t width = widthOf(t);
-  if (affineStep(flat, id, width) == 1) {
+  std::optional<std::int64_t> step = affineStep(flat, id, width);
+  if (step == 1 || (step == 0 && read && !types_.opencl())) {
     rise::Nat base = rise::natSubstitute(flat, {{id, rise::natConst(0)}});
-    return Place{nullptr, ident(m.name), emitter_.index(base), nullptr};
+    return Place{nullptr, ident(m.name), emitter_.index(base), nullptr, step == 0};
   }
   // A read through padClamp (C and OpenMP, whose loops c/Unswitch.h versions
   // on the condition): the lanes are contiguous where no clamp bites,
@@ -358,6 +359,13 @@ std::optional<VectorLowering::Place> VectorLowering::place(const VectorMemory& m
     // the lane whose argument is nearest the bound: the largest for a min
     bool last = c.min == (*step >= 0);
     rise::Nat arg = rise::natSubstitute(c.arg, {{id, rise::natConst(last ? width - 1 : 0)}});
+    // the index of a loop of one iteration (the vectors of a row that is
+    // one vector wide) is 0, so that the condition does not change in the
+    // loops around the load and c/Unswitch.h can take it out of them
+    arg = rise::natMapVars(arg, [](const rise::NatVarInfo& v) -> rise::Nat {
+      bool fromZero = !v.lower || v.lower->isConst(0);
+      return fromZero && v.upper && v.upper->isConst(1) ? rise::natConst(0) : nullptr;
+    });
     CExpr holds = c.min ? binary(COp::Le, emitter_.index(arg), emitter_.index(c.bound))
                         : binary(COp::Le, emitter_.index(c.bound), emitter_.index(arg));
     condition = condition ? binary(COp::And, condition, holds) : holds;
@@ -407,19 +415,86 @@ CExpr VectorLowering::value(const dpia::Phrase& p, const dpia::Path& path, const
   dpia::Path at = path;
   rise::Nat lanes = allLanes(t);
   pushLane(at, lanes);
-  if (auto m = emitter_.memory(p, at))
-    if (auto pl = place(*m, at, t, lanes, true)) {
-      if (pl->variable)
-        return pl->variable;
-      CExpr load = types_.load(t, pl->array, pl->base);
-      if (!pl->unclamped)
-        return load;
-      // one load where the clamps do not bite, else the lanes one by one;
-      // a loop in which the condition does not change is versioned on it
-      // (c/Unswitch.h), so the compiler sees the plain load
-      return ternary(pl->unclamped, types_.exactly(t, load), fromLanes(p, path, t));
-    }
+  if (auto v = whole(p, at, t, lanes))
+    return vector(*v, t);
   return fromLanes(p, path, t);
+}
+
+namespace {
+
+/// Whether a Natural of `p` (a condition: integer arithmetic on sizes and
+/// indices) mentions the variable `id`.
+bool lanesIn(const dpia::Phrase& p, std::uint64_t id) {
+  if (p->kind() == dpia::PhraseKind::Natural)
+    return rise::natContainsVar(p->nat(), id);
+  if (p->kind() != dpia::PhraseKind::Prim)
+    return p->kind() != dpia::PhraseKind::Literal; // unknown: assume it does
+  for (const dpia::Phrase& a : p->args())
+    if (lanesIn(a, id))
+      return true;
+  return false;
+}
+
+} // namespace
+
+std::optional<VectorLowering::Whole>
+VectorLowering::whole(dpia::Phrase p, dpia::Path at, const rise::Type& t, const rise::Nat& lanes) {
+  std::uint64_t id = lanes->var().id;
+  while (p->kind() == dpia::PhraseKind::Prim && p->prim().view)
+    p = p->prim().view(p, at);
+  // C and OpenMP: a constant in every lane (padCst's padding)
+  if (!types_.opencl() && p->kind() == dpia::PhraseKind::Literal)
+    return Whole{nullptr, emitter_.read(p, at)};
+  // C and OpenMP: a padding's guard that is the same in every lane (padCst
+  // across the lanes' loop, `c ? xs[..] : 0.0f` in each lane) chooses
+  // between two whole vectors; a loop in which c does not change is
+  // versioned on it (c/Unswitch.h)
+  if (!types_.opencl() && p->kind() == dpia::PhraseKind::Prim &&
+      p->prim().rise == rise::Prim::Select && !lanesIn(p->args()[0], id)) {
+    auto a = whole(p->args()[1], at, t, lanes);
+    auto b = a ? whole(p->args()[2], at, t, lanes) : std::nullopt;
+    if (!b)
+      return std::nullopt;
+    dpia::Path scalar = at;
+    scalar.elems.clear();
+    CExpr c = emitter_.read(p->args()[0], scalar);
+    // one element in every lane: the choice is made on it, so that the
+    // versioned loop's copies do not share a vector that gcc would build
+    // once before them (in memory, as 128-byte vectors are without AVX)
+    if (a->lane && b->lane)
+      return Whole{nullptr, ternary(c, a->lane, b->lane)};
+    return Whole{ternary(c, types_.exactly(t, vector(*a, t)), types_.exactly(t, vector(*b, t))),
+                 nullptr};
+  }
+  dpia::Path rest = at;
+  auto m = emitter_.memory(p, rest);
+  auto pl = m ? place(*m, rest, t, lanes, true) : std::nullopt;
+  if (!pl)
+    return std::nullopt;
+  if (pl->variable)
+    return Whole{pl->variable, nullptr};
+  if (pl->same) // C and OpenMP: every lane reads one element (an operand
+                // that a map repeats across the lanes), read once
+    return Whole{nullptr, index(pl->array, pl->base)};
+  CExpr load = types_.load(t, pl->array, pl->base);
+  if (!pl->unclamped)
+    return Whole{load, nullptr};
+  // one load where the clamps do not bite, else the lanes one by one;
+  // a loop in which the condition does not change is versioned on it
+  // (c/Unswitch.h), so the compiler sees the plain load
+  std::vector<CExpr> each;
+  for (std::int64_t k = 0; k < widthOf(t); ++k) {
+    dpia::Path lane = at;
+    for (dpia::PathElem& e : lane.elems)
+      if (e.kind == dpia::PathElem::Kind::Index)
+        e.index = rise::natSubstitute(e.index, {{id, rise::natConst(k)}});
+    each.push_back(emitter_.read(p, lane));
+  }
+  return Whole{ternary(pl->unclamped, types_.exactly(t, load), types_.fromLanes(t, each)), nullptr};
+}
+
+CExpr VectorLowering::vector(const Whole& w, const rise::Type& t) {
+  return w.lane ? types_.broadcast(t, w.lane) : w.value;
 }
 
 CExpr VectorLowering::fromLanes(const dpia::Phrase& p, const dpia::Path& path,

@@ -147,11 +147,25 @@ private:
     /// (padClamp's min(n - 1, j + lane)) do not bite, what makes them so;
     /// null where they always are.
     CExpr unclamped;
+    /// Reads only (C and OpenMP): every lane is the element array[base].
+    bool same = false;
   };
   /// Where the whole vector at `path` (ending with `lanes`) lives in `m`;
   /// `read`: a read, which may be contiguous only under a condition.
   std::optional<Place> place(const VectorMemory& m, dpia::Path& path, const rise::Type& t,
                              const rise::Nat& lanes, bool read = false) const;
+  /// The whole vector that `p` reads at `at` (ending with `lanes`) where no
+  /// lane computes: a load (the lanes one by one where a clamp bites), a
+  /// broadcast where every lane reads one element, or, through a padding
+  /// whose guard is the same in every lane, `c ? a : b` of two such
+  /// vectors; nullopt where it is not one.
+  struct Whole {
+    CExpr value; ///< the vector, or null where
+    CExpr lane;  ///< every lane is this one scalar
+  };
+  std::optional<Whole> whole(dpia::Phrase p, dpia::Path at, const rise::Type& t,
+                             const rise::Nat& lanes);
+  CExpr vector(const Whole& w, const rise::Type& t);
   CExpr fromLanes(const dpia::Phrase& p, const dpia::Path& path, const rise::Type& t);
   /// C's `max` or `min` of two vectors: `a > b` gives a mask of integer
   /// lanes, which selects a where it is set and b elsewhere, as the scalar

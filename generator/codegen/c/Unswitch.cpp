@@ -157,11 +157,44 @@ bool readsUnderAGuard(const CStmt& s) {
       [](const CStmt& c) { return readsUnderAGuard(c); });
 }
 
+/// Whether every read under a guard in `e` is under guards that `changed`
+/// (what the innermost loop around it changes; null: no loop inside the one
+/// being versioned) does not change, so that the inner loop is versioned on
+/// them in turn.
+bool guardsInvariantInner(const CExpr& e, const std::set<std::string>* changed) {
+  if (e->kind() == Kind::Ternary &&
+      (readsMemory(e->operands()[1]) || readsMemory(e->operands()[2]))) {
+    const CExpr& c = e->operands()[0];
+    std::set<std::string> used = identifiersUsed({exprStmt(c)});
+    if (!changed || used.empty() || !pureGuard(c))
+      return false;
+    for (const std::string& v : used)
+      if (changed->count(v))
+        return false;
+  }
+  return !anyChild(e, [&](const CExpr& o) { return !guardsInvariantInner(o, changed); });
+}
+
+bool guardsInvariantInner(const CStmt& s, const std::set<std::string>* changed) {
+  if (s->kind() == StmtNode::Kind::For) {
+    if (declares(s->body())) // not versioned (unswitchLoop)
+      return !readsUnderAGuard(s);
+    std::set<std::string> inner;
+    changedIn(s, inner);
+    return !anyChildStatement(s, [&](const CStmt& c) { return !guardsInvariantInner(c, &inner); });
+  }
+  return !anyChild(
+      s, [&](const CExpr& e) { return !guardsInvariantInner(e, changed); },
+      [&](const CStmt& c) { return !guardsInvariantInner(c, changed); });
+}
+
 /// The loop `loop` versioned on its invariant guards, or null: the guards
 /// taken one after the other, each as the value whose branch reads memory (a
 /// guard inside the branch that another one removes is not taken), until
-/// none is left, if that leaves no read under a guard; then
-/// `if (g1 && !g2 ...) { that copy } else { loop }`.
+/// none is left, if that leaves no read under a guard but under guards that
+/// an inner loop does not change (versioned there: the clamp of a vector
+/// load, invariant in a loop over k, around padReduce's guard, invariant
+/// in a loop inside it); then `if (g1 && !g2 ...) { that copy } else { loop }`.
 CStmt unswitchLoop(const CStmt& loop) {
   if (declares(loop->body()) || !readsUnderAGuard(loop))
     return nullptr;
@@ -181,9 +214,16 @@ CStmt unswitchLoop(const CStmt& loop) {
     CExpr c = taken(guard->condition, guard->value);
     conjunction = conjunction ? binary(COp::And, conjunction, c) : c;
   }
-  if (!conjunction || readsUnderAGuard(fast))
+  if (!conjunction)
     return nullptr;
-  return ifStmt(conjunction, {fast}, std::vector<CStmt>{mapBodies(loop, unswitchLoops)});
+  if (!readsUnderAGuard(fast))
+    return ifStmt(conjunction, {fast}, std::vector<CStmt>{mapBodies(loop, unswitchLoops)});
+  bool inner =
+      !anyChildStatement(fast, [](const CStmt& c) { return !guardsInvariantInner(c, nullptr); });
+  if (!inner)
+    return nullptr;
+  return ifStmt(conjunction, {mapBodies(fast, unswitchLoops)},
+                std::vector<CStmt>{mapBodies(loop, unswitchLoops)});
 }
 
 } // namespace

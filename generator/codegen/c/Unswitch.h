@@ -19,7 +19,11 @@
 // condition then negated: `a < b` becomes `a >= b`), until none that
 // qualifies is left; the copy is made only if it then reads
 // no memory under a guard (a guard that changes with the loop, such as the
-// column tests of a stencil, leaves nothing to gain). A guard qualifies when
+// column tests of a stencil, leaves nothing to gain), or only under guards
+// that do not change in the innermost loop around the read, which is then
+// versioned on them in turn (mm's loop permutation: the clamp of B's vector
+// load does not change in the loop over a chunk of k, padReduce's guard
+// `q + 4 * l < k` only in the loop inside it). A guard qualifies when
 // it is integer arithmetic on variables and literals (no read of memory, no
 // call but risec_min/risec_max, no assignment, no division but by a non-zero
 // literal), so evaluating it once before the loop is the same as in every
