@@ -10,6 +10,14 @@
 //      global temporary (toGlobal);
 //   2. the `groups` partials, then the tail (the last n % (groups*local)
 //      elements), reduced in order by one work-item.
+// reduceToWorkGroupsBlocked(groups, local, block) is the form for CPU
+// devices, which run each work-item's loop as written, one work-item after
+// another: work-item w (of GL = groups*local) reduces the blocks w, w + GL,
+// w + 2*GL, ... of `block` consecutive elements, so that it reads runs of
+// `block` elements (a CPU's prefetchers follow a run; the strided form
+// jumps by GL elements at every step), and its reduction is left a
+// `reduce`, for the strategy's vectorReduce (a scalar accumulator waits for
+// each addition). The tail is the last n % (GL*block) elements.
 // Elements are combined in another order than reduce's left-to-right one:
 // the rule needs op associative and commutative with init its neutral
 // element (add with 0, mul with 1; max and min with any literal, which are
@@ -35,11 +43,21 @@ namespace {
 ///     |> toGlobal
 /// (no tail when GL divides n for every n). The maps stay at the leaves, so
 /// that fuseReduceMap fuses them into the sequential reductions.
-RuleFn reduceToWorkGroups(std::int64_t groups, std::int64_t local) {
-  return [groups, local](const Expr& e, RuleContext& ctx) -> std::optional<Expr> {
+/// The blocked partition (reduceToWorkGroupsBlocked), whole = GL*block*(n/(GL*block)):
+///   P = take(whole)(ys) |> split(block) |> split(GL) |> transpose |> split(local)
+///     |> mapWorkGroup(0)(fun(group => group
+///          |> mapLocal(0)(fun(row => reduce(op)(init)(map(f)(join(row)))))
+///          |> toLocal |> reduceSeq(op)(init)))
+///     |> toGlobal
+/// work-item l of group g reads element ((r*GL + g*local + l)*block + b.
+enum class Partition { Strided, Blocked };
+
+RuleFn reduceToWorkGroups(std::int64_t groups, std::int64_t local, Partition partition,
+                          std::int64_t block = 1) {
+  return [groups, local, partition, block](const Expr& e, RuleContext& ctx) -> std::optional<Expr> {
     Spine s = spineOf(e);
-    if (groups < 1 || local < 1 || !isPrim(s.head, Prim::Reduce) || !s.depArgs.empty() ||
-        s.args.size() != 3)
+    if (groups < 1 || local < 1 || block < 1 || !isPrim(s.head, Prim::Reduce) ||
+        !s.depArgs.empty() || s.args.size() != 3)
       return std::nullopt;
     const Expr &op = s.args[0], &init = s.args[1];
     if (std::string why = whyNotSplittable(op, init); !why.empty())
@@ -62,15 +80,39 @@ RuleFn reduceToWorkGroups(std::int64_t groups, std::int64_t local) {
     };
     const std::int64_t all = groups * local;
     Nat n = ys->type()->size();
-    Nat whole = wholeMultiple(n, all);
+    Nat whole = wholeMultiple(n, all * block);
     auto reduceSeq = [&](Expr from, Expr over) {
       return app(prim(Prim::ReduceSeq), op, std::move(from), std::move(over));
     };
     std::string group = ctx.names.fresh("group"), row = ctx.names.fresh("row");
-    Expr parts = app(depNat(prim(Prim::Split), local),
-                     app(prim(Prim::Transpose), app(depNat(prim(Prim::Split), all),
-                                                    app(depArg(prim(Prim::Take), whole), ys))));
-    Expr perItem = lam(row, reduceSeq(init, mapped(var(row))));
+    // a work-item's runs as one array; an array of pairs (a zip's) as a zip of
+    // its halves, `zip(fst(unzip(join(r))), snd(unzip(join(r))))`, which
+    // vectorReduce loads component by component
+    const bool pairs = ys->type()->elem()->kind() == TypeKind::Pair;
+    auto runs = [&](Expr r) {
+      Expr joined = app(prim(Prim::Join), std::move(r));
+      if (!pairs)
+        return joined;
+      Expr halves = app(prim(Prim::Unzip), joined);
+      return app(prim(Prim::Zip), app(prim(Prim::Fst), halves), app(prim(Prim::Snd), halves));
+    };
+    Expr kept = app(depArg(prim(Prim::Take), whole), ys);
+    // strided: [groups][local][n/GL], element k*GL + g*local + l;
+    // blocked: [groups][local][n/(GL*block)][block] joined, element
+    // (r*GL + g*local + l)*block + b
+    Expr parts =
+        partition == Partition::Strided
+            ? app(depNat(prim(Prim::Split), local),
+                  app(prim(Prim::Transpose), app(depNat(prim(Prim::Split), all), kept)))
+            : app(depNat(prim(Prim::Split), local),
+                  app(prim(Prim::Transpose), app(depNat(prim(Prim::Split), all),
+                                                 app(depNat(prim(Prim::Split), block), kept))));
+    // the blocked form leaves each work-item's reduction a `reduce`, for a
+    // vectorReduce of the strategy (a CPU device runs a work-item's loop as
+    // written: a scalar accumulator would wait for each addition)
+    Expr perItem = lam(row, partition == Partition::Strided
+                                ? reduceSeq(init, mapped(var(row)))
+                                : app(prim(Prim::Reduce), op, init, mapped(runs(var(row)))));
     // the temporaries at the reduction's location: the kernel's comments and
     // any diagnostic about them point at the program's `reduce`
     Expr toLocal = rise::makePrimitive(Prim::ToLocal, e->loc());
@@ -90,6 +132,10 @@ RuleFn reduceToWorkGroups(std::int64_t groups, std::int64_t local) {
   };
 }
 
+const char* const kBefore =
+    "reduce(op)(init)(map(f)(xs))   (xs: n.t, any number of maps; op add with 0, mul with 1, "
+    "or max/min: associative, commutative, init neutral)";
+
 } // namespace
 
 void registerReduceToWorkGroupsRules(RuleRegistry& r) {
@@ -97,15 +143,28 @@ void registerReduceToWorkGroupsRules(RuleRegistry& r) {
       "reduceToWorkGroups",
       "lowering",
       {ParamKind::Int, ParamKind::Int},
-      "reduce(op)(init)(map(f)(xs))   (xs: n.t, any number of maps; op add with 0, mul with 1, "
-      "or max/min: associative, commutative, init neutral)",
+      kBefore,
       "let(take(w)(xs) |> split(g*l) |> transpose |> split(l) |> mapWorkGroup(0)(fun(grp => "
       "grp |> mapLocal(0)(fun(r => reduceSeq(op)(init)(map(f)(r)))) |> toLocal |> "
       "reduceSeq(op)(init))) |> toGlobal)(fun(ps => reduceSeq(op)(reduceSeq(op)(init)(ps))("
       "map(f)(drop(w)(xs)))))   (g = groups, l = local, w = g*l*(n/(g*l)); no drop where g*l "
       "divides n; two kernels: docs/dpia.md, \"Kernel phases\")",
       [](const std::vector<RuleArg>& a) {
-        return reduceToWorkGroups(intArg(a, 0), intArg(a, 1));
+        return reduceToWorkGroups(intArg(a, 0), intArg(a, 1), Partition::Strided);
+      }});
+  r.add(RuleInfo{
+      "reduceToWorkGroupsBlocked",
+      "lowering",
+      {ParamKind::Int, ParamKind::Int, ParamKind::Int},
+      kBefore,
+      "let(take(w)(xs) |> split(b) |> split(g*l) |> transpose |> split(l) |> "
+      "mapWorkGroup(0)(fun(grp => grp |> mapLocal(0)(fun(r => reduce(op)(init)(map(f)(join(r))))) "
+      "|> toLocal |> reduceSeq(op)(init))) |> toGlobal)(fun(ps => "
+      "reduceSeq(op)(reduceSeq(op)(init)(ps))(map(f)(drop(w)(xs)))))   (g = groups, l = local, b "
+      "= block, w = g*l*b*(n/(g*l*b)): work-item j reads the runs of b elements j, j + g*l, ...; "
+      "for CPU devices, each work-item's reduce left to vectorReduce)",
+      [](const std::vector<RuleArg>& a) {
+        return reduceToWorkGroups(intArg(a, 0), intArg(a, 1), Partition::Blocked, intArg(a, 2));
       }});
 }
 

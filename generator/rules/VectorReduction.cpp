@@ -77,7 +77,8 @@ bool isView(const Expr& e) {
       return false;
     Prim p = s.head->prim();
     if (p != Prim::Fst && p != Prim::Snd && p != Prim::Take && p != Prim::Drop &&
-        p != Prim::Transpose && p != Prim::Join && p != Prim::Split && p != Prim::Zip)
+        p != Prim::Transpose && p != Prim::Join && p != Prim::Split && p != Prim::Zip &&
+        p != Prim::Unzip)
       return false;
     for (const Expr& a : s.args)
       if (!isView(a))

@@ -196,6 +196,24 @@ TEST_F(NatTest, DivisionNeedsRanges) {
   EXPECT_FALSE(natEqual((m * n - 2) / m, n - 1)); // m may be 1
   // Ceiling division stays as written.
   EXPECT_EQ(str((n + m - 1) / m), "(m + n - 1)/m");
+  // A remainder that may leave the stride: (4*n + j5)/16 is n/4 only for j5 < 4.
+  EXPECT_FALSE(natEqual((4 * n + j5) / 16, n / 4));
+  EXPECT_FALSE(natEqual((4 * n + j5) % 16, 4 * (n % 4) + j5));
+  EXPECT_FALSE(natEqual((4 * n + u) / 16, n / 4));
+  EXPECT_FALSE(natEqual((4 * n + 4) / 16, n / 4));
+}
+
+// An element of a block of g that a loop walks in steps of g:
+// x = g*y + r, 0 <= r < g, g divides d's coefficient.
+TEST_F(NatTest, DivisionAndModuloInsideAStride) {
+  EXPECT_NAT_EQ((32 * n + 1) / 1024, n / 32);
+  EXPECT_NAT_EQ((32 * n + 31) / 1024, n / 32);
+  EXPECT_NAT_EQ((32 * n + 1) % 1024, 32 * (n % 32) + 1);
+  EXPECT_NAT_EQ((4 * n + 8 * m + i4) / 16, (n + 2 * m) / 4);
+  EXPECT_NAT_EQ((4 * n + i4) % 16, 4 * (n % 4) + i4);
+  EXPECT_NAT_EQ((4 * k * n + 3) / (4 * m), (k * n) / m);
+  EXPECT_NAT_EQ((4 * k * n + 3) % (4 * m), 4 * ((k * n) % m) + 3);
+  EXPECT_EQ(str((16 * n + 1) % 512), "16*(n%32) + 1");
 }
 
 // ---- modulo --------------------------------------------------------------------

@@ -130,6 +130,16 @@ const RuleCase kCases[] = {
    "    |> split(2) |> mapSeqUnroll(fun(r => r |> reduceSeqUnroll(fun(s, l => s + l))(vectorFromScalar(0.0f))))"
    "    |> asScalar |> reduceSeqUnroll(fun(s, l => s + l))(0.0f))",
    "ys |> map(fabs) |> reduce(add)(1.0f)"},
+  // the halves of an array of pairs (reduceToWorkGroupsBlocked's runs of a zip) are views
+  {"vectorReduceUnzipped", "vectorReduce(4, 2) @ outermost(isReduce)",
+   "zip(fst(unzip(zip(ys)(ys))))(snd(unzip(zip(ys)(ys)))) |> map(fun(p => fst(p) * snd(p))) |> reduce(add)(0.0f)",
+   "zip(fst(unzip(zip(ys)(ys))) |> drop(8*(m/8)))(snd(unzip(zip(ys)(ys))) |> drop(8*(m/8))) |> reduceSeq(fun(a, y => a + fst(y) * snd(y)))("
+   "  zip(fst(unzip(zip(ys)(ys))) |> take(8*(m/8)) |> asVector(4))(snd(unzip(zip(ys)(ys))) |> take(8*(m/8)) |> asVector(4)) |> split(2)"
+   "    |> reduceSeq(fun(accs, blk => zip(accs, blk) |> mapSeqUnroll(fun(q => fst(q) + fst(snd(q)) * snd(snd(q))))),"
+   "                 generate(fun(i => vectorFromScalar(0.0f))))"
+   "    |> split(2) |> mapSeqUnroll(fun(r => r |> reduceSeqUnroll(fun(s, l => s + l))(vectorFromScalar(0.0f))))"
+   "    |> asScalar |> reduceSeqUnroll(fun(s, l => s + l))(0.0f))",
+   "zip(fst(unzip(zip(ys)(ys |> map(neg)))))(ys) |> map(fun(p => fst(p) * snd(p))) |> reduce(add)(0.0f)"},
   {"vectorReduceChunks", "vectorReduceChunks(2, 2, 2) @ outermost(isReduce)", "ys |> map(fabs) |> reduce(add)(0.0f)",
    "(ys |> take(8*(m/8)) |> asVector(2) |> split(2) |> split(2)"
    "   |> map(fun(c => c"
@@ -213,6 +223,21 @@ const RuleCase kCases[] = {
    "let(zip(ys)(ys |> map(neg)) |> take(6*(m/6)) |> split(6) |> transpose |> split(3)"
    " |> mapWorkGroup(0)(fun(g => g |> mapLocal(0)(fun(r => r |> map(fun(p => fst(p) * snd(p))) |> reduceSeq(max)(0.5f))) |> toLocal |> reduceSeq(max)(0.5f)))"
    " |> toGlobal)(fun(ps => zip(ys)(ys |> map(neg)) |> drop(6*(m/6)) |> map(fun(p => fst(p) * snd(p))) |> reduceSeq(max)(ps |> reduceSeq(max)(0.5f))))",
+   "ys |> reduce(add)(1.0f)"},
+  // 2 work-groups of 1 work-item reading runs of 3: m = 4, 8, 12, 16 leaves a tail of 4, 2,
+  // 0 or 4; each work-item's reduction stays a reduce (for vectorReduce)
+  {"reduceToWorkGroupsBlocked", "reduceToWorkGroupsBlocked(2, 1, 3) @ outermost(isReduce)",
+   "ys |> map(fabs) |> reduce(add)(0.0f)",
+   "let(ys |> take(6*(m/6)) |> split(3) |> split(2) |> transpose |> split(1)"
+   " |> mapWorkGroup(0)(fun(g => g |> mapLocal(0)(fun(r => r |> join |> map(fabs) |> reduce(add)(0.0f))) |> toLocal |> reduceSeq(add)(0.0f)))"
+   " |> toGlobal)(fun(ps => ys |> drop(6*(m/6)) |> map(fabs) |> reduceSeq(add)(ps |> reduceSeq(add)(0.0f))))",
+   "ys |> map(fabs) |> reduce(fun(a, y => a + y * 0.5f))(0.0f)"},
+  {"reduceToWorkGroupsBlockedDot", "reduceToWorkGroupsBlocked(1, 2, 2) @ outermost(isReduce)",
+   "zip(ys)(ys |> map(neg)) |> map(fun(p => fst(p) * snd(p))) |> reduce(add)(0.0f)",
+   "let(zip(ys)(ys |> map(neg)) |> take(4*(m/4)) |> split(2) |> split(2) |> transpose |> split(2)"
+   " |> mapWorkGroup(0)(fun(g => g |> mapLocal(0)(fun(r => zip(fst(unzip(join(r))))(snd(unzip(join(r))))"
+   "     |> map(fun(p => fst(p) * snd(p))) |> reduce(add)(0.0f))) |> toLocal |> reduceSeq(add)(0.0f)))"
+   " |> toGlobal)(fun(ps => zip(ys)(ys |> map(neg)) |> drop(4*(m/4)) |> map(fun(p => fst(p) * snd(p))) |> reduceSeq(add)(ps |> reduceSeq(add)(0.0f))))",
    "ys |> reduce(add)(1.0f)"},
   // one work-group per row of xs, 3 (or 2) work-items reading a row strided; the random inputs
   // have m = 4, 8, 12, 16, so a row has a tail of m % 3 (RemainderRules: m = 0, 1, ...); the

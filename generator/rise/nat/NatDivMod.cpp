@@ -105,6 +105,55 @@ Split splitDivisible(const NatPoly& x, const NatTerm& d) {
   return s;
 }
 
+// x = g*y + r where g > 1 divides every term of y and d's coefficient, and
+// 0 <= r < g: the stride of x is a multiple of g and r stays inside one
+// stride. Then floor(x/d) = floor(y/(d/g)) (floor((y + r/g)/e) = floor(y/e)
+// for an integer y, e > 0 and 0 <= r/g < 1) and x % d = g*(y % (d/g)) + r.
+// This is the index of element r of a vector or block of g elements that
+// a loop walks in steps of g: ((32*k + 1)/1024 is k/32).
+struct Strided {
+  Nat y;          ///< x's terms divisible by g, divided by g
+  Nat r;          ///< the rest, 0 <= r < g
+  std::int64_t g; ///< the stride
+  NatTerm dByG;   ///< d/g
+};
+
+std::optional<Strided> splitStride(const NatPoly& x, const NatTerm& d) {
+  // g: the gcd of d's coefficient and of the coefficients of the symbolic
+  // terms that share a factor > 1 with it; the others (i in 0 <= i < 4, a
+  // lane) and the constant are the rest, which must stay below g
+  const std::uint64_t dc = magnitude(d.coeff);
+  std::uint64_t g = 0;
+  for (const auto& t : x) {
+    if (!t.factors.empty() && std::gcd(magnitude(t.coeff), dc) > 1) {
+      g = std::gcd(g, std::gcd(magnitude(t.coeff), dc));
+    }
+  }
+  if (g <= 1 || g > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+    return std::nullopt;
+  }
+  const auto stride = static_cast<std::int64_t>(g);
+  NatPoly ys, rest;
+  for (const auto& t : x) {
+    if (!t.factors.empty() && t.coeff % stride == 0) {
+      ys.push_back(NatTerm{t.coeff / stride, t.factors});
+    } else {
+      rest.push_back(t);
+    }
+  }
+  auto sortedRest = polyAdd(rest, {});
+  auto sortedYs = polyAdd(ys, {});
+  if (!sortedRest || !sortedYs) {
+    return std::nullopt;
+  }
+  Nat r = finishPoly(std::move(*sortedRest));
+  NatInterval iv = natInterval(r);
+  if (!iv.lo || !iv.hi || *iv.lo < 0 || *iv.hi >= stride) {
+    return std::nullopt;
+  }
+  return Strided{finishPoly(std::move(*sortedYs)), r, stride, NatTerm{d.coeff / stride, d.factors}};
+}
+
 // If R's range lies inside one period [k*c, (k+1)*c) of the constant c, then
 // floor(R/c) = k.
 std::optional<std::int64_t> constQuotientByBounds(const Nat& r, std::int64_t c) {
@@ -186,6 +235,9 @@ Nat divByPositive(const Nat& a, const Nat& b) {
       return natAdd(finishPoly(std::move(s.quotient)), rest);
     }
   }
+  if (auto st = splitStride(*pa, d)) {
+    return natDiv(st->y, termToNat(st->dByG));
+  }
   return divideRemainder(a, b);
 }
 
@@ -235,6 +287,9 @@ Nat modByPositive(const Nat& a, const Nat& b) {
     if (worthSplitting(rest, NatKind::Mod, r)) {
       return rest;
     }
+  }
+  if (auto st = splitStride(*pa, d)) {
+    return natAdd(natMul(natConst(st->g), natMod(st->y, termToNat(st->dByG))), st->r);
   }
   return modOfIrreducible(a, b);
 }
