@@ -97,11 +97,23 @@ private:
     }
     if (dpia::copiedByAssignment(p->data()))
       return p;
-    if (funBody && viewableMaps_.count(consumer.head) && !storesIntoMemory(src))
+    if (funBody && viewableMaps_.count(consumer.head) && !storesIntoMemory(src) &&
+        !storedThisRound(src))
       repairs_[consumer.head] = Repair::ViewMap;
     else
       repairs_[src.get()] = Repair::Copy;
     return p;
+  }
+
+  /// Whether a part of `e` is to be stored by a repair of this round (a
+  /// `toMem` or a copy): then `e` stores too, and a map whose function
+  /// returns it cannot be a view map (Shine's harris: `map(fun(r =>
+  /// r |> map(f) |> slide(3, 1)))`, whose inner map is stored for the slide).
+  bool storedThisRound(const Expr& e) const {
+    auto it = repairs_.find(e.get());
+    if (it != repairs_.end() && it->second != Repair::ViewMap)
+      return true;
+    return rise::anyChild(e, [this](const Expr& c) { return storedThisRound(c); });
   }
 
   /// Whether `e` can be computed where it is read: nothing in it stores

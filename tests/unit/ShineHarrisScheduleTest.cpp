@@ -5,15 +5,26 @@
 // interpreter's harris on random images. The steps that are not ported are
 // listed in docs/strategies.md ("Shine's Harris schedules") and not tested
 // here. Shine compiles only the whole schedules (after
-// harrisBufferedLowering, not ported); risec's default lowering does not
-// compile these intermediate shapes for C yet (docs/strategies.md says why),
-// so there is no C run here.
+// harrisBufferedLowering, not ported); risec compiles every ported step
+// (the default lowering makes the choices left) to C, whose result must
+// match the interpreter's harris at the smallest legal size and a larger
+// odd one, the 4 padding values of each row left untouched. No step has a
+// mapPar (the ported lowering head is sequential), so there is no OpenMP
+// run.
+#include "CKernelRunner.h"
 #include "ElevateTestUtil.h"
+#include "codegen/Compile.h"
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <random>
+#include <set>
+#include <sstream>
+#include <tuple>
+#include <unistd.h>
 
 using namespace risec;
 using namespace risec::testutil;
@@ -58,6 +69,104 @@ TEST_P(ShineHarrisSchedule, KeepsTheTypeOfHarris) {
   // no precondition beyond harris' own (h >= 1, w >= 5; after the line
   // buffers, inference records only w >= 5)
   EXPECT_LE(s.rewritten.preconditions.size(), s.harris.def.preconditions.size());
+}
+
+std::set<std::string> conditions(const std::vector<rise::Precondition>& pre) {
+  std::set<std::string> out;
+  for (const rise::Precondition& p : pre)
+    out.insert(p.str());
+  return out;
+}
+
+TEST_P(ShineHarrisSchedule, RefusesTheSizesHarrisRefuses) {
+  // harris refuses w < 5 (rows of w - 4 values). Its `h >= 1` (from the
+  // slide(3, 1) over h + 2 rows) only says that h = 0 has nothing to
+  // compute (onlyForNonEmptyResult: not refused, the result is empty). The
+  // line buffers (circularBuffer: (n + 2) rows to n windows) need no such
+  // condition, so inference drops it there; nothing that harris refuses may
+  // be let through, and the C at h = 0 is run below.
+  Schedule s = apply(GetParam());
+  EXPECT_EQ(conditions(rise::refusingPreconditions(s.rewritten.preconditions)),
+            conditions(rise::refusingPreconditions(s.harris.def.preconditions)));
+  EXPECT_EQ(conditions(rise::refusingPreconditions(s.harris.def.preconditions)),
+            std::set<std::string>{"w >= 5"});
+  for (const rise::Precondition& p : s.harris.def.preconditions)
+    if (!conditions(s.rewritten.preconditions).count(p.str())) {
+      EXPECT_TRUE(p.onlyForNonEmptyResult) << p.str() << " dropped";
+      EXPECT_EQ(p.str(), "h >= 1");
+    }
+}
+
+TEST_P(ShineHarrisSchedule, ItsCMatchesTheInterpreter) {
+  using namespace risec::testsupport;
+  Schedule s = apply(GetParam());
+  rise::Program program = elevate::rewrittenProgram(s.harris.program, s.rewritten);
+  std::string symbol = "harris_" + GetParam();
+  codegen::c::COptions opts{symbol, "tests/shine/harris/harris.rise", "test", s.strategyFile};
+  codegen::CompileResult compiled = codegen::compileToC(program, s.rewritten, opts);
+  fs::path dir =
+      fs::temp_directory_path() / ("risec-shine-" + GetParam() + "-" + std::to_string(::getpid()));
+  std::string log;
+  ASSERT_EQ(buildKernel(dir, symbol, compiled.files, driverSource(symbol, s.rewritten, 2), "gcc",
+                        defaultCFlags(), log),
+            0)
+      << log;
+  std::vector<std::string> sizeNames = rise::interp::sizeParameters(s.rewritten);
+  float untouched;
+  std::memset(&untouched, 0xAB, sizeof untouched);
+  // h = 0: nothing to compute (harris' h >= 1 is onlyForNonEmptyResult),
+  // nothing read out of bounds; w = 4: refused, the output untouched
+  for (auto [h, w, rc] : std::vector<std::tuple<int, int, std::string>>{{0, 5, "0"}, {3, 4, "1"}}) {
+    rise::interp::SizeEnv sizes{{"h", h}, {"w", w}};
+    std::ostringstream record;
+    if (rc == "0") {
+      rise::interp::EntryInterface iface = rise::interp::instantiateEntry(s.harris.def, sizes);
+      std::mt19937_64 rng(5);
+      record << inputRecord(s.rewritten, sizeNames, sizes,
+                            {rise::interp::randomValue(iface.inputTypes.at(0), rng)});
+    } else {
+      record << h << "\n" << w << "\n";
+      writeDummyInputsAndOutputs(s.rewritten, record);
+    }
+    std::string out;
+    ASSERT_EQ(runDriver(dir, (dir / "gcc").string(), record.str(), out), 0) << out;
+    std::vector<std::string> tok = tokens(out);
+    ASSERT_GE(tok.size(), 2u) << out;
+    EXPECT_EQ(tok[0] + " " + tok[1], "rc " + rc) << GetParam() << " at " << h << "x" << w;
+    if (rc != "0") {
+      EXPECT_EQ(out, "rc 1\nuntouched 1\n");
+    }
+  }
+  std::uint64_t seed = 17;
+  for (auto [h, w] : std::vector<std::pair<int, int>>{{1, 5}, {7, 13}}) {
+    rise::interp::SizeEnv sizes{{"h", h}, {"w", w}};
+    rise::interp::EntryInterface iface = rise::interp::instantiateEntry(s.harris.def, sizes);
+    std::mt19937_64 rng(seed++);
+    std::vector<rise::interp::Value> img = {rise::interp::randomValue(iface.inputTypes.at(0), rng)};
+    rise::interp::Value expected = rise::interp::evaluate(s.harris.def, sizes, img);
+    std::string out;
+    ASSERT_EQ(runDriver(dir, (dir / "gcc").string(),
+                        inputRecord(s.rewritten, sizeNames, sizes, img), out),
+              0)
+        << out;
+    std::vector<std::string> tok = tokens(out);
+    ASSERT_GE(tok.size(), 2u) << out;
+    ASSERT_EQ(tok[0] + " " + tok[1], "rc 0") << out;
+    std::size_t pos = 2;
+    rise::interp::Value actual = unflatten(iface.outputType, tok, pos);
+    for (int y = 0; y < h; ++y)
+      for (int x = 0; x < w; ++x) {
+        float got = static_cast<float>(actual[y][x].asScalar().asDouble());
+        double want = expected[y][x].asScalar().asDouble();
+        if (x < w - 4)
+          EXPECT_NEAR(got, want, 1e-6 + 1e-4 * std::fabs(want))
+              << GetParam() << " at " << h << "x" << w << ": " << y << "," << x;
+        else
+          EXPECT_EQ(std::memcmp(&got, &untouched, sizeof got), 0)
+              << GetParam() << ": padding " << y << "," << x << " written";
+      }
+  }
+  fs::remove_all(dir);
 }
 
 TEST_P(ShineHarrisSchedule, ChangesTheProgram) {
