@@ -1,6 +1,7 @@
 #include "driver/CompileCommand.h"
 
 #include "codegen/Compile.h"
+#include "codegen/ReservedSymbols.h"
 #include "codegen/host/Launch.h"
 #include "driver/KernelCompiler.h"
 #include "driver/OutputWriter.h"
@@ -35,6 +36,15 @@ int runCompile(const CompileOptions& opts, std::ostream& out) {
   if (!isCIdentifier(symbol))
     throw CompileError("E0610", {},
                        "`" + symbol + "` is not a valid C function name; choose one with --name");
+  if (std::string why = codegen::reservedSymbol(symbol, *target); !why.empty()) {
+    // named after the entry: point at its def
+    const rise::Def* d = opts.name.empty() ? program.findDef(entry) : nullptr;
+    throw CompileError("E0610", d ? d->loc : SourceLocation{},
+                       "the kernel cannot be named `" + symbol + "`: that is " + why +
+                           ", which the generated files see; choose another name with --name "
+                           "(e.g. --name " +
+                           symbol + "_kernel)");
+  }
   if (opts.dump.empty() && opts.outDir.empty())
     throw CompileError("E0612", {}, "no output directory; pass -o DIR");
   TypedDef def = timed("infer", [&] { return inferDef(program, entry); });

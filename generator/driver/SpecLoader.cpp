@@ -1,5 +1,6 @@
 #include "driver/SpecLoader.h"
 
+#include "codegen/ReservedSymbols.h"
 #include "driver/SourceLoader.h"
 #include "elevate/StrategyParams.h"
 #include "rise/parse/Parser.h"
@@ -268,6 +269,12 @@ private:
         variant.strategyPath = existingFile(v["strategy"], "strategy");
       variant.symbol = v["symbol"] ? identifier(v["symbol"], "`symbol`")
                                    : spec.kernel + "_" + std::string(targetName(variant.target));
+      if (std::string why = codegen::reservedSymbol(variant.symbol, variant.target); !why.empty())
+        throw CompileError(
+            "E0806", at(v["symbol"] ? v["symbol"] : v),
+            "the variant cannot be named `" + variant.symbol + "`: that is " + why +
+                ", which the generated files see; give it another `symbol:` (e.g. `" +
+                variant.symbol + "_kernel`)");
       if (!symbols.insert(variant.symbol).second)
         throw CompileError("E0812", at(v),
                            "two variants are both named `" + variant.symbol +

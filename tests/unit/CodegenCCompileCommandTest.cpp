@@ -107,6 +107,15 @@ TEST_F(CompileCommand, UserErrorsWriteNothing) {
 
   o.name = "2fast";
   EXPECT_EQ(errorCode(o), "E0610");
+  o.name = "sqrtf"; // math.h's, which the generated C includes
+  EXPECT_EQ(errorCode(o), "E0610");
+  o.name = "dot"; // OpenCL C's built-in only
+  EXPECT_EQ(errorCode(o), "");
+  fs::remove_all(dir_ / "out");
+  fs::create_directories(dir_ / "out");
+  o.target = "opencl";
+  EXPECT_EQ(errorCode(o), "E0610");
+  o.target = "c";
   o.name = "";
   o.target = "cuda";
   EXPECT_EQ(errorCode(o), "E0611");
@@ -117,5 +126,27 @@ TEST_F(CompileCommand, UserErrorsWriteNothing) {
   o.file = write("bad.rise", "def f = depFun(n: Nat => fun(xs: n.f32 => xs |> mapGlobal(3)(fun(x "
                              "=> x))))\n");
   EXPECT_NE(errorCode(o), "");
+  EXPECT_TRUE(outFiles().empty());
+}
+
+// A kernel named after its entry, where that name is an OpenCL C built-in:
+// the error is at the def, and says how to rename the kernel.
+TEST_F(CompileCommand, AnEntryNamedAfterABuiltInIsReportedAtItsDef) {
+  driver::CompileOptions o;
+  o.file = write("length.rise", "// the length of each row\n"
+                                "def length = depFun(n: Nat => fun(xs: n.f32 => xs |> map(fun(x "
+                                "=> x * x)) |> reduce(add)(0.0f)))\n");
+  o.outDir = (dir_ / "out").string();
+  o.target = "opencl";
+  std::ostringstream out;
+  try {
+    driver::runCompile(o, out);
+    FAIL() << "compiled a kernel named `length` for OpenCL";
+  } catch (const CompileError& e) {
+    EXPECT_EQ(e.code(), "E0610");
+    EXPECT_EQ(e.location().line, 2);
+    EXPECT_EQ(e.location().column, 5);
+    EXPECT_NE(std::string(e.what()).find("--name length_kernel"), std::string::npos) << e.what();
+  }
   EXPECT_TRUE(outFiles().empty());
 }

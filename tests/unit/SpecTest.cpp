@@ -121,6 +121,27 @@ TEST_F(Spec, BadTargetsAndNames) {
               "E0812", 5, 5, "both named `chunks_c`");
 }
 
+// A kernel named after a function that the generated files see would not
+// compile (or, in C, would replace the library's function in the program).
+TEST_F(Spec, SymbolsTheGeneratedFilesAlreadySee) {
+  expectError("kernel: chunks\nsource: chunks.rise\nvariants:\n"
+              "  - target: opencl\n    symbol: dot\n",
+              "E0806", 5, 13, "OpenCL C's built-in `dot`");
+  expectError("kernel: chunks\nsource: chunks.rise\nvariants:\n"
+              "  - target: c\n    symbol: expf\n",
+              "E0806", 5, 13, "the C library's `expf` (math.h)");
+  expectError("kernel: chunks\nsource: chunks.rise\nvariants:\n"
+              "  - target: openmp\n    symbol: omp_sum\n",
+              "E0806", 5, 13, "an OpenMP name");
+  expectError("kernel: chunks\nsource: chunks.rise\nvariants:\n"
+              "  - target: opencl\n    symbol: vload_all\n",
+              "E0806", 5, 13, "OpenCL C built-in family (vload*)");
+  // `dot` is no C library function: a C variant may take it
+  expectError("kernel: chunks\nsource: chunks.rise\nvariants:\n"
+              "  - target: c\n    symbol: dot\n  - target: opencl\n    symbol: dot\n",
+              "E0806", 7, 13, "OpenCL C's built-in `dot`");
+}
+
 TEST_F(Spec, LaunchConfigurations) {
   expectError("kernel: chunks\nsource: chunks.rise\nvariants:\n"
               "  - target: opencl\n    launch: {global: [k/32]}\n",
