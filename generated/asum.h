@@ -8,6 +8,7 @@
  * Variants:
  *   asum_c (c; dispatches at run time to x86-64, x86-64-v3, x86-64-v4)
  *   asum_opencl (opencl)
+ *   asum_opencl_cpu (opencl)
  *   asum_openmp (openmp; dispatches at run time to x86-64, x86-64-v3, x86-64-v4)
  */
 #ifndef RISEC_KERNEL_ASUM_H
@@ -15,6 +16,7 @@
 
 #include "asum_c.h"
 #include "asum_opencl.h"
+#include "asum_opencl_cpu.h"
 #include "asum_openmp.h"
 
 #endif /* RISEC_KERNEL_ASUM_H */

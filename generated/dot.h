@@ -8,6 +8,7 @@
  * Variants:
  *   dot_c (c; dispatches at run time to x86-64, x86-64-v3, x86-64-v4)
  *   dot_opencl (opencl)
+ *   dot_opencl_cpu (opencl)
  *   dot_openmp (openmp; dispatches at run time to x86-64, x86-64-v3, x86-64-v4)
  */
 #ifndef RISEC_KERNEL_DOT_H
@@ -15,6 +16,7 @@
 
 #include "dot_c.h"
 #include "dot_opencl.h"
+#include "dot_opencl_cpu.h"
 #include "dot_openmp.h"
 
 #endif /* RISEC_KERNEL_DOT_H */

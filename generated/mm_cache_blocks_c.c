@@ -21,8 +21,8 @@
 #include <limits.h>
 #include <stdlib.h>
 
-typedef float risec_f32x4 __attribute__((vector_size(16)));
-typedef float risec_f32x4u __attribute__((vector_size(16), aligned(4), may_alias));
+typedef float risec_f32x32 __attribute__((vector_size(128)));
+typedef float risec_f32x32u __attribute__((vector_size(128), aligned(4), may_alias));
 
 static inline int risec_min(int a, int b) {
   return a < b ? a : b;
@@ -34,89 +34,434 @@ int mm_cache_blocks_c(float* restrict output, int m, int n, int k, const float* 
     return 2;
   }
   if ((double)m * (double)k > INT_MAX || (double)n * (double)k > INT_MAX ||
-      (double)m * (double)n > INT_MAX || 32.0 * ((double)k / 32.0) > INT_MAX) {
+      (double)m * (double)n > INT_MAX || 32.0 * (double)k * ((31.0 + (double)n) / 32.0) > INT_MAX) {
     return 3;
   }
-  float* restrict tmp = malloc((size_t)(k * n) * sizeof(float));
-  float* restrict tmp_2 = malloc((size_t)(32 * (k / 32)) * sizeof(float));
-  if ((tmp == NULL && k * n != 0) || (tmp_2 == NULL && 32 * (k / 32) != 0)) {
+  float* restrict tmp = malloc((size_t)(32 * k * ((n + 31) / 32)) * sizeof(float));
+  float* restrict acc = malloc((size_t)1024 * sizeof(float));
+  float* restrict tmp_2 = malloc((size_t)1024 * sizeof(float));
+  if ((tmp == NULL && 32 * k * ((n + 31) / 32) != 0) || acc == NULL || tmp_2 == NULL) {
     free(tmp);
+    free(acc);
     free(tmp_2);
     return 4;
   }
   // mapSeq
-  for (int i = 0; i < (m + 31) / 32; i += 1) {
-    // mapSeq
-    for (int j = 0; j < n; j += 1) {
+  for (int i = 0; i < (n + 31) / 32; i += 1) {
+    if (32 * i + 31 <= n - 1) {
       // mapSeq
-      for (int l = 0; l < k; l += 1) {
-        tmp[l + k * j] = B[j + n * l];
+      for (int j = 0; j < k; j += 1) {
+        // mapSeq
+        for (int l = 0; l < 1; l += 1) {
+          *(risec_f32x32u*)&tmp[32 * j + 32 * l + 32 * k * i] = __builtin_convertvector(
+              *(const risec_f32x32u*)&B[n * j + 32 * i + 32 * l], risec_f32x32);
+        }
+      }
+    } else {
+      // mapSeq
+      for (int j = 0; j < k; j += 1) {
+        if (32 * i + 31 <= n - 1) {
+          // mapSeq
+          for (int l = 0; l < 1; l += 1) {
+            *(risec_f32x32u*)&tmp[32 * j + 32 * l + 32 * k * i] = __builtin_convertvector(
+                *(const risec_f32x32u*)&B[n * j + 32 * i + 32 * l], risec_f32x32);
+          }
+        } else {
+          // mapSeq
+          for (int l = 0; l < 1; l += 1) {
+            *(risec_f32x32u*)&tmp[32 * j + 32 * l + 32 * k * i] =
+                32 * i + 31 <= n - 1
+                    ? __builtin_convertvector(*(const risec_f32x32u*)&B[n * j + 32 * i + 32 * l],
+                                              risec_f32x32)
+                    : (risec_f32x32){B[n * j + 32 * i + 32 * l],
+                                     B[(n * j) + risec_min(n - 1, 32 * i + 32 * l + 1)],
+                                     B[(n * j) + risec_min(n - 1, 32 * i + 32 * l + 2)],
+                                     B[(n * j) + risec_min(n - 1, 32 * i + 32 * l + 3)],
+                                     B[(n * j) + risec_min(n - 1, 32 * i + 32 * l + 4)],
+                                     B[(n * j) + risec_min(n - 1, 32 * i + 32 * l + 5)],
+                                     B[(n * j) + risec_min(n - 1, 32 * i + 32 * l + 6)],
+                                     B[(n * j) + risec_min(n - 1, 32 * i + 32 * l + 7)],
+                                     B[(n * j) + risec_min(n - 1, 32 * i + 32 * l + 8)],
+                                     B[(n * j) + risec_min(n - 1, 32 * i + 32 * l + 9)],
+                                     B[(n * j) + risec_min(n - 1, 32 * i + 32 * l + 10)],
+                                     B[(n * j) + risec_min(n - 1, 32 * i + 32 * l + 11)],
+                                     B[(n * j) + risec_min(n - 1, 32 * i + 32 * l + 12)],
+                                     B[(n * j) + risec_min(n - 1, 32 * i + 32 * l + 13)],
+                                     B[(n * j) + risec_min(n - 1, 32 * i + 32 * l + 14)],
+                                     B[(n * j) + risec_min(n - 1, 32 * i + 32 * l + 15)],
+                                     B[(n * j) + risec_min(n - 1, 32 * i + 32 * l + 16)],
+                                     B[(n * j) + risec_min(n - 1, 32 * i + 32 * l + 17)],
+                                     B[(n * j) + risec_min(n - 1, 32 * i + 32 * l + 18)],
+                                     B[(n * j) + risec_min(n - 1, 32 * i + 32 * l + 19)],
+                                     B[(n * j) + risec_min(n - 1, 32 * i + 32 * l + 20)],
+                                     B[(n * j) + risec_min(n - 1, 32 * i + 32 * l + 21)],
+                                     B[(n * j) + risec_min(n - 1, 32 * i + 32 * l + 22)],
+                                     B[(n * j) + risec_min(n - 1, 32 * i + 32 * l + 23)],
+                                     B[(n * j) + risec_min(n - 1, 32 * i + 32 * l + 24)],
+                                     B[(n * j) + risec_min(n - 1, 32 * i + 32 * l + 25)],
+                                     B[(n * j) + risec_min(n - 1, 32 * i + 32 * l + 26)],
+                                     B[(n * j) + risec_min(n - 1, 32 * i + 32 * l + 27)],
+                                     B[(n * j) + risec_min(n - 1, 32 * i + 32 * l + 28)],
+                                     B[(n * j) + risec_min(n - 1, 32 * i + 32 * l + 29)],
+                                     B[(n * j) + risec_min(n - 1, 32 * i + 32 * l + 30)],
+                                     B[(n * j) + risec_min(n - 1, 32 * i + 32 * l + 31)]};
+          }
+        }
       }
     }
+  }
+  // mapSeq
+  for (int i = 0; i < (m + 31) / 32; i += 1) {
     // mapSeq
     for (int j = 0; j < (n + 31) / 32; j += 1) {
       // mapSeq
       for (int l = 0; l < 32; l += 1) {
         // mapSeq
         for (int p = 0; p < 32; p += 1) {
+          acc[p + 32 * l] = 0.0f;
+        }
+      }
+      // reduceSeq
+      for (int l = 0; l < (k + 3) / 4; l += 1) {
+        // mapSeq
+        for (int p = 0; p < 32; p += 1) {
+          float acc_2[32];
           // mapSeq
-          for (int q = 0; q < 8 * (k / 32); q += 1) {
-            *(risec_f32x4u*)&tmp_2[4 * q] =
-                *(const risec_f32x4u*)&A[(4 * q) + k * risec_min(m - 1, p + 32 * i)] *
-                *(const risec_f32x4u*)&tmp[(4 * q) + k * risec_min(n - 1, l + 32 * j)];
+          for (int q = 0; q < 32; q += 1) {
+            acc_2[q] = acc[q + 32 * p];
           }
-          float acc = 0.0f;
-          // reduceSeq
-          for (int q = 0; q < k / 32; q += 1) {
-            float acc_2 = 0.0f;
-            acc_2 = acc_2 + tmp_2[32 * q];
-            acc_2 = acc_2 + tmp_2[32 * q + 1];
-            acc_2 = acc_2 + tmp_2[32 * q + 2];
-            acc_2 = acc_2 + tmp_2[32 * q + 3];
-            acc_2 = acc_2 + tmp_2[32 * q + 4];
-            acc_2 = acc_2 + tmp_2[32 * q + 5];
-            acc_2 = acc_2 + tmp_2[32 * q + 6];
-            acc_2 = acc_2 + tmp_2[32 * q + 7];
-            acc_2 = acc_2 + tmp_2[32 * q + 8];
-            acc_2 = acc_2 + tmp_2[32 * q + 9];
-            acc_2 = acc_2 + tmp_2[32 * q + 10];
-            acc_2 = acc_2 + tmp_2[32 * q + 11];
-            acc_2 = acc_2 + tmp_2[32 * q + 12];
-            acc_2 = acc_2 + tmp_2[32 * q + 13];
-            acc_2 = acc_2 + tmp_2[32 * q + 14];
-            acc_2 = acc_2 + tmp_2[32 * q + 15];
-            acc_2 = acc_2 + tmp_2[32 * q + 16];
-            acc_2 = acc_2 + tmp_2[32 * q + 17];
-            acc_2 = acc_2 + tmp_2[32 * q + 18];
-            acc_2 = acc_2 + tmp_2[32 * q + 19];
-            acc_2 = acc_2 + tmp_2[32 * q + 20];
-            acc_2 = acc_2 + tmp_2[32 * q + 21];
-            acc_2 = acc_2 + tmp_2[32 * q + 22];
-            acc_2 = acc_2 + tmp_2[32 * q + 23];
-            acc_2 = acc_2 + tmp_2[32 * q + 24];
-            acc_2 = acc_2 + tmp_2[32 * q + 25];
-            acc_2 = acc_2 + tmp_2[32 * q + 26];
-            acc_2 = acc_2 + tmp_2[32 * q + 27];
-            acc_2 = acc_2 + tmp_2[32 * q + 28];
-            acc_2 = acc_2 + tmp_2[32 * q + 29];
-            acc_2 = acc_2 + tmp_2[32 * q + 30];
-            acc_2 = acc_2 + tmp_2[32 * q + 31];
-            acc = acc + acc_2;
+          // mapSeq
+          for (int q = 0; q < 1; q += 1) {
+            *(risec_f32x32u*)&acc_2[32 * q] =
+                *(const risec_f32x32u*)&acc_2[32 * q] +
+                (risec_f32x32){A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)]} *
+                    *(const risec_f32x32u*)&tmp[128 * l + 32 * k * j + 32 * k * q];
           }
-          float acc_3 = 0.0f;
-          // reduceSeq
-          for (int q = 0; q < k % 32; q += 1) {
-            acc_3 = acc_3 + A[q + (32 * (k / 32)) + k * risec_min(m - 1, p + 32 * i)] *
-                                tmp[q + (32 * (k / 32)) + k * risec_min(n - 1, l + 32 * j)];
+          if (4 * l + 1 < k) {
+            // mapSeq
+            for (int q = 0; q < 1; q += 1) {
+              *(risec_f32x32u*)&acc_2[32 * q] =
+                  *(const risec_f32x32u*)&acc_2[32 * q] +
+                  (risec_f32x32){A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)]} *
+                      __builtin_convertvector(
+                          *(const risec_f32x32u*)&tmp[128 * l + 32 * k * j + 32 * k * q + 32],
+                          risec_f32x32);
+            }
+          } else {
+            // mapSeq
+            for (int q = 0; q < 1; q += 1) {
+              *(risec_f32x32u*)&acc_2[32 * q] =
+                  *(const risec_f32x32u*)&acc_2[32 * q] +
+                  (risec_f32x32){
+                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f} *
+                      (4 * l + 1 < k
+                           ? __builtin_convertvector(
+                                 *(const risec_f32x32u*)&tmp[128 * l + 32 * k * j + 32 * k * q +
+                                                             32],
+                                 risec_f32x32)
+                           : (risec_f32x32){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
+                                            0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
+                                            0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
+                                            0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f});
+            }
           }
-          if ((l + 32 * j) < n && (p + 32 * i) < m) {
-            output[l + n * p + 32 * j + 32 * n * i] = acc + acc_3;
+          if (4 * l + 2 < k) {
+            // mapSeq
+            for (int q = 0; q < 1; q += 1) {
+              *(risec_f32x32u*)&acc_2[32 * q] =
+                  *(const risec_f32x32u*)&acc_2[32 * q] +
+                  (risec_f32x32){A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)]} *
+                      __builtin_convertvector(
+                          *(const risec_f32x32u*)&tmp[128 * l + 32 * k * j + 32 * k * q + 64],
+                          risec_f32x32);
+            }
+          } else {
+            // mapSeq
+            for (int q = 0; q < 1; q += 1) {
+              *(risec_f32x32u*)&acc_2[32 * q] =
+                  *(const risec_f32x32u*)&acc_2[32 * q] +
+                  (risec_f32x32){
+                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f} *
+                      (4 * l + 2 < k
+                           ? __builtin_convertvector(
+                                 *(const risec_f32x32u*)&tmp[128 * l + 32 * k * j + 32 * k * q +
+                                                             64],
+                                 risec_f32x32)
+                           : (risec_f32x32){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
+                                            0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
+                                            0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
+                                            0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f});
+            }
           }
+          if (4 * l + 3 < k) {
+            // mapSeq
+            for (int q = 0; q < 1; q += 1) {
+              *(risec_f32x32u*)&acc_2[32 * q] =
+                  *(const risec_f32x32u*)&acc_2[32 * q] +
+                  (risec_f32x32){A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
+                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)]} *
+                      __builtin_convertvector(
+                          *(const risec_f32x32u*)&tmp[128 * l + 32 * k * j + 32 * k * q + 96],
+                          risec_f32x32);
+            }
+          } else {
+            // mapSeq
+            for (int q = 0; q < 1; q += 1) {
+              *(risec_f32x32u*)&acc_2[32 * q] =
+                  *(const risec_f32x32u*)&acc_2[32 * q] +
+                  (risec_f32x32){
+                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
+                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f} *
+                      (4 * l + 3 < k
+                           ? __builtin_convertvector(
+                                 *(const risec_f32x32u*)&tmp[128 * l + 32 * k * j + 32 * k * q +
+                                                             96],
+                                 risec_f32x32)
+                           : (risec_f32x32){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
+                                            0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
+                                            0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
+                                            0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f});
+            }
+          }
+          // mapSeq
+          for (int q = 0; q < 32; q += 1) {
+            tmp_2[q + 32 * p] = acc_2[q];
+          }
+        }
+        // mapSeq
+        for (int p = 0; p < 32; p += 1) {
+          // mapSeq
+          for (int q = 0; q < 32; q += 1) {
+            acc[q + 32 * p] = tmp_2[q + 32 * p];
+          }
+        }
+      }
+      // mapSeq
+      for (int l = 0; l < risec_min(32, m - 32 * i); l += 1) {
+        // mapSeq
+        for (int p = 0; p < risec_min(32, n - 32 * j); p += 1) {
+          output[p + n * l + 32 * j + 32 * n * i] = acc[p + 32 * l];
         }
       }
     }
   }
   free(tmp_2);
+  free(acc);
   free(tmp);
   return 0;
 }
