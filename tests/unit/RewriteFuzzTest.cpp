@@ -172,6 +172,9 @@ const std::map<std::string, const char*> kUnreachedRules = {
     {"hoistToMem", "a toMem inside a map that does not use the map's variable: only after "
                    "storeInMemory there (0-1 per run)"},
     {"storePerWindow", "slide of a toMem: only after storeInMemory before a slide"},
+    {"storeBeforeViews", "let(toMem(V(e))) with V views of a computed e: only after "
+                         "storeInMemory(what, how) or storeArgument of such a value (Shine's "
+                         "packB in specs/mm.array-packing.elevate)"},
     {"circularBufferLoadFusion", "circularBuffer of a map (a stage before a slide): "
                                  "0 in the default run"},
 };
