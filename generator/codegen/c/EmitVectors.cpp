@@ -6,6 +6,7 @@
 #include "rise/infer/Signatures.h"
 #include "support/Diagnostic.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -84,7 +85,14 @@ CType VectorTypes::type(const rise::Type& t) {
 CExpr VectorTypes::fromLanes(const rise::Type& t, const std::vector<CExpr>& lanes) {
   CType vt = type(t);
   // `(float4)(a, b, c, d)` is OpenCL's vector literal, `(risec_f32x4){a, b,
-  // c, d}` a compound literal of the GCC vector type
+  // c, d}` a compound literal of the GCC vector type; in OpenCL a literal of
+  // one value in every lane (a column of a register tile reads one element
+  // of A for a row of B) is written once, `(float16)(A[i])`, as a person
+  // would
+  if (opencl_ && !lanes.empty() && std::all_of(lanes.begin(), lanes.end(), [&](const CExpr& l) {
+        return exprEqual(l, lanes.front());
+      }))
+    return call("(" + name(t) + ")", {lanes.front()});
   return opencl_ ? call("(" + name(t) + ")", lanes) : compoundLiteral(vt, lanes);
 }
 
