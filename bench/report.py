@@ -29,12 +29,15 @@ import sys
 VARIANT_ORDER = ["naive", "openblas-serial", "openblas-omp-t1", "openblas-omp-t2", "blis-t1",
                  "blis-t2",
                  "openblas-haswell-serial", "openblas-haswell-omp-t1", "openblas-haswell-omp-t2",
-                 "clblast", "clblast-dev", "halide-t1", "halide-t2",
+                 "clblast", "clblast-dev", "clblast-tuned", "clblast-tuned-dev", "halide-t1", "halide-t2",
                  "halide-mullapudi2016-t1", "halide-mullapudi2016-t2", "halide-adams2019-t1",
                  "halide-adams2019-t2", "halide-li2018-t1", "halide-li2018-t2", "risec-c", "risec-omp-t1",
                  "risec-omp-t2", "risec-ocl", "risec-ocl-dev"]
 # BLAS: the faster of OpenBLAS and BLIS at each size and thread count;
-# Halide: the fastest of the hand schedule and the three autoschedulers
+# CLBlast: the faster of its default parameters and those bench/clblast/tune
+# found for the device (clblast-tuned), with the same contract (host arrays or
+# device buffers); Halide: the fastest of the hand schedule and the three
+# autoschedulers
 ANCHORS = ["naive", "BLAS", "CLBlast", "Halide"]
 HALIDE_AUTOSCHEDULERS = ["mullapudi2016", "adams2019", "li2018"]
 KERNEL_ORDER = ["scal", "axpy", "asum", "scan", "maxreduce", "dot", "gemv", "mv", "mm", "transpose", "jacobi1d",
@@ -79,13 +82,18 @@ def anchor_candidates(anchor, t, variant=""):
         return [anchor_variant("OpenBLAS", t), "blis-t%d" % t]
     if anchor == "Halide":
         return ["halide-t%d" % t] + ["halide-%s-t%d" % (a, t) for a in HALIDE_AUTOSCHEDULERS]
+    if anchor == "CLBlast":
+        dev = "-dev" if variant.endswith("-dev") else ""
+        return ["clblast" + dev, "clblast-tuned" + dev]
     return [anchor_variant(anchor, t, variant)]
 
 
 def short_anchor(variant):
     """The name of an anchor run in a cell: blis, openblas, halide (the hand
-    schedule) or the autoscheduler."""
+    schedule) or the autoscheduler, tuned or default (CLBlast's parameters)."""
     parts = variant.split("-")
+    if parts[0] == "clblast":
+        return "tuned" if "tuned" in parts else "default"
     return parts[1] if parts[0] == "halide" and parts[1] in HALIDE_AUTOSCHEDULERS else parts[0]
 
 
@@ -488,7 +496,9 @@ def main(results_dir, out_dir):
            "Ratios are speedups (anchor time / variant time; > 1 is faster than the anchor), "
            "against the anchor at the same thread count (BLAS: the faster of OpenBLAS, serial "
            "build for 1 thread and OpenMP build for 2, and BLIS, named in the cell; CLBlast: "
-           "host arrays in and out; Halide: the fastest of the hand schedule and the "
+           "host arrays in and out (device buffers for the -dev variants), the faster of its "
+           "default parameters and those tuned for the device (bench/clblast/tune), named in "
+           "the cell; Halide: the fastest of the hand schedule and the "
            "Mullapudi2016, Adams2019 and Li2018 autoschedulers, named in the cell). % of limit: GB/s over the "
            "STREAM triad bandwidth (memory-bound) or GFLOP/s over the FMA peak (compute-bound) "
            "at the variant's thread count; not given for memory-bound cache-resident problems, "
