@@ -172,6 +172,8 @@ const std::map<std::string, const char*> kUnreachedRules = {
     {"hoistToMem", "a toMem inside a map that does not use the map's variable: only after "
                    "storeInMemory there (0-1 per run)"},
     {"storePerWindow", "slide of a toMem: only after storeInMemory before a slide"},
+    {"padCstBeforeMap", "padCst of a map of paddings with the same constant: 0-1 per run "
+                        "(1 with seeds 11 and 12, 0 with the default seed)"},
     {"storeBeforeViews", "let(toMem(V(e))) with V views of a computed e: only after "
                          "storeInMemory(what, how) or storeArgument of such a value (Shine's "
                          "packB in specs/mm.array-packing.elevate)"},
