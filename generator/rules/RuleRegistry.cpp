@@ -42,6 +42,7 @@ const RuleRegistry& RuleRegistry::instance() {
     registerScanRules(r);
     registerShineHarrisRules(r);
     registerLineBufferRules(r);
+    registerShineHarrisStoreRules(r);
     return r;
   }();
   return registry;

@@ -475,6 +475,12 @@ const RuleCase kCases[] = {
    "ys |> map(neg) |> circularBuffer(Global)(3)(3)(fun(x => x)) |> map(fun(w => reduce(add)(0.0f)(w)))",
    "ys |> circularBuffer(Global)(3)(3)(fun(z => fun(x => x)(neg(z)))) |> map(fun(w => reduce(add)(0.0f)(w)))",
    "ys |> circularBuffer(Global)(3)(3)(fun(x => x)) |> map(fun(w => reduce(add)(0.0f)(w)))"},
+  // Shine's storeToPrivate closure of harrisBufferedLowering (generator/rules/ShineHarrisStore.cpp)
+  {"storeToPrivate", "storeToPrivate @ topDown",
+   "zip(ys)(zip(ys |> map(neg))(ys)) |> map(fun(p => fst(p) * snd(snd(p)) - fst(snd(p)) * fst(p)))",
+   "zip(ys)(zip(ys |> map(neg))(ys)) |> map(fun(p => let(toPrivate(fst(p)))(fun(a =>"
+   " let(toPrivate(snd(snd(p))))(fun(c => let(toPrivate(fst(snd(p))))(fun(b => a * c - b * a))))))))",
+   "zip(xs)(xs) |> map(fun(p => reduce(add)(0.0f)(fst(p)) + reduce(add)(0.0f)(snd(p))))"},
   {"scanBlockedPadded", "scanBlockedPadded(3) @ outermost(isScan)", "ys |> scan(add)(0.0f)",
    "let(toMem(ys |> padCst(0, 3*((m+2)/3) - m)(0.0f) |> split(3) |> map(fun(c => reduce(add)(0.0f)(c)))))(fun(tot =>"
    " let(toMem(tot |> padCst(1, 0)(0.0f) |> scan(add)(0.0f)))(fun(offs =>"

@@ -4,8 +4,8 @@
 // (tests/shine/harris/harris.rise): each keeps harris' type and matches the
 // interpreter's harris on random images. The steps that are not ported are
 // listed in docs/strategies.md ("Shine's Harris schedules") and not tested
-// here. Shine compiles only the whole schedules (after
-// harrisBufferedLowering, not ported); risec compiles every ported step
+// here. Shine compiles only the whole schedules (harrisBuffered, the last
+// one here); risec compiles every ported step
 // (the default lowering makes the choices left) to C, whose result must
 // match the interpreter's harris at the smallest legal size and a larger
 // odd one, the 4 padding values of each row left untouched. No step has a
@@ -32,9 +32,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::vector<std::string> kSchedules = {"harrisBufferedShape1", "harrisBufferedShape2",
-                                             "harrisBufferedShape", "harrisIxWithIy",
-                                             "harrisBufferedLoweringHead"};
+const std::vector<std::string> kSchedules = {"harrisBufferedShape1",       "harrisBufferedShape2",
+                                             "harrisBufferedShape",        "harrisIxWithIy",
+                                             "harrisBufferedLoweringHead", "harrisBuffered"};
 
 // Shine's harris needs w >= 5 (rows of w - 4 values); the smallest, a square
 // one and larger odd ones (no split in these schedules: any h and w)
