@@ -67,13 +67,21 @@ void Emitter::assignment(const Phrase& lhs, const Phrase& rhs, const rise::Type&
   for (const dpia::Path::Bound& b : l.writeBounds)
     conditions.push_back(binary(COp::Lt, nats_.expr(b.index), nats_.expr(b.bound)));
   noteWrite(l.writeBounds, conditions, variable ? variable->text() : "");
-  if (conditions.empty()) {
+  // a guard the Nat prover decides (an unrolled write, `if (3 < 3)`): a
+  // false one drops the write, which may be out of bounds (fuzz finding
+  // R11: `tmp[3]` of `float tmp[3]`, rejected by Clang), a true one the test
+  CExpr cond;
+  for (std::size_t i = 0; i < conditions.size(); ++i) {
+    const dpia::Path::Bound& b = l.writeBounds[i];
+    if (rise::proveLessEqual(b.bound, b.index))
+      return;
+    if (!rise::proveLess(b.index, b.bound))
+      cond = cond ? binary(COp::And, cond, conditions[i]) : conditions[i];
+  }
+  if (!cond) {
     out.push_back(std::move(write));
     return;
   }
-  CExpr cond;
-  for (const CExpr& c : conditions)
-    cond = cond ? binary(COp::And, cond, c) : c;
   out.push_back(ifStmt(cond, {std::move(write)}));
 }
 
