@@ -90,6 +90,20 @@ TEST(DeadStores, RemovesAnUnreadScalarWithAPureInitialiser) {
   EXPECT_NE(out.find("float r = next();"), std::string::npos) << out;
 }
 
+TEST(DeadStores, MathFunctionsAndHelpersArePure) {
+  // fuzz finding R12: `float tmp_2 = fabsf(...)`, never read, was kept (and
+  // Clang's -Wunused-variable rejected the C); a foreign call still stays
+  std::vector<CStmt> body = {
+      declStmt(namedType("float"), "a", call("fabsf", {index(ident("x"), intLit(0))})),
+      declStmt(namedType("int"), "b", call("risec_min", {intLit(3), ident("n")})),
+      declStmt(namedType("float"), "c", call("user_fn", {index(ident("x"), intLit(1))})),
+      assign(index(ident("output"), intLit(0)), literal("1.0f"))};
+  std::string out = printStmts(eliminateDeadStores(body));
+  EXPECT_EQ(out.find("fabsf"), std::string::npos) << out;
+  EXPECT_EQ(out.find("risec_min"), std::string::npos) << out;
+  EXPECT_NE(out.find("float c = user_fn(x[1]);"), std::string::npos) << out;
+}
+
 TEST(DeadStores, RemovesTemporariesDeclaredBeforeTheBody) {
   // The prologue declares the stack temporaries (stage 7); the statements
   // (stage 9) only use them. An unread one is reported for its declaration

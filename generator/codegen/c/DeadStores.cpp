@@ -1,5 +1,7 @@
 #include "codegen/c/DeadStores.h"
 
+#include "rise/ast/Primitive.h"
+
 #include <set>
 #include <string>
 
@@ -33,13 +35,31 @@ void collectReads(const CStmt& s, std::set<std::string>& reads) {
       [&](const CStmt& c) { collectReads(c, reads); });
 }
 
+/// Whether `fn` is a math function of the primitive table (`fabsf`, `sqrt`,
+/// OpenCL's `fabs`) or a helper of the generated file that only computes
+/// (`risec_min`): a call of it has no effect but its value (fuzz finding
+/// R12: `float tmp_2 = fabsf(...);`, never read, was kept).
+bool pureFunction(const std::string& fn) {
+  static const std::set<std::string> pure = [] {
+    std::set<std::string> s = {"risec_min", "risec_max", "risec_pow"};
+    for (rise::Prim p : rise::allPrims()) {
+      const rise::PrimTraits& t = rise::primInfo(p).traits;
+      for (std::string_view f : {t.cMathF32, t.cMathF64, t.openclBuiltin})
+        if (!f.empty())
+          s.insert(std::string(f));
+    }
+    return s;
+  }();
+  return pure.count(fn) > 0;
+}
+
 /// Whether evaluating `e` has no effect but its value: no assignment, no
-/// increment, no call (a call may allocate, like malloc, or be a foreign
-/// function).
+/// increment, no call but of a pure function (any other call may allocate,
+/// like malloc, or be a foreign function).
 bool withoutSideEffects(const CExpr& e) {
   if (!e)
     return true;
-  if (isAssignment(e) || e->kind() == ExprNode::Kind::Call)
+  if (isAssignment(e) || (e->kind() == ExprNode::Kind::Call && !pureFunction(e->text())))
     return false;
   if (e->kind() == ExprNode::Kind::Unary && (e->op() == COp::PreInc || e->op() == COp::PreDec))
     return false;
