@@ -91,6 +91,7 @@ void registerScanRules(RuleRegistry& r);
 void registerShineHarrisRules(RuleRegistry& r);
 void registerLineBufferRules(RuleRegistry& r);
 void registerShineHarrisStoreRules(RuleRegistry& r);
+void registerShineHarrisSplitRules(RuleRegistry& r);
 
 /// Shine's reorder over a nest of maps and reductions (ReorderNest.cpp); the
 /// `reorder` rule falls back to it where the nest is not of maps only.

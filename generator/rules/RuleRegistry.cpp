@@ -43,6 +43,7 @@ const RuleRegistry& RuleRegistry::instance() {
     registerShineHarrisRules(r);
     registerLineBufferRules(r);
     registerShineHarrisStoreRules(r);
+    registerShineHarrisSplitRules(r);
     return r;
   }();
   return registry;

@@ -481,6 +481,15 @@ const RuleCase kCases[] = {
    "zip(ys)(zip(ys |> map(neg))(ys)) |> map(fun(p => let(toPrivate(fst(p)))(fun(a =>"
    " let(toPrivate(snd(snd(p))))(fun(c => let(toPrivate(fst(snd(p))))(fun(b => a * c - b * a))))))))",
    "zip(xs)(xs) |> map(fun(p => reduce(add)(0.0f)(fst(p)) + reduce(add)(0.0f)(snd(p))))"},
+  // Shine's slide movements of harrisSplitParShape (generator/rules/ShineHarrisSplit.cpp)
+  {"slideBeforeSplit", "slideBeforeSplit @ topDown",
+   "ys |> take(4) |> slide(2, 1) |> split(3) |> map(fun(c => c |> map(fun(w => reduce(add)(0.0f)(w)))))",
+   "ys |> take(4) |> slide(4, 3) |> map(slide(2, 1)) |> map(fun(c => c |> map(fun(w => reduce(add)(0.0f)(w)))))",
+   "ys |> take(4) |> slide(2, 2) |> split(2) |> map(fun(c => c |> map(fun(w => reduce(add)(0.0f)(w)))))"},
+  {"slideBeforeSlide", "slideBeforeSlide @ topDown",
+   "ys |> take(4) |> slide(2, 1) |> slide(2, 1) |> map(fun(c => c |> map(fun(w => reduce(add)(0.0f)(w)))))",
+   "ys |> take(4) |> slide(3, 1) |> map(slide(2, 1)) |> map(fun(c => c |> map(fun(w => reduce(add)(0.0f)(w)))))",
+   "ys |> take(4) |> slide(2, 2) |> slide(2, 2) |> map(fun(c => c |> map(fun(w => reduce(add)(0.0f)(w)))))"},
   {"scanBlockedPadded", "scanBlockedPadded(3) @ outermost(isScan)", "ys |> scan(add)(0.0f)",
    "let(toMem(ys |> padCst(0, 3*((m+2)/3) - m)(0.0f) |> split(3) |> map(fun(c => reduce(add)(0.0f)(c)))))(fun(tot =>"
    " let(toMem(tot |> padCst(1, 0)(0.0f) |> scan(add)(0.0f)))(fun(offs =>"

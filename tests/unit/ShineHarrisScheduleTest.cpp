@@ -8,9 +8,9 @@
 // one here); risec compiles every ported step
 // (the default lowering makes the choices left) to C, whose result must
 // match the interpreter's harris at the smallest legal size and a larger
-// odd one, the 4 padding values of each row left untouched. No step has a
-// mapPar (the ported lowering head is sequential), so there is no OpenMP
-// run.
+// odd one, the 4 padding values of each row left untouched. Only
+// harrisBufferedSplitPar has a parallel map (Shine's mapGlobal, here mapPar):
+// its OpenMP C runs at 1 and 2 threads (ShineHarrisSplitPar).
 #include "CKernelRunner.h"
 #include "ElevateTestUtil.h"
 #include "codegen/Compile.h"
@@ -186,5 +186,101 @@ TEST_P(ShineHarrisSchedule, MatchesTheInterpreterOnRandomImages) {
 
 INSTANTIATE_TEST_SUITE_P(Ports, ShineHarrisSchedule, ::testing::ValuesIn(kSchedules),
                          [](const auto& info) { return info.param; });
+
+// harrisBufferedSplitPar(4) with mapPar for Shine's mapGlobal: the output rows
+// in strips of 4 (h a multiple of 4), each strip through its own line
+// buffers, the strips in parallel (OpenMP).
+const char* kSplitPar = "harrisBufferedSplitParOmp";
+
+TEST(ShineHarrisSplitPar, KeepsTheTypeAndRefusesHeightsNotInStrips) {
+  Schedule s = apply(kSplitPar);
+  // the rows are 4*(h/4) (splitJoin), which is h where the call is not
+  // refused (h a multiple of 4)
+  EXPECT_EQ(rise::typeToString(s.rewritten.type),
+            "(h: Nat) -> (w: Nat) -> 3.(h + 4).w.f32 -> (4*(h/4)).w.f32");
+  rise::interp::SizeEnv sizes{{"h", 8}, {"w", 7}};
+  EXPECT_TRUE(rise::typeEqual(rise::interp::instantiateEntry(s.rewritten, sizes).outputType,
+                              rise::interp::instantiateEntry(s.harris.def, sizes).outputType));
+  std::set<std::string> refused =
+      conditions(rise::refusingPreconditions(s.rewritten.preconditions));
+  // the strips: h a multiple of 4, at least one strip (slide(8, 4) over
+  // h + 4 rows); harris' own w >= 5
+  EXPECT_EQ(refused, (std::set<std::string>{"h >= 4", "h%4 == 0", "w >= 5"}));
+}
+
+TEST(ShineHarrisSplitPar, MatchesTheInterpreterOnRandomImages) {
+  Schedule s = apply(kSplitPar);
+  std::uint64_t seed = 23;
+  for (auto [h, w] : std::vector<std::pair<int, int>>{{4, 5}, {8, 6}, {12, 13}})
+    EXPECT_TRUE(sameResults(s.harris.def, s.rewritten, {{"h", h}, {"w", w}}, seed++))
+        << h << "x" << w;
+}
+
+TEST(ShineHarrisSplitPar, ItsOpenMPMatchesTheInterpreterAtOneAndTwoThreads) {
+  using namespace risec::testsupport;
+  Schedule s = apply(kSplitPar);
+  rise::Program program = elevate::rewrittenProgram(s.harris.program, s.rewritten);
+  std::string symbol = "harris_split_par";
+  codegen::c::COptions opts{symbol, "tests/shine/harris/harris.rise", "test", s.strategyFile,
+                            *codegen::parseTarget("openmp")};
+  codegen::CompileResult compiled = codegen::compileToC(program, s.rewritten, opts);
+  ASSERT_NE(compiled.files.source.find("#pragma omp"), std::string::npos);
+  fs::path dir =
+      fs::temp_directory_path() / ("risec-shine-split-par-" + std::to_string(::getpid()));
+  std::string log;
+  ASSERT_EQ(buildKernel(dir, symbol, compiled.files, driverSource(symbol, s.rewritten, 2), "gcc",
+                        defaultCFlags() + " -fopenmp", log),
+            0)
+      << log;
+  std::vector<std::string> sizeNames = rise::interp::sizeParameters(s.rewritten);
+  float untouched;
+  std::memset(&untouched, 0xAB, sizeof untouched);
+  for (const char* threads : {"1", "2"}) {
+    ::setenv("OMP_NUM_THREADS", threads, 1);
+    // h = 6 (not in strips of 4) and w = 4 are refused, the output untouched
+    for (auto [h, w] : std::vector<std::pair<int, int>>{{6, 5}, {4, 4}}) {
+      std::ostringstream record;
+      record << h << "\n" << w << "\n";
+      writeDummyInputsAndOutputs(s.rewritten, record);
+      std::string out;
+      ASSERT_EQ(runDriver(dir, (dir / "gcc").string(), record.str(), out), 0) << out;
+      EXPECT_EQ(out, "rc 1\nuntouched 1\n") << h << "x" << w;
+    }
+    std::uint64_t seed = 29;
+    for (auto [h, w] : std::vector<std::pair<int, int>>{{4, 5}, {12, 13}}) {
+      SCOPED_TRACE(std::string(threads) + " threads at " + std::to_string(h) + "x" +
+                   std::to_string(w));
+      rise::interp::SizeEnv sizes{{"h", h}, {"w", w}};
+      rise::interp::EntryInterface iface = rise::interp::instantiateEntry(s.harris.def, sizes);
+      std::mt19937_64 rng(seed++);
+      std::vector<rise::interp::Value> img = {
+          rise::interp::randomValue(iface.inputTypes.at(0), rng)};
+      rise::interp::Value expected = rise::interp::evaluate(s.harris.def, sizes, img);
+      std::string out;
+      ASSERT_EQ(runDriver(dir, (dir / "gcc").string(),
+                          inputRecord(s.rewritten, sizeNames, sizes, img), out),
+                0)
+          << out;
+      std::vector<std::string> tok = tokens(out);
+      ASSERT_GE(tok.size(), 2u) << out;
+      ASSERT_EQ(tok[0] + " " + tok[1], "rc 0") << out;
+      std::size_t pos = 2;
+      rise::interp::Value actual = unflatten(iface.outputType, tok, pos);
+      for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) {
+          float got = static_cast<float>(actual[y][x].asScalar().asDouble());
+          double want = expected[y][x].asScalar().asDouble();
+          if (x < w - 4)
+            EXPECT_NEAR(got, want, 1e-6 + 1e-4 * std::fabs(want)) << y << "," << x;
+          else
+            EXPECT_EQ(std::memcmp(&got, &untouched, sizeof got), 0)
+                << "padding " << y << "," << x << " written";
+        }
+    }
+  }
+  ::unsetenv("OMP_NUM_THREADS");
+  if (!HasFailure())
+    fs::remove_all(dir);
+}
 
 } // namespace
