@@ -518,10 +518,42 @@ TypedDef betaNormal(const Program& program, const TypedDef& def) {
   return out;
 }
 
+bool hasLetOfAFunctionWithoutLambda(const Expr& e) {
+  Spine s = spineOf(e);
+  if (isPrim(s.head, Prim::Let) && s.args.size() == 2 && s.args[1]->kind() != ExprKind::Lambda)
+    return true;
+  return anyChild(e, hasLetOfAFunctionWithoutLambda);
+}
+
+Expr etaExpandLets(const Expr& e, NameSupply& names) {
+  Expr r = mapChildren(e, [&](const Expr& c) { return etaExpandLets(c, names); });
+  Spine s = spineOf(r);
+  if (!isPrim(s.head, Prim::Let) || s.args.size() != 2 || s.args[1]->kind() == ExprKind::Lambda)
+    return r;
+  std::string x = names.fresh("x");
+  return app(prim(Prim::Let), s.args[0], lam(x, app(s.args[1], var(x))));
+}
+
+/// `let(v)(f)` with f not written as a lambda (`let(v)(concat(a))`, left by
+/// etaReduction) becomes `let(v)(fun(x => f(x)))`: the access analysis
+/// follows the stored value through a lambda's parameter, and without one
+/// missed that `concat` writes it (fuzz finding R13: "accT: no rule writes
+/// Exp[2.f32, Rd]", an internal error).
+TypedDef etaExpandLetFunctions(const Program& program, const TypedDef& def) {
+  if (!hasLetOfAFunctionWithoutLambda(def.expr))
+    return def;
+  NameSupply names;
+  Expr stripped = stripImplicit(annotateParams(def.expr));
+  names.reserve(stripped);
+  TypedDef out = retype(program, def.name, etaExpandLets(stripped, names));
+  out.preconditions = def.preconditions;
+  return out;
+}
+
 } // namespace
 
 TypedDef lowerToC(const Program& program, const TypedDef& def, LowerTarget target) {
-  TypedDef out = betaNormal(program, def);
+  TypedDef out = betaNormal(program, etaExpandLetFunctions(program, def));
   out.expr = StoreLetBoundScalars(target).run(out.expr);
   Sequentialise seq(target);
   out.expr = seq.run(out.expr);
