@@ -209,11 +209,15 @@ TEST(ShineHarrisSplitPar, KeepsTheTypeAndRefusesHeightsNotInStrips) {
 }
 
 TEST(ShineHarrisSplitPar, MatchesTheInterpreterOnRandomImages) {
-  Schedule s = apply(kSplitPar);
-  std::uint64_t seed = 23;
-  for (auto [h, w] : std::vector<std::pair<int, int>>{{4, 5}, {8, 6}, {12, 13}})
-    EXPECT_TRUE(sameResults(s.harris.def, s.rewritten, {{"h", h}, {"w", w}}, seed++))
-        << h << "x" << w;
+  // the OpenMP variant and Shine's own (mapGlobal: mapToGlobal(0); its
+  // OpenCL does not compile yet, docs/strategies.md)
+  for (const char* name : {kSplitPar, "harrisBufferedSplitPar"}) {
+    Schedule s = apply(name);
+    std::uint64_t seed = 23;
+    for (auto [h, w] : std::vector<std::pair<int, int>>{{4, 5}, {8, 6}, {12, 13}})
+      EXPECT_TRUE(sameResults(s.harris.def, s.rewritten, {{"h", h}, {"w", w}}, seed++))
+          << name << " at " << h << "x" << w;
+  }
 }
 
 TEST(ShineHarrisSplitPar, ItsOpenMPMatchesTheInterpreterAtOneAndTwoThreads) {
