@@ -45,6 +45,9 @@ std::set<std::string> Emitter::calledHelpers(const std::vector<CStmt>& body) con
     for (const std::string& c : calls)
       if (c == h || c.find(h + "(") != std::string::npos)
         used.insert(h);
+  for (const std::string& h : vectors_.splatNames())
+    if (calls.count(h))
+      used.insert(h);
   return used;
 }
 
@@ -149,6 +152,8 @@ void Emitter::guardedStructs(TranslationUnit& h) {
 }
 
 std::string Emitter::helperCode(const std::string& h) {
+  if (h.size() > 6 && h.compare(h.size() - 6, 6, "_splat") == 0)
+    return vectors_.splatCode(h);
   if (h == "risec_min")
     return "static inline int risec_min(int a, int b) { return a < b ? a : b; }";
   if (h == "risec_max")

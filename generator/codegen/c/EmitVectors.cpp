@@ -89,22 +89,47 @@ CExpr VectorTypes::fromLanes(const rise::Type& t, const std::vector<CExpr>& lane
   // one value in every lane (a column of a register tile reads one element
   // of A for a row of B) is written once, `(float16)(A[i])`, as a person
   // would
-  if (opencl_ && !lanes.empty() && std::all_of(lanes.begin(), lanes.end(), [&](const CExpr& l) {
-        return exprEqual(l, lanes.front());
-      }))
-    return call("(" + name(t) + ")", {lanes.front()});
+  if (!lanes.empty() && std::all_of(lanes.begin(), lanes.end(),
+                                    [&](const CExpr& l) { return exprEqual(l, lanes.front()); }))
+    return broadcast(t, lanes.front());
   return opencl_ ? call("(" + name(t) + ")", lanes) : compoundLiteral(vt, lanes);
 }
 
 CExpr VectorTypes::broadcast(const rise::Type& t, const CExpr& x) {
   if (opencl_)
     return call("(" + printType(type(t)) + ")", {x});
-  return fromLanes(t, std::vector<CExpr>(static_cast<std::size_t>(widthOf(t)), x));
+  type(t);
+  return call(name(t) + "_splat", {x});
+}
+
+std::vector<std::string> VectorTypes::splatNames() const {
+  std::vector<std::string> out;
+  for (const rise::Type& t : used_)
+    out.push_back(name(t) + "_splat");
+  return out;
+}
+
+std::string VectorTypes::splatCode(const std::string& splat) const {
+  for (const rise::Type& t : used_) {
+    if (name(t) + "_splat" != splat)
+      continue;
+    // a macro, not a function: a function returning a vector wider than the
+    // ISA's registers changes the ABI (gcc's -Wpsabi for 32-byte vectors on
+    // baseline x86-64), and the same definition may occur twice in a
+    // translation unit (kernels' files compiled together), which C allows
+    // for a macro
+    std::string lanes;
+    for (std::int64_t k = 0; k < widthOf(t); ++k)
+      lanes += k == 0 ? "(x)" : ", (x)";
+    return "/* every lane x */\n#define " + splat + "(x) ((" + name(t) + "){" + lanes + "})";
+  }
+  throw InternalError("vector back end: no vector type for the helper `" + splat + "`");
 }
 
 CExpr VectorTypes::exactly(const rise::Type& t, const CExpr& v) {
-  // variables and compound literals have the value type already
-  if (opencl_ || v->kind() == ExprNode::Kind::Ident || v->kind() == ExprNode::Kind::Compound)
+  // variables, compound literals and splats have the value type already
+  if (opencl_ || v->kind() == ExprNode::Kind::Ident || v->kind() == ExprNode::Kind::Compound ||
+      (v->kind() == ExprNode::Kind::Call && v->text() == name(t) + "_splat"))
     return v;
   return call("__builtin_convertvector", {v, ident(printType(type(t)))});
 }

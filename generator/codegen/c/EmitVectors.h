@@ -46,7 +46,8 @@ public:
   bool native(const rise::Type& t) const;
   /// The value type: `risec_f32x4` (declared by `declarations`) or `float4`.
   CType type(const rise::Type& t);
-  /// Every lane `x`: `(risec_f32x4){x, x, x, x}` or `(float4)(x)`.
+  /// Every lane `x`: `risec_f32x4_splat(x)` (a macro of the file, see
+  /// splatCode) or `(float4)(x)`.
   CExpr broadcast(const rise::Type& t, const CExpr& x);
   /// A vector from its lanes: `(risec_f32x4){a, b, c, d}` or `(float4)(a, b, c, d)`.
   CExpr fromLanes(const rise::Type& t, const std::vector<CExpr>& lanes);
@@ -80,6 +81,10 @@ public:
   /// __attribute__((vector_size(16)));`) of each vector type used.
   std::vector<std::pair<std::string, std::string>> valueTypedefs() const;
   bool used() const { return !used_.empty(); }
+  /// C: the names of the splat macros (`risec_f32x4_splat`) of the vector
+  /// types used; splatCode(name) defines one.
+  std::vector<std::string> splatNames() const;
+  std::string splatCode(const std::string& splat) const;
 
 private:
   bool opencl_;
