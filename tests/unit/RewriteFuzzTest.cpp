@@ -274,6 +274,8 @@ std::optional<std::vector<rules::RuleArg>> chooseArgs(const rules::RuleInfo& inf
     return std::vector<rules::RuleArg>{rng.range(1, 5)};
   if (n == "reduceToWorkGroups")
     return std::vector<rules::RuleArg>{rng.range(1, 4), rng.range(1, 4)};
+  if (n == "reduceToWorkGroupsBlocked")
+    return std::vector<rules::RuleArg>{rng.range(1, 4), rng.range(1, 4), rng.range(1, 4)};
   if (n == "stageTiles")
     return std::vector<rules::RuleArg>{rng.range(1, 4), rng.range(1, 4), rng.range(1, 4)};
   if (n == "reduceToOclSeq" || n == "iterateToOcl" || n == "reduceSeqToOcl" || n == "toMemIn" ||
