@@ -21,6 +21,9 @@
 typedef float risec_f32x4 __attribute__((vector_size(16)));
 typedef float risec_f32x4u __attribute__((vector_size(16), aligned(4), may_alias));
 
+/* every lane x */
+#define risec_f32x4_splat(x) ((risec_f32x4){(x), (x), (x), (x)})
+
 int asum_c_x86_64(float* restrict output, int n, const float* restrict xs) {
   if (n < 0) {
     return 2;
@@ -30,7 +33,7 @@ int asum_c_x86_64(float* restrict output, int n, const float* restrict xs) {
   float acc_2[32];
   // mapSeq
   for (int i = 0; i < 8; i += 1) {
-    *(risec_f32x4u*)&acc_2[4 * i] = (risec_f32x4){0.0f, 0.0f, 0.0f, 0.0f};
+    *(risec_f32x4u*)&acc_2[4 * i] = risec_f32x4_splat(0.0f);
   }
   // reduceSeq
   for (int i = 0; i < n / 32; i += 1) {
@@ -59,7 +62,7 @@ int asum_c_x86_64(float* restrict output, int n, const float* restrict xs) {
                                  (risec_f32x4){fabsf(xs[32 * i + 28]), fabsf(xs[32 * i + 29]),
                                                fabsf(xs[32 * i + 30]), fabsf(xs[32 * i + 31])};
   }
-  risec_f32x4 acc_3 = (risec_f32x4){0.0f, 0.0f, 0.0f, 0.0f};
+  risec_f32x4 acc_3 = risec_f32x4_splat(0.0f);
   acc_3 = acc_3 + *(const risec_f32x4u*)&acc_2[0];
   acc_3 = acc_3 + *(const risec_f32x4u*)&acc_2[4];
   acc_3 = acc_3 + *(const risec_f32x4u*)&acc_2[8];

@@ -21,6 +21,10 @@
 typedef float risec_f32x16 __attribute__((vector_size(64)));
 typedef float risec_f32x16u __attribute__((vector_size(64), aligned(4), may_alias));
 
+/* every lane x */
+#define risec_f32x16_splat(x)                                                                      \
+  ((risec_f32x16){(x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x)})
+
 int asum_c_x86_64_v4(float* restrict output, int n, const float* restrict xs) {
   if (n < 0) {
     return 2;
@@ -30,9 +34,7 @@ int asum_c_x86_64_v4(float* restrict output, int n, const float* restrict xs) {
   float acc_2[64];
   // mapSeq
   for (int i = 0; i < 4; i += 1) {
-    *(risec_f32x16u*)&acc_2[16 * i] =
-        (risec_f32x16){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                       0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+    *(risec_f32x16u*)&acc_2[16 * i] = risec_f32x16_splat(0.0f);
   }
   // reduceSeq
   for (int i = 0; i < n / 64; i += 1) {
@@ -69,8 +71,7 @@ int asum_c_x86_64_v4(float* restrict output, int n, const float* restrict xs) {
                        fabsf(xs[64 * i + 60]), fabsf(xs[64 * i + 61]), fabsf(xs[64 * i + 62]),
                        fabsf(xs[64 * i + 63])};
   }
-  risec_f32x16 acc_3 = (risec_f32x16){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                                      0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+  risec_f32x16 acc_3 = risec_f32x16_splat(0.0f);
   acc_3 = acc_3 + *(const risec_f32x16u*)&acc_2[0];
   acc_3 = acc_3 + *(const risec_f32x16u*)&acc_2[16];
   acc_3 = acc_3 + *(const risec_f32x16u*)&acc_2[32];

@@ -33,7 +33,7 @@ __kernel void asum_opencl_cpu(global float* restrict output, int n, const global
       float acc_2[32];
       // mapSeq
       for (int k = 0; k < 4; k += 1) {
-        vstore8((float8)(0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f), 0, acc_2 + 8 * k);
+        vstore8((float8)(0.0f), 0, acc_2 + 8 * k);
       }
       // reduceSeq
       for (int k = 0; k < 128 * (n / 262144); k += 1) {

@@ -23,6 +23,9 @@
 typedef float risec_f32x4 __attribute__((vector_size(16)));
 typedef float risec_f32x4u __attribute__((vector_size(16), aligned(4), may_alias));
 
+/* every lane x */
+#define risec_f32x4_splat(x) ((risec_f32x4){(x), (x), (x), (x)})
+
 int asum_openmp_x86_64(float* restrict output, int n, const float* restrict xs) {
   if (n < 0) {
     return 2;
@@ -42,7 +45,7 @@ int asum_openmp_x86_64(float* restrict output, int n, const float* restrict xs) 
     float acc[32];
     // mapSeq
     for (int j = 0; j < 8; j += 1) {
-      *(risec_f32x4u*)&acc[4 * j] = (risec_f32x4){0.0f, 0.0f, 0.0f, 0.0f};
+      *(risec_f32x4u*)&acc[4 * j] = risec_f32x4_splat(0.0f);
     }
     // reduceSeq
     for (int j = 0; j < 64; j += 1) {
@@ -79,7 +82,7 @@ int asum_openmp_x86_64(float* restrict output, int n, const float* restrict xs) 
           (risec_f32x4){fabsf(xs[2048 * i + 32 * j + 28]), fabsf(xs[2048 * i + 32 * j + 29]),
                         fabsf(xs[2048 * i + 32 * j + 30]), fabsf(xs[2048 * i + 32 * j + 31])};
     }
-    risec_f32x4 acc_2 = (risec_f32x4){0.0f, 0.0f, 0.0f, 0.0f};
+    risec_f32x4 acc_2 = risec_f32x4_splat(0.0f);
     acc_2 = acc_2 + *(const risec_f32x4u*)&acc[0];
     acc_2 = acc_2 + *(const risec_f32x4u*)&acc[4];
     acc_2 = acc_2 + *(const risec_f32x4u*)&acc[8];
@@ -106,7 +109,7 @@ int asum_openmp_x86_64(float* restrict output, int n, const float* restrict xs) 
   float acc_6[32];
   // mapSeq
   for (int i = 0; i < 8; i += 1) {
-    *(risec_f32x4u*)&acc_6[4 * i] = (risec_f32x4){0.0f, 0.0f, 0.0f, 0.0f};
+    *(risec_f32x4u*)&acc_6[4 * i] = risec_f32x4_splat(0.0f);
   }
   // reduceSeq
   for (int i = 0; i < n % 2048 / 32; i += 1) {
@@ -151,7 +154,7 @@ int asum_openmp_x86_64(float* restrict output, int n, const float* restrict xs) 
                                                fabsf(xs[32 * i + 2048 * (n / 2048) + 30]),
                                                fabsf(xs[32 * i + 2048 * (n / 2048) + 31])};
   }
-  risec_f32x4 acc_7 = (risec_f32x4){0.0f, 0.0f, 0.0f, 0.0f};
+  risec_f32x4 acc_7 = risec_f32x4_splat(0.0f);
   acc_7 = acc_7 + *(const risec_f32x4u*)&acc_6[0];
   acc_7 = acc_7 + *(const risec_f32x4u*)&acc_6[4];
   acc_7 = acc_7 + *(const risec_f32x4u*)&acc_6[8];

@@ -23,6 +23,9 @@
 typedef float risec_f32x8 __attribute__((vector_size(32)));
 typedef float risec_f32x8u __attribute__((vector_size(32), aligned(4), may_alias));
 
+/* every lane x */
+#define risec_f32x8_splat(x) ((risec_f32x8){(x), (x), (x), (x), (x), (x), (x), (x)})
+
 int asum_openmp_x86_64_v3(float* restrict output, int n, const float* restrict xs) {
   if (n < 0) {
     return 2;
@@ -42,7 +45,7 @@ int asum_openmp_x86_64_v3(float* restrict output, int n, const float* restrict x
     float acc[64];
     // mapSeq
     for (int j = 0; j < 8; j += 1) {
-      *(risec_f32x8u*)&acc[8 * j] = (risec_f32x8){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+      *(risec_f32x8u*)&acc[8 * j] = risec_f32x8_splat(0.0f);
     }
     // reduceSeq
     for (int j = 0; j < 64; j += 1) {
@@ -95,7 +98,7 @@ int asum_openmp_x86_64_v3(float* restrict output, int n, const float* restrict x
                         fabsf(xs[4096 * i + 64 * j + 60]), fabsf(xs[4096 * i + 64 * j + 61]),
                         fabsf(xs[4096 * i + 64 * j + 62]), fabsf(xs[4096 * i + 64 * j + 63])};
     }
-    risec_f32x8 acc_2 = (risec_f32x8){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+    risec_f32x8 acc_2 = risec_f32x8_splat(0.0f);
     acc_2 = acc_2 + *(const risec_f32x8u*)&acc[0];
     acc_2 = acc_2 + *(const risec_f32x8u*)&acc[8];
     acc_2 = acc_2 + *(const risec_f32x8u*)&acc[16];
@@ -126,7 +129,7 @@ int asum_openmp_x86_64_v3(float* restrict output, int n, const float* restrict x
   float acc_6[64];
   // mapSeq
   for (int i = 0; i < 8; i += 1) {
-    *(risec_f32x8u*)&acc_6[8 * i] = (risec_f32x8){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+    *(risec_f32x8u*)&acc_6[8 * i] = risec_f32x8_splat(0.0f);
   }
   // reduceSeq
   for (int i = 0; i < n % 4096 / 64; i += 1) {
@@ -187,7 +190,7 @@ int asum_openmp_x86_64_v3(float* restrict output, int n, const float* restrict x
             fabsf(xs[64 * i + 4096 * (n / 4096) + 60]), fabsf(xs[64 * i + 4096 * (n / 4096) + 61]),
             fabsf(xs[64 * i + 4096 * (n / 4096) + 62]), fabsf(xs[64 * i + 4096 * (n / 4096) + 63])};
   }
-  risec_f32x8 acc_7 = (risec_f32x8){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+  risec_f32x8 acc_7 = risec_f32x8_splat(0.0f);
   acc_7 = acc_7 + *(const risec_f32x8u*)&acc_6[0];
   acc_7 = acc_7 + *(const risec_f32x8u*)&acc_6[8];
   acc_7 = acc_7 + *(const risec_f32x8u*)&acc_6[16];

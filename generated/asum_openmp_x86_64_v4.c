@@ -23,6 +23,10 @@
 typedef float risec_f32x16 __attribute__((vector_size(64)));
 typedef float risec_f32x16u __attribute__((vector_size(64), aligned(4), may_alias));
 
+/* every lane x */
+#define risec_f32x16_splat(x)                                                                      \
+  ((risec_f32x16){(x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x)})
+
 int asum_openmp_x86_64_v4(float* restrict output, int n, const float* restrict xs) {
   if (n < 0) {
     return 2;
@@ -42,9 +46,7 @@ int asum_openmp_x86_64_v4(float* restrict output, int n, const float* restrict x
     float acc[64];
     // mapSeq
     for (int j = 0; j < 4; j += 1) {
-      *(risec_f32x16u*)&acc[16 * j] =
-          (risec_f32x16){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+      *(risec_f32x16u*)&acc[16 * j] = risec_f32x16_splat(0.0f);
     }
     // reduceSeq
     for (int j = 0; j < 64; j += 1) {
@@ -89,8 +91,7 @@ int asum_openmp_x86_64_v4(float* restrict output, int n, const float* restrict x
                          fabsf(xs[4096 * i + 64 * j + 60]), fabsf(xs[4096 * i + 64 * j + 61]),
                          fabsf(xs[4096 * i + 64 * j + 62]), fabsf(xs[4096 * i + 64 * j + 63])};
     }
-    risec_f32x16 acc_2 = (risec_f32x16){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                                        0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+    risec_f32x16 acc_2 = risec_f32x16_splat(0.0f);
     acc_2 = acc_2 + *(const risec_f32x16u*)&acc[0];
     acc_2 = acc_2 + *(const risec_f32x16u*)&acc[16];
     acc_2 = acc_2 + *(const risec_f32x16u*)&acc[32];
@@ -125,9 +126,7 @@ int asum_openmp_x86_64_v4(float* restrict output, int n, const float* restrict x
   float acc_6[64];
   // mapSeq
   for (int i = 0; i < 4; i += 1) {
-    *(risec_f32x16u*)&acc_6[16 * i] =
-        (risec_f32x16){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                       0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+    *(risec_f32x16u*)&acc_6[16 * i] = risec_f32x16_splat(0.0f);
   }
   // reduceSeq
   for (int i = 0; i < n % 4096 / 64; i += 1) {
@@ -176,8 +175,7 @@ int asum_openmp_x86_64_v4(float* restrict output, int n, const float* restrict x
             fabsf(xs[64 * i + 4096 * (n / 4096) + 60]), fabsf(xs[64 * i + 4096 * (n / 4096) + 61]),
             fabsf(xs[64 * i + 4096 * (n / 4096) + 62]), fabsf(xs[64 * i + 4096 * (n / 4096) + 63])};
   }
-  risec_f32x16 acc_7 = (risec_f32x16){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                                      0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+  risec_f32x16 acc_7 = risec_f32x16_splat(0.0f);
   acc_7 = acc_7 + *(const risec_f32x16u*)&acc_6[0];
   acc_7 = acc_7 + *(const risec_f32x16u*)&acc_6[16];
   acc_7 = acc_7 + *(const risec_f32x16u*)&acc_6[32];

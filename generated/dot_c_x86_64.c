@@ -21,6 +21,9 @@
 typedef float risec_f32x4 __attribute__((vector_size(16)));
 typedef float risec_f32x4u __attribute__((vector_size(16), aligned(4), may_alias));
 
+/* every lane x */
+#define risec_f32x4_splat(x) ((risec_f32x4){(x), (x), (x), (x)})
+
 int dot_c_x86_64(float* restrict output, int n, const float* restrict a, const float* restrict b) {
   if (n < 0) {
     return 2;
@@ -30,7 +33,7 @@ int dot_c_x86_64(float* restrict output, int n, const float* restrict a, const f
   float acc_2[32];
   // mapSeq
   for (int i = 0; i < 8; i += 1) {
-    *(risec_f32x4u*)&acc_2[4 * i] = (risec_f32x4){0.0f, 0.0f, 0.0f, 0.0f};
+    *(risec_f32x4u*)&acc_2[4 * i] = risec_f32x4_splat(0.0f);
   }
   // reduceSeq
   for (int i = 0; i < n / 32; i += 1) {
@@ -58,7 +61,7 @@ int dot_c_x86_64(float* restrict output, int n, const float* restrict a, const f
         *(const risec_f32x4u*)&acc_2[28] +
         *(const risec_f32x4u*)&a[32 * i + 28] * *(const risec_f32x4u*)&b[32 * i + 28];
   }
-  risec_f32x4 acc_3 = (risec_f32x4){0.0f, 0.0f, 0.0f, 0.0f};
+  risec_f32x4 acc_3 = risec_f32x4_splat(0.0f);
   acc_3 = acc_3 + *(const risec_f32x4u*)&acc_2[0];
   acc_3 = acc_3 + *(const risec_f32x4u*)&acc_2[4];
   acc_3 = acc_3 + *(const risec_f32x4u*)&acc_2[8];

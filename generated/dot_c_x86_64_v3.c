@@ -21,6 +21,9 @@
 typedef float risec_f32x8 __attribute__((vector_size(32)));
 typedef float risec_f32x8u __attribute__((vector_size(32), aligned(4), may_alias));
 
+/* every lane x */
+#define risec_f32x8_splat(x) ((risec_f32x8){(x), (x), (x), (x), (x), (x), (x), (x)})
+
 int dot_c_x86_64_v3(float* restrict output, int n, const float* restrict a,
                     const float* restrict b) {
   if (n < 0) {
@@ -31,7 +34,7 @@ int dot_c_x86_64_v3(float* restrict output, int n, const float* restrict a,
   float acc_2[64];
   // mapSeq
   for (int i = 0; i < 8; i += 1) {
-    *(risec_f32x8u*)&acc_2[8 * i] = (risec_f32x8){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+    *(risec_f32x8u*)&acc_2[8 * i] = risec_f32x8_splat(0.0f);
   }
   // reduceSeq
   for (int i = 0; i < n / 64; i += 1) {
@@ -59,7 +62,7 @@ int dot_c_x86_64_v3(float* restrict output, int n, const float* restrict a,
         *(const risec_f32x8u*)&acc_2[56] +
         *(const risec_f32x8u*)&a[64 * i + 56] * *(const risec_f32x8u*)&b[64 * i + 56];
   }
-  risec_f32x8 acc_3 = (risec_f32x8){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+  risec_f32x8 acc_3 = risec_f32x8_splat(0.0f);
   acc_3 = acc_3 + *(const risec_f32x8u*)&acc_2[0];
   acc_3 = acc_3 + *(const risec_f32x8u*)&acc_2[8];
   acc_3 = acc_3 + *(const risec_f32x8u*)&acc_2[16];

@@ -21,6 +21,10 @@
 typedef float risec_f32x16 __attribute__((vector_size(64)));
 typedef float risec_f32x16u __attribute__((vector_size(64), aligned(4), may_alias));
 
+/* every lane x */
+#define risec_f32x16_splat(x)                                                                      \
+  ((risec_f32x16){(x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x)})
+
 int dot_c_x86_64_v4(float* restrict output, int n, const float* restrict a,
                     const float* restrict b) {
   if (n < 0) {
@@ -31,9 +35,7 @@ int dot_c_x86_64_v4(float* restrict output, int n, const float* restrict a,
   float acc_2[64];
   // mapSeq
   for (int i = 0; i < 4; i += 1) {
-    *(risec_f32x16u*)&acc_2[16 * i] =
-        (risec_f32x16){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                       0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+    *(risec_f32x16u*)&acc_2[16 * i] = risec_f32x16_splat(0.0f);
   }
   // reduceSeq
   for (int i = 0; i < n / 64; i += 1) {
@@ -50,8 +52,7 @@ int dot_c_x86_64_v4(float* restrict output, int n, const float* restrict a,
         *(const risec_f32x16u*)&acc_2[48] +
         *(const risec_f32x16u*)&a[64 * i + 48] * *(const risec_f32x16u*)&b[64 * i + 48];
   }
-  risec_f32x16 acc_3 = (risec_f32x16){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                                      0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+  risec_f32x16 acc_3 = risec_f32x16_splat(0.0f);
   acc_3 = acc_3 + *(const risec_f32x16u*)&acc_2[0];
   acc_3 = acc_3 + *(const risec_f32x16u*)&acc_2[16];
   acc_3 = acc_3 + *(const risec_f32x16u*)&acc_2[32];

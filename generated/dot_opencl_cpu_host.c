@@ -48,7 +48,7 @@ static const char dot_opencl_cpu_source[] =
     "      float acc_2[32];\n"
     "      // mapSeq\n"
     "      for (int k = 0; k < 4; k += 1) {\n"
-    "        vstore8((float8)(0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f), 0, acc_2 + 8 * k);\n"
+    "        vstore8((float8)(0.0f), 0, acc_2 + 8 * k);\n"
     "      }\n"
     "      // reduceSeq\n"
     "      for (int k = 0; k < 128 * (n / 262144); k += 1) {\n"

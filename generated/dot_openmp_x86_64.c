@@ -23,6 +23,9 @@
 typedef float risec_f32x4 __attribute__((vector_size(16)));
 typedef float risec_f32x4u __attribute__((vector_size(16), aligned(4), may_alias));
 
+/* every lane x */
+#define risec_f32x4_splat(x) ((risec_f32x4){(x), (x), (x), (x)})
+
 int dot_openmp_x86_64(float* restrict output, int n, const float* restrict a,
                       const float* restrict b) {
   if (n < 0) {
@@ -43,7 +46,7 @@ int dot_openmp_x86_64(float* restrict output, int n, const float* restrict a,
     float acc[32];
     // mapSeq
     for (int j = 0; j < 8; j += 1) {
-      *(risec_f32x4u*)&acc[4 * j] = (risec_f32x4){0.0f, 0.0f, 0.0f, 0.0f};
+      *(risec_f32x4u*)&acc[4 * j] = risec_f32x4_splat(0.0f);
     }
     // reduceSeq
     for (int j = 0; j < 64; j += 1) {
@@ -72,7 +75,7 @@ int dot_openmp_x86_64(float* restrict output, int n, const float* restrict a,
           *(const risec_f32x4u*)&acc[28] + *(const risec_f32x4u*)&a[2048 * i + 32 * j + 28] *
                                                *(const risec_f32x4u*)&b[2048 * i + 32 * j + 28];
     }
-    risec_f32x4 acc_2 = (risec_f32x4){0.0f, 0.0f, 0.0f, 0.0f};
+    risec_f32x4 acc_2 = risec_f32x4_splat(0.0f);
     acc_2 = acc_2 + *(const risec_f32x4u*)&acc[0];
     acc_2 = acc_2 + *(const risec_f32x4u*)&acc[4];
     acc_2 = acc_2 + *(const risec_f32x4u*)&acc[8];
@@ -99,7 +102,7 @@ int dot_openmp_x86_64(float* restrict output, int n, const float* restrict a,
   float acc_6[32];
   // mapSeq
   for (int i = 0; i < 8; i += 1) {
-    *(risec_f32x4u*)&acc_6[4 * i] = (risec_f32x4){0.0f, 0.0f, 0.0f, 0.0f};
+    *(risec_f32x4u*)&acc_6[4 * i] = risec_f32x4_splat(0.0f);
   }
   // reduceSeq
   for (int i = 0; i < n % 2048 / 32; i += 1) {
@@ -128,7 +131,7 @@ int dot_openmp_x86_64(float* restrict output, int n, const float* restrict a,
                                  *(const risec_f32x4u*)&a[32 * i + 2048 * (n / 2048) + 28] *
                                      *(const risec_f32x4u*)&b[32 * i + 2048 * (n / 2048) + 28];
   }
-  risec_f32x4 acc_7 = (risec_f32x4){0.0f, 0.0f, 0.0f, 0.0f};
+  risec_f32x4 acc_7 = risec_f32x4_splat(0.0f);
   acc_7 = acc_7 + *(const risec_f32x4u*)&acc_6[0];
   acc_7 = acc_7 + *(const risec_f32x4u*)&acc_6[4];
   acc_7 = acc_7 + *(const risec_f32x4u*)&acc_6[8];

@@ -23,6 +23,9 @@
 typedef float risec_f32x8 __attribute__((vector_size(32)));
 typedef float risec_f32x8u __attribute__((vector_size(32), aligned(4), may_alias));
 
+/* every lane x */
+#define risec_f32x8_splat(x) ((risec_f32x8){(x), (x), (x), (x), (x), (x), (x), (x)})
+
 int dot_openmp_x86_64_v3(float* restrict output, int n, const float* restrict a,
                          const float* restrict b) {
   if (n < 0) {
@@ -43,7 +46,7 @@ int dot_openmp_x86_64_v3(float* restrict output, int n, const float* restrict a,
     float acc[64];
     // mapSeq
     for (int j = 0; j < 8; j += 1) {
-      *(risec_f32x8u*)&acc[8 * j] = (risec_f32x8){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+      *(risec_f32x8u*)&acc[8 * j] = risec_f32x8_splat(0.0f);
     }
     // reduceSeq
     for (int j = 0; j < 64; j += 1) {
@@ -72,7 +75,7 @@ int dot_openmp_x86_64_v3(float* restrict output, int n, const float* restrict a,
           *(const risec_f32x8u*)&acc[56] + *(const risec_f32x8u*)&a[4096 * i + 64 * j + 56] *
                                                *(const risec_f32x8u*)&b[4096 * i + 64 * j + 56];
     }
-    risec_f32x8 acc_2 = (risec_f32x8){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+    risec_f32x8 acc_2 = risec_f32x8_splat(0.0f);
     acc_2 = acc_2 + *(const risec_f32x8u*)&acc[0];
     acc_2 = acc_2 + *(const risec_f32x8u*)&acc[8];
     acc_2 = acc_2 + *(const risec_f32x8u*)&acc[16];
@@ -103,7 +106,7 @@ int dot_openmp_x86_64_v3(float* restrict output, int n, const float* restrict a,
   float acc_6[64];
   // mapSeq
   for (int i = 0; i < 8; i += 1) {
-    *(risec_f32x8u*)&acc_6[8 * i] = (risec_f32x8){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+    *(risec_f32x8u*)&acc_6[8 * i] = risec_f32x8_splat(0.0f);
   }
   // reduceSeq
   for (int i = 0; i < n % 4096 / 64; i += 1) {
@@ -132,7 +135,7 @@ int dot_openmp_x86_64_v3(float* restrict output, int n, const float* restrict a,
                                  *(const risec_f32x8u*)&a[64 * i + 4096 * (n / 4096) + 56] *
                                      *(const risec_f32x8u*)&b[64 * i + 4096 * (n / 4096) + 56];
   }
-  risec_f32x8 acc_7 = (risec_f32x8){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+  risec_f32x8 acc_7 = risec_f32x8_splat(0.0f);
   acc_7 = acc_7 + *(const risec_f32x8u*)&acc_6[0];
   acc_7 = acc_7 + *(const risec_f32x8u*)&acc_6[8];
   acc_7 = acc_7 + *(const risec_f32x8u*)&acc_6[16];

@@ -23,6 +23,10 @@
 typedef float risec_f32x16 __attribute__((vector_size(64)));
 typedef float risec_f32x16u __attribute__((vector_size(64), aligned(4), may_alias));
 
+/* every lane x */
+#define risec_f32x16_splat(x)                                                                      \
+  ((risec_f32x16){(x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x)})
+
 int dot_openmp_x86_64_v4(float* restrict output, int n, const float* restrict a,
                          const float* restrict b) {
   if (n < 0) {
@@ -43,9 +47,7 @@ int dot_openmp_x86_64_v4(float* restrict output, int n, const float* restrict a,
     float acc[64];
     // mapSeq
     for (int j = 0; j < 4; j += 1) {
-      *(risec_f32x16u*)&acc[16 * j] =
-          (risec_f32x16){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+      *(risec_f32x16u*)&acc[16 * j] = risec_f32x16_splat(0.0f);
     }
     // reduceSeq
     for (int j = 0; j < 64; j += 1) {
@@ -62,8 +64,7 @@ int dot_openmp_x86_64_v4(float* restrict output, int n, const float* restrict a,
           *(const risec_f32x16u*)&acc[48] + *(const risec_f32x16u*)&a[4096 * i + 64 * j + 48] *
                                                 *(const risec_f32x16u*)&b[4096 * i + 64 * j + 48];
     }
-    risec_f32x16 acc_2 = (risec_f32x16){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                                        0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+    risec_f32x16 acc_2 = risec_f32x16_splat(0.0f);
     acc_2 = acc_2 + *(const risec_f32x16u*)&acc[0];
     acc_2 = acc_2 + *(const risec_f32x16u*)&acc[16];
     acc_2 = acc_2 + *(const risec_f32x16u*)&acc[32];
@@ -98,9 +99,7 @@ int dot_openmp_x86_64_v4(float* restrict output, int n, const float* restrict a,
   float acc_6[64];
   // mapSeq
   for (int i = 0; i < 4; i += 1) {
-    *(risec_f32x16u*)&acc_6[16 * i] =
-        (risec_f32x16){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                       0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+    *(risec_f32x16u*)&acc_6[16 * i] = risec_f32x16_splat(0.0f);
   }
   // reduceSeq
   for (int i = 0; i < n % 4096 / 64; i += 1) {
@@ -117,8 +116,7 @@ int dot_openmp_x86_64_v4(float* restrict output, int n, const float* restrict a,
                                   *(const risec_f32x16u*)&a[64 * i + 4096 * (n / 4096) + 48] *
                                       *(const risec_f32x16u*)&b[64 * i + 4096 * (n / 4096) + 48];
   }
-  risec_f32x16 acc_7 = (risec_f32x16){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                                      0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+  risec_f32x16 acc_7 = risec_f32x16_splat(0.0f);
   acc_7 = acc_7 + *(const risec_f32x16u*)&acc_6[0];
   acc_7 = acc_7 + *(const risec_f32x16u*)&acc_6[16];
   acc_7 = acc_7 + *(const risec_f32x16u*)&acc_6[32];

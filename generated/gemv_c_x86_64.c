@@ -25,6 +25,9 @@
 typedef float risec_f32x4 __attribute__((vector_size(16)));
 typedef float risec_f32x4u __attribute__((vector_size(16), aligned(4), may_alias));
 
+/* every lane x */
+#define risec_f32x4_splat(x) ((risec_f32x4){(x), (x), (x), (x)})
+
 int gemv_c_x86_64(float* restrict output, int n, int m, float alpha, const float* restrict A,
                   const float* restrict x, float beta, const float* restrict y) {
   if (n < 0 || m < 0) {
@@ -41,7 +44,7 @@ int gemv_c_x86_64(float* restrict output, int n, int m, float alpha, const float
     for (int j = 0; j < 4; j += 1) {
       // mapSeq
       for (int k = 0; k < 2; k += 1) {
-        *(risec_f32x4u*)&acc[8 * j + 4 * k] = (risec_f32x4){0.0f, 0.0f, 0.0f, 0.0f};
+        *(risec_f32x4u*)&acc[8 * j + 4 * k] = risec_f32x4_splat(0.0f);
       }
     }
     // reduceSeq
@@ -72,7 +75,7 @@ int gemv_c_x86_64(float* restrict output, int n, int m, float alpha, const float
                                                *(const risec_f32x4u*)&x[8 * j + 4];
     }
     float tmp_2[4];
-    risec_f32x4 acc_2 = (risec_f32x4){0.0f, 0.0f, 0.0f, 0.0f};
+    risec_f32x4 acc_2 = risec_f32x4_splat(0.0f);
     acc_2 = acc_2 + *(const risec_f32x4u*)&acc[0];
     acc_2 = acc_2 + *(const risec_f32x4u*)&acc[4];
     *(risec_f32x4u*)&tmp_2[0] = acc_2;
@@ -83,7 +86,7 @@ int gemv_c_x86_64(float* restrict output, int n, int m, float alpha, const float
     acc_3 = acc_3 + tmp_2[3];
     tmp[0] = acc_3;
     float tmp_3[4];
-    risec_f32x4 acc_4 = (risec_f32x4){0.0f, 0.0f, 0.0f, 0.0f};
+    risec_f32x4 acc_4 = risec_f32x4_splat(0.0f);
     acc_4 = acc_4 + *(const risec_f32x4u*)&acc[8];
     acc_4 = acc_4 + *(const risec_f32x4u*)&acc[12];
     *(risec_f32x4u*)&tmp_3[0] = acc_4;
@@ -94,7 +97,7 @@ int gemv_c_x86_64(float* restrict output, int n, int m, float alpha, const float
     acc_5 = acc_5 + tmp_3[3];
     tmp[1] = acc_5;
     float tmp_4[4];
-    risec_f32x4 acc_6 = (risec_f32x4){0.0f, 0.0f, 0.0f, 0.0f};
+    risec_f32x4 acc_6 = risec_f32x4_splat(0.0f);
     acc_6 = acc_6 + *(const risec_f32x4u*)&acc[16];
     acc_6 = acc_6 + *(const risec_f32x4u*)&acc[20];
     *(risec_f32x4u*)&tmp_4[0] = acc_6;
@@ -105,7 +108,7 @@ int gemv_c_x86_64(float* restrict output, int n, int m, float alpha, const float
     acc_7 = acc_7 + tmp_4[3];
     tmp[2] = acc_7;
     float tmp_5[4];
-    risec_f32x4 acc_8 = (risec_f32x4){0.0f, 0.0f, 0.0f, 0.0f};
+    risec_f32x4 acc_8 = risec_f32x4_splat(0.0f);
     acc_8 = acc_8 + *(const risec_f32x4u*)&acc[24];
     acc_8 = acc_8 + *(const risec_f32x4u*)&acc[28];
     *(risec_f32x4u*)&tmp_5[0] = acc_8;
@@ -147,7 +150,7 @@ int gemv_c_x86_64(float* restrict output, int n, int m, float alpha, const float
     float acc_15[8];
     // mapSeq
     for (int j = 0; j < 2; j += 1) {
-      *(risec_f32x4u*)&acc_15[4 * j] = (risec_f32x4){0.0f, 0.0f, 0.0f, 0.0f};
+      *(risec_f32x4u*)&acc_15[4 * j] = risec_f32x4_splat(0.0f);
     }
     // reduceSeq
     for (int j = 0; j < m / 8; j += 1) {
@@ -158,7 +161,7 @@ int gemv_c_x86_64(float* restrict output, int n, int m, float alpha, const float
                                    *(const risec_f32x4u*)&A[m * i + 8 * j + 4 * m * (n / 4) + 4] *
                                        *(const risec_f32x4u*)&x[8 * j + 4];
     }
-    risec_f32x4 acc_16 = (risec_f32x4){0.0f, 0.0f, 0.0f, 0.0f};
+    risec_f32x4 acc_16 = risec_f32x4_splat(0.0f);
     acc_16 = acc_16 + *(const risec_f32x4u*)&acc_15[0];
     acc_16 = acc_16 + *(const risec_f32x4u*)&acc_15[4];
     *(risec_f32x4u*)&tmp_6[0] = acc_16;

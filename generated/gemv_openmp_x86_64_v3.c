@@ -26,6 +26,9 @@
 typedef float risec_f32x8 __attribute__((vector_size(32)));
 typedef float risec_f32x8u __attribute__((vector_size(32), aligned(4), may_alias));
 
+/* every lane x */
+#define risec_f32x8_splat(x) ((risec_f32x8){(x), (x), (x), (x), (x), (x), (x), (x)})
+
 int gemv_openmp_x86_64_v3(float* restrict output, int n, int m, float alpha,
                           const float* restrict A, const float* restrict x, float beta,
                           const float* restrict y) {
@@ -44,8 +47,7 @@ int gemv_openmp_x86_64_v3(float* restrict output, int n, int m, float alpha,
     for (int j = 0; j < 4; j += 1) {
       // mapSeq
       for (int k = 0; k < 2; k += 1) {
-        *(risec_f32x8u*)&acc[16 * j + 8 * k] =
-            (risec_f32x8){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+        *(risec_f32x8u*)&acc[16 * j + 8 * k] = risec_f32x8_splat(0.0f);
       }
     }
     // reduceSeq
@@ -76,7 +78,7 @@ int gemv_openmp_x86_64_v3(float* restrict output, int n, int m, float alpha,
                                      *(const risec_f32x8u*)&x[16 * j + 8];
     }
     float tmp_2[8];
-    risec_f32x8 acc_2 = (risec_f32x8){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+    risec_f32x8 acc_2 = risec_f32x8_splat(0.0f);
     acc_2 = acc_2 + *(const risec_f32x8u*)&acc[0];
     acc_2 = acc_2 + *(const risec_f32x8u*)&acc[8];
     *(risec_f32x8u*)&tmp_2[0] = acc_2;
@@ -91,7 +93,7 @@ int gemv_openmp_x86_64_v3(float* restrict output, int n, int m, float alpha,
     acc_3 = acc_3 + tmp_2[7];
     tmp[0] = acc_3;
     float tmp_3[8];
-    risec_f32x8 acc_4 = (risec_f32x8){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+    risec_f32x8 acc_4 = risec_f32x8_splat(0.0f);
     acc_4 = acc_4 + *(const risec_f32x8u*)&acc[16];
     acc_4 = acc_4 + *(const risec_f32x8u*)&acc[24];
     *(risec_f32x8u*)&tmp_3[0] = acc_4;
@@ -106,7 +108,7 @@ int gemv_openmp_x86_64_v3(float* restrict output, int n, int m, float alpha,
     acc_5 = acc_5 + tmp_3[7];
     tmp[1] = acc_5;
     float tmp_4[8];
-    risec_f32x8 acc_6 = (risec_f32x8){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+    risec_f32x8 acc_6 = risec_f32x8_splat(0.0f);
     acc_6 = acc_6 + *(const risec_f32x8u*)&acc[32];
     acc_6 = acc_6 + *(const risec_f32x8u*)&acc[40];
     *(risec_f32x8u*)&tmp_4[0] = acc_6;
@@ -121,7 +123,7 @@ int gemv_openmp_x86_64_v3(float* restrict output, int n, int m, float alpha,
     acc_7 = acc_7 + tmp_4[7];
     tmp[2] = acc_7;
     float tmp_5[8];
-    risec_f32x8 acc_8 = (risec_f32x8){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+    risec_f32x8 acc_8 = risec_f32x8_splat(0.0f);
     acc_8 = acc_8 + *(const risec_f32x8u*)&acc[48];
     acc_8 = acc_8 + *(const risec_f32x8u*)&acc[56];
     *(risec_f32x8u*)&tmp_5[0] = acc_8;
@@ -167,8 +169,7 @@ int gemv_openmp_x86_64_v3(float* restrict output, int n, int m, float alpha,
     float acc_15[16];
     // mapSeq
     for (int j = 0; j < 2; j += 1) {
-      *(risec_f32x8u*)&acc_15[8 * j] =
-          (risec_f32x8){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+      *(risec_f32x8u*)&acc_15[8 * j] = risec_f32x8_splat(0.0f);
     }
     // reduceSeq
     for (int j = 0; j < m / 16; j += 1) {
@@ -179,7 +180,7 @@ int gemv_openmp_x86_64_v3(float* restrict output, int n, int m, float alpha,
                                    *(const risec_f32x8u*)&A[m * i + 16 * j + 4 * m * (n / 4) + 8] *
                                        *(const risec_f32x8u*)&x[16 * j + 8];
     }
-    risec_f32x8 acc_16 = (risec_f32x8){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+    risec_f32x8 acc_16 = risec_f32x8_splat(0.0f);
     acc_16 = acc_16 + *(const risec_f32x8u*)&acc_15[0];
     acc_16 = acc_16 + *(const risec_f32x8u*)&acc_15[8];
     *(risec_f32x8u*)&tmp_6[0] = acc_16;

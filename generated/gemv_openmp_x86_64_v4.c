@@ -26,6 +26,10 @@
 typedef float risec_f32x16 __attribute__((vector_size(64)));
 typedef float risec_f32x16u __attribute__((vector_size(64), aligned(4), may_alias));
 
+/* every lane x */
+#define risec_f32x16_splat(x)                                                                      \
+  ((risec_f32x16){(x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x)})
+
 int gemv_openmp_x86_64_v4(float* restrict output, int n, int m, float alpha,
                           const float* restrict A, const float* restrict x, float beta,
                           const float* restrict y) {
@@ -44,9 +48,7 @@ int gemv_openmp_x86_64_v4(float* restrict output, int n, int m, float alpha,
     for (int j = 0; j < 4; j += 1) {
       // mapSeq
       for (int k = 0; k < 4; k += 1) {
-        *(risec_f32x16u*)&acc[64 * j + 16 * k] =
-            (risec_f32x16){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                           0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+        *(risec_f32x16u*)&acc[64 * j + 16 * k] = risec_f32x16_splat(0.0f);
       }
     }
     // reduceSeq
@@ -101,8 +103,7 @@ int gemv_openmp_x86_64_v4(float* restrict output, int n, int m, float alpha,
                                        *(const risec_f32x16u*)&x[64 * j + 48];
     }
     float tmp_2[16];
-    risec_f32x16 acc_2 = (risec_f32x16){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                                        0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+    risec_f32x16 acc_2 = risec_f32x16_splat(0.0f);
     acc_2 = acc_2 + *(const risec_f32x16u*)&acc[0];
     acc_2 = acc_2 + *(const risec_f32x16u*)&acc[16];
     acc_2 = acc_2 + *(const risec_f32x16u*)&acc[32];
@@ -127,8 +128,7 @@ int gemv_openmp_x86_64_v4(float* restrict output, int n, int m, float alpha,
     acc_3 = acc_3 + tmp_2[15];
     tmp[0] = acc_3;
     float tmp_3[16];
-    risec_f32x16 acc_4 = (risec_f32x16){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                                        0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+    risec_f32x16 acc_4 = risec_f32x16_splat(0.0f);
     acc_4 = acc_4 + *(const risec_f32x16u*)&acc[64];
     acc_4 = acc_4 + *(const risec_f32x16u*)&acc[80];
     acc_4 = acc_4 + *(const risec_f32x16u*)&acc[96];
@@ -153,8 +153,7 @@ int gemv_openmp_x86_64_v4(float* restrict output, int n, int m, float alpha,
     acc_5 = acc_5 + tmp_3[15];
     tmp[1] = acc_5;
     float tmp_4[16];
-    risec_f32x16 acc_6 = (risec_f32x16){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                                        0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+    risec_f32x16 acc_6 = risec_f32x16_splat(0.0f);
     acc_6 = acc_6 + *(const risec_f32x16u*)&acc[128];
     acc_6 = acc_6 + *(const risec_f32x16u*)&acc[144];
     acc_6 = acc_6 + *(const risec_f32x16u*)&acc[160];
@@ -179,8 +178,7 @@ int gemv_openmp_x86_64_v4(float* restrict output, int n, int m, float alpha,
     acc_7 = acc_7 + tmp_4[15];
     tmp[2] = acc_7;
     float tmp_5[16];
-    risec_f32x16 acc_8 = (risec_f32x16){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                                        0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+    risec_f32x16 acc_8 = risec_f32x16_splat(0.0f);
     acc_8 = acc_8 + *(const risec_f32x16u*)&acc[192];
     acc_8 = acc_8 + *(const risec_f32x16u*)&acc[208];
     acc_8 = acc_8 + *(const risec_f32x16u*)&acc[224];
@@ -236,9 +234,7 @@ int gemv_openmp_x86_64_v4(float* restrict output, int n, int m, float alpha,
     float acc_15[64];
     // mapSeq
     for (int j = 0; j < 4; j += 1) {
-      *(risec_f32x16u*)&acc_15[16 * j] =
-          (risec_f32x16){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+      *(risec_f32x16u*)&acc_15[16 * j] = risec_f32x16_splat(0.0f);
     }
     // reduceSeq
     for (int j = 0; j < m / 64; j += 1) {
@@ -258,8 +254,7 @@ int gemv_openmp_x86_64_v4(float* restrict output, int n, int m, float alpha,
           *(const risec_f32x16u*)&A[m * i + 64 * j + 4 * m * (n / 4) + 48] *
               *(const risec_f32x16u*)&x[64 * j + 48];
     }
-    risec_f32x16 acc_16 = (risec_f32x16){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                                         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+    risec_f32x16 acc_16 = risec_f32x16_splat(0.0f);
     acc_16 = acc_16 + *(const risec_f32x16u*)&acc_15[0];
     acc_16 = acc_16 + *(const risec_f32x16u*)&acc_15[16];
     acc_16 = acc_16 + *(const risec_f32x16u*)&acc_15[32];

@@ -22,6 +22,9 @@ typedef float risec_f32x4u __attribute__((vector_size(16), aligned(4), may_alias
 typedef int32_t risec_i32x4 __attribute__((vector_size(16)));
 typedef int32_t risec_i32x4u __attribute__((vector_size(16), aligned(4), may_alias));
 
+/* every lane x */
+#define risec_f32x4_splat(x) ((risec_f32x4){(x), (x), (x), (x)})
+
 int maxreduce_c_x86_64(float* restrict output, int n, const float* restrict xs) {
   if (n < 0) {
     return 2;
@@ -31,7 +34,7 @@ int maxreduce_c_x86_64(float* restrict output, int n, const float* restrict xs) 
   float acc_2[32];
   // mapSeq
   for (int i = 0; i < 8; i += 1) {
-    *(risec_f32x4u*)&acc_2[4 * i] = (risec_f32x4){-3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f};
+    *(risec_f32x4u*)&acc_2[4 * i] = risec_f32x4_splat(-3.4e+38f);
   }
   // reduceSeq
   for (int i = 0; i < n / 32; i += 1) {
@@ -76,7 +79,7 @@ int maxreduce_c_x86_64(float* restrict output, int n, const float* restrict xs) 
     *(risec_f32x4u*)&acc_2[28] =
         (risec_f32x4)(((risec_i32x4)max_a_8 & greater_8) | ((risec_i32x4)max_b_8 & ~greater_8));
   }
-  risec_f32x4 acc_3 = (risec_f32x4){-3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f};
+  risec_f32x4 acc_3 = risec_f32x4_splat(-3.4e+38f);
   risec_f32x4 max_b_9 = *(const risec_f32x4u*)&acc_2[0];
   risec_i32x4 greater_9 = acc_3 > max_b_9;
   acc_3 = (risec_f32x4)(((risec_i32x4)acc_3 & greater_9) | ((risec_i32x4)max_b_9 & ~greater_9));

@@ -22,6 +22,9 @@ typedef float risec_f32x8u __attribute__((vector_size(32), aligned(4), may_alias
 typedef int32_t risec_i32x8 __attribute__((vector_size(32)));
 typedef int32_t risec_i32x8u __attribute__((vector_size(32), aligned(4), may_alias));
 
+/* every lane x */
+#define risec_f32x8_splat(x) ((risec_f32x8){(x), (x), (x), (x), (x), (x), (x), (x)})
+
 int maxreduce_c_x86_64_v3(float* restrict output, int n, const float* restrict xs) {
   if (n < 0) {
     return 2;
@@ -31,8 +34,7 @@ int maxreduce_c_x86_64_v3(float* restrict output, int n, const float* restrict x
   float acc_2[64];
   // mapSeq
   for (int i = 0; i < 8; i += 1) {
-    *(risec_f32x8u*)&acc_2[8 * i] = (risec_f32x8){-3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f,
-                                                  -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f};
+    *(risec_f32x8u*)&acc_2[8 * i] = risec_f32x8_splat(-3.4e+38f);
   }
   // reduceSeq
   for (int i = 0; i < n / 64; i += 1) {
@@ -77,8 +79,7 @@ int maxreduce_c_x86_64_v3(float* restrict output, int n, const float* restrict x
     *(risec_f32x8u*)&acc_2[56] =
         (risec_f32x8)(((risec_i32x8)max_a_8 & greater_8) | ((risec_i32x8)max_b_8 & ~greater_8));
   }
-  risec_f32x8 acc_3 = (risec_f32x8){-3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f,
-                                    -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f};
+  risec_f32x8 acc_3 = risec_f32x8_splat(-3.4e+38f);
   risec_f32x8 max_b_9 = *(const risec_f32x8u*)&acc_2[0];
   risec_i32x8 greater_9 = acc_3 > max_b_9;
   acc_3 = (risec_f32x8)(((risec_i32x8)acc_3 & greater_9) | ((risec_i32x8)max_b_9 & ~greater_9));

@@ -22,6 +22,10 @@ typedef float risec_f32x16u __attribute__((vector_size(64), aligned(4), may_alia
 typedef int32_t risec_i32x16 __attribute__((vector_size(64)));
 typedef int32_t risec_i32x16u __attribute__((vector_size(64), aligned(4), may_alias));
 
+/* every lane x */
+#define risec_f32x16_splat(x)                                                                      \
+  ((risec_f32x16){(x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x)})
+
 int maxreduce_c_x86_64_v4(float* restrict output, int n, const float* restrict xs) {
   if (n < 0) {
     return 2;
@@ -31,9 +35,7 @@ int maxreduce_c_x86_64_v4(float* restrict output, int n, const float* restrict x
   float acc_2[64];
   // mapSeq
   for (int i = 0; i < 4; i += 1) {
-    *(risec_f32x16u*)&acc_2[16 * i] = (risec_f32x16){
-        -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f,
-        -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f};
+    *(risec_f32x16u*)&acc_2[16 * i] = risec_f32x16_splat(-3.4e+38f);
   }
   // reduceSeq
   for (int i = 0; i < n / 64; i += 1) {
@@ -58,9 +60,7 @@ int maxreduce_c_x86_64_v4(float* restrict output, int n, const float* restrict x
     *(risec_f32x16u*)&acc_2[48] =
         (risec_f32x16)(((risec_i32x16)max_a_4 & greater_4) | ((risec_i32x16)max_b_4 & ~greater_4));
   }
-  risec_f32x16 acc_3 = (risec_f32x16){
-      -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f,
-      -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f};
+  risec_f32x16 acc_3 = risec_f32x16_splat(-3.4e+38f);
   risec_f32x16 max_b_5 = *(const risec_f32x16u*)&acc_2[0];
   risec_i32x16 greater_5 = acc_3 > max_b_5;
   acc_3 = (risec_f32x16)(((risec_i32x16)acc_3 & greater_5) | ((risec_i32x16)max_b_5 & ~greater_5));

@@ -24,6 +24,9 @@ typedef float risec_f32x4u __attribute__((vector_size(16), aligned(4), may_alias
 typedef int32_t risec_i32x4 __attribute__((vector_size(16)));
 typedef int32_t risec_i32x4u __attribute__((vector_size(16), aligned(4), may_alias));
 
+/* every lane x */
+#define risec_f32x4_splat(x) ((risec_f32x4){(x), (x), (x), (x)})
+
 int maxreduce_openmp_x86_64(float* restrict output, int n, const float* restrict xs) {
   if (n < 0) {
     return 2;
@@ -43,7 +46,7 @@ int maxreduce_openmp_x86_64(float* restrict output, int n, const float* restrict
     float acc[32];
     // mapSeq
     for (int j = 0; j < 8; j += 1) {
-      *(risec_f32x4u*)&acc[4 * j] = (risec_f32x4){-3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f};
+      *(risec_f32x4u*)&acc[4 * j] = risec_f32x4_splat(-3.4e+38f);
     }
     // reduceSeq
     for (int j = 0; j < 64; j += 1) {
@@ -88,7 +91,7 @@ int maxreduce_openmp_x86_64(float* restrict output, int n, const float* restrict
       *(risec_f32x4u*)&acc[28] =
           (risec_f32x4)(((risec_i32x4)max_a_8 & greater_8) | ((risec_i32x4)max_b_8 & ~greater_8));
     }
-    risec_f32x4 acc_2 = (risec_f32x4){-3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f};
+    risec_f32x4 acc_2 = risec_f32x4_splat(-3.4e+38f);
     risec_f32x4 max_b_9 = *(const risec_f32x4u*)&acc[0];
     risec_i32x4 greater_9 = acc_2 > max_b_9;
     acc_2 = (risec_f32x4)(((risec_i32x4)acc_2 & greater_9) | ((risec_i32x4)max_b_9 & ~greater_9));
@@ -138,7 +141,7 @@ int maxreduce_openmp_x86_64(float* restrict output, int n, const float* restrict
   float acc_6[32];
   // mapSeq
   for (int i = 0; i < 8; i += 1) {
-    *(risec_f32x4u*)&acc_6[4 * i] = (risec_f32x4){-3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f};
+    *(risec_f32x4u*)&acc_6[4 * i] = risec_f32x4_splat(-3.4e+38f);
   }
   // reduceSeq
   for (int i = 0; i < n % 2048 / 32; i += 1) {
@@ -183,7 +186,7 @@ int maxreduce_openmp_x86_64(float* restrict output, int n, const float* restrict
     *(risec_f32x4u*)&acc_6[28] =
         (risec_f32x4)(((risec_i32x4)max_a_16 & greater_24) | ((risec_i32x4)max_b_24 & ~greater_24));
   }
-  risec_f32x4 acc_7 = (risec_f32x4){-3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f};
+  risec_f32x4 acc_7 = risec_f32x4_splat(-3.4e+38f);
   risec_f32x4 max_b_25 = *(const risec_f32x4u*)&acc_6[0];
   risec_i32x4 greater_25 = acc_7 > max_b_25;
   acc_7 = (risec_f32x4)(((risec_i32x4)acc_7 & greater_25) | ((risec_i32x4)max_b_25 & ~greater_25));

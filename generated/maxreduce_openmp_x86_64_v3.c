@@ -24,6 +24,9 @@ typedef float risec_f32x8u __attribute__((vector_size(32), aligned(4), may_alias
 typedef int32_t risec_i32x8 __attribute__((vector_size(32)));
 typedef int32_t risec_i32x8u __attribute__((vector_size(32), aligned(4), may_alias));
 
+/* every lane x */
+#define risec_f32x8_splat(x) ((risec_f32x8){(x), (x), (x), (x), (x), (x), (x), (x)})
+
 int maxreduce_openmp_x86_64_v3(float* restrict output, int n, const float* restrict xs) {
   if (n < 0) {
     return 2;
@@ -43,8 +46,7 @@ int maxreduce_openmp_x86_64_v3(float* restrict output, int n, const float* restr
     float acc[64];
     // mapSeq
     for (int j = 0; j < 8; j += 1) {
-      *(risec_f32x8u*)&acc[8 * j] = (risec_f32x8){-3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f,
-                                                  -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f};
+      *(risec_f32x8u*)&acc[8 * j] = risec_f32x8_splat(-3.4e+38f);
     }
     // reduceSeq
     for (int j = 0; j < 64; j += 1) {
@@ -89,8 +91,7 @@ int maxreduce_openmp_x86_64_v3(float* restrict output, int n, const float* restr
       *(risec_f32x8u*)&acc[56] =
           (risec_f32x8)(((risec_i32x8)max_a_8 & greater_8) | ((risec_i32x8)max_b_8 & ~greater_8));
     }
-    risec_f32x8 acc_2 = (risec_f32x8){-3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f,
-                                      -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f};
+    risec_f32x8 acc_2 = risec_f32x8_splat(-3.4e+38f);
     risec_f32x8 max_b_9 = *(const risec_f32x8u*)&acc[0];
     risec_i32x8 greater_9 = acc_2 > max_b_9;
     acc_2 = (risec_f32x8)(((risec_i32x8)acc_2 & greater_9) | ((risec_i32x8)max_b_9 & ~greater_9));
@@ -144,8 +145,7 @@ int maxreduce_openmp_x86_64_v3(float* restrict output, int n, const float* restr
   float acc_6[64];
   // mapSeq
   for (int i = 0; i < 8; i += 1) {
-    *(risec_f32x8u*)&acc_6[8 * i] = (risec_f32x8){-3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f,
-                                                  -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f};
+    *(risec_f32x8u*)&acc_6[8 * i] = risec_f32x8_splat(-3.4e+38f);
   }
   // reduceSeq
   for (int i = 0; i < n % 4096 / 64; i += 1) {
@@ -190,8 +190,7 @@ int maxreduce_openmp_x86_64_v3(float* restrict output, int n, const float* restr
     *(risec_f32x8u*)&acc_6[56] =
         (risec_f32x8)(((risec_i32x8)max_a_16 & greater_24) | ((risec_i32x8)max_b_24 & ~greater_24));
   }
-  risec_f32x8 acc_7 = (risec_f32x8){-3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f,
-                                    -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f};
+  risec_f32x8 acc_7 = risec_f32x8_splat(-3.4e+38f);
   risec_f32x8 max_b_25 = *(const risec_f32x8u*)&acc_6[0];
   risec_i32x8 greater_25 = acc_7 > max_b_25;
   acc_7 = (risec_f32x8)(((risec_i32x8)acc_7 & greater_25) | ((risec_i32x8)max_b_25 & ~greater_25));

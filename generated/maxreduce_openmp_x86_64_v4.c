@@ -24,6 +24,10 @@ typedef float risec_f32x16u __attribute__((vector_size(64), aligned(4), may_alia
 typedef int32_t risec_i32x16 __attribute__((vector_size(64)));
 typedef int32_t risec_i32x16u __attribute__((vector_size(64), aligned(4), may_alias));
 
+/* every lane x */
+#define risec_f32x16_splat(x)                                                                      \
+  ((risec_f32x16){(x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x)})
+
 int maxreduce_openmp_x86_64_v4(float* restrict output, int n, const float* restrict xs) {
   if (n < 0) {
     return 2;
@@ -43,9 +47,7 @@ int maxreduce_openmp_x86_64_v4(float* restrict output, int n, const float* restr
     float acc[64];
     // mapSeq
     for (int j = 0; j < 4; j += 1) {
-      *(risec_f32x16u*)&acc[16 * j] = (risec_f32x16){
-          -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f,
-          -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f};
+      *(risec_f32x16u*)&acc[16 * j] = risec_f32x16_splat(-3.4e+38f);
     }
     // reduceSeq
     for (int j = 0; j < 64; j += 1) {
@@ -70,9 +72,7 @@ int maxreduce_openmp_x86_64_v4(float* restrict output, int n, const float* restr
       *(risec_f32x16u*)&acc[48] = (risec_f32x16)(((risec_i32x16)max_a_4 & greater_4) |
                                                  ((risec_i32x16)max_b_4 & ~greater_4));
     }
-    risec_f32x16 acc_2 = (risec_f32x16){
-        -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f,
-        -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f};
+    risec_f32x16 acc_2 = risec_f32x16_splat(-3.4e+38f);
     risec_f32x16 max_b_5 = *(const risec_f32x16u*)&acc[0];
     risec_i32x16 greater_5 = acc_2 > max_b_5;
     acc_2 =
@@ -119,9 +119,7 @@ int maxreduce_openmp_x86_64_v4(float* restrict output, int n, const float* restr
   float acc_6[64];
   // mapSeq
   for (int i = 0; i < 4; i += 1) {
-    *(risec_f32x16u*)&acc_6[16 * i] = (risec_f32x16){
-        -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f,
-        -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f};
+    *(risec_f32x16u*)&acc_6[16 * i] = risec_f32x16_splat(-3.4e+38f);
   }
   // reduceSeq
   for (int i = 0; i < n % 4096 / 64; i += 1) {
@@ -146,9 +144,7 @@ int maxreduce_openmp_x86_64_v4(float* restrict output, int n, const float* restr
     *(risec_f32x16u*)&acc_6[48] = (risec_f32x16)(((risec_i32x16)max_a_8 & greater_12) |
                                                  ((risec_i32x16)max_b_12 & ~greater_12));
   }
-  risec_f32x16 acc_7 = (risec_f32x16){
-      -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f,
-      -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f, -3.4e+38f};
+  risec_f32x16 acc_7 = risec_f32x16_splat(-3.4e+38f);
   risec_f32x16 max_b_13 = *(const risec_f32x16u*)&acc_6[0];
   risec_i32x16 greater_13 = acc_7 > max_b_13;
   acc_7 =

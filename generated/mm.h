@@ -14,6 +14,7 @@
  *   mm_local_opencl (opencl)
  *   mm_loop_permutation_c (c)
  *   mm_opencl (opencl)
+ *   mm_opencl_cpu (opencl)
  *   mm_parallel_openmp (openmp)
  *   mm_register_tiles_c (c; dispatches at run time to x86-64, x86-64-v3, x86-64-v4)
  *   mm_register_tiles_openmp (openmp; dispatches at run time to x86-64, x86-64-v3, x86-64-v4)
@@ -30,6 +31,7 @@
 #include "mm_local_opencl.h"
 #include "mm_loop_permutation_c.h"
 #include "mm_opencl.h"
+#include "mm_opencl_cpu.h"
 #include "mm_parallel_openmp.h"
 #include "mm_register_tiles_c.h"
 #include "mm_register_tiles_openmp.h"

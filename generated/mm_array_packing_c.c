@@ -24,6 +24,10 @@
 typedef float risec_f32x32 __attribute__((vector_size(128)));
 typedef float risec_f32x32u __attribute__((vector_size(128), aligned(4), may_alias));
 
+/* every lane x */
+#define risec_f32x32_splat(x)                                                                      \
+  ((risec_f32x32){(x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x),  \
+                  (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x)})
 static inline int risec_min(int a, int b) {
   return a < b ? a : b;
 }
@@ -137,38 +141,7 @@ int mm_array_packing_c(float* restrict output, int m, int n, int k, const float*
               for (int i2 = 0; i2 < 1; i2 += 1) {
                 *(risec_f32x32u*)&acc_2[32 * i2] =
                     *(const risec_f32x32u*)&acc_2[32 * i2] +
-                    (risec_f32x32){A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                   A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                   A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                   A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                   A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                   A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                   A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                   A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                   A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                   A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                   A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                   A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                   A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                   A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                   A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                   A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                   A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                   A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                   A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                   A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                   A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                   A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                   A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                   A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                   A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                   A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                   A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                   A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                   A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                   A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                   A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                   A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)]} *
+                    risec_f32x32_splat(A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)]) *
                         __builtin_convertvector(
                             *(const risec_f32x32u*)&tmp[128 * l + 32 * q + 32 * k * i2 +
                                                         32 * k * j],
@@ -179,48 +152,13 @@ int mm_array_packing_c(float* restrict output, int m, int n, int k, const float*
               for (int i2 = 0; i2 < 1; i2 += 1) {
                 *(risec_f32x32u*)&acc_2[32 * i2] =
                     *(const risec_f32x32u*)&acc_2[32 * i2] +
-                    (risec_f32x32){
-                        q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                        q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                        q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                        q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                        q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                        q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                        q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                        q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                        q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                        q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                        q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                        q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                        q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                        q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                        q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                        q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                        q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                        q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                        q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                        q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                        q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                        q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                        q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                        q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                        q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                        q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                        q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                        q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                        q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                        q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                        q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                        q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f} *
-                        (q + 4 * l < k
-                             ? __builtin_convertvector(
-                                   *(const risec_f32x32u*)&tmp[128 * l + 32 * q + 32 * k * i2 +
-                                                               32 * k * j],
-                                   risec_f32x32)
-                             : (risec_f32x32){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                                              0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                                              0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                                              0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f});
+                    risec_f32x32_splat(
+                        q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f) *
+                        (q + 4 * l < k ? __builtin_convertvector(
+                                             *(const risec_f32x32u*)&tmp[128 * l + 32 * q +
+                                                                         32 * k * i2 + 32 * k * j],
+                                             risec_f32x32)
+                                       : risec_f32x32_splat(0.0f));
               }
             }
           }

@@ -24,6 +24,10 @@
 typedef float risec_f32x32 __attribute__((vector_size(128)));
 typedef float risec_f32x32u __attribute__((vector_size(128), aligned(4), may_alias));
 
+/* every lane x */
+#define risec_f32x32_splat(x)                                                                      \
+  ((risec_f32x32){(x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x),  \
+                  (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x)})
 static inline int risec_min(int a, int b) {
   return a < b ? a : b;
 }
@@ -134,38 +138,7 @@ int mm_cache_blocks_c(float* restrict output, int m, int n, int k, const float* 
           for (int q = 0; q < 1; q += 1) {
             *(risec_f32x32u*)&acc_2[32 * q] =
                 *(const risec_f32x32u*)&acc_2[32 * q] +
-                (risec_f32x32){A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)]} *
+                risec_f32x32_splat(A[(4 * l) + k * risec_min(m - 1, p + 32 * i)]) *
                     *(const risec_f32x32u*)&tmp[128 * l + 32 * k * j + 32 * k * q];
           }
           if (4 * l + 1 < k) {
@@ -173,38 +146,7 @@ int mm_cache_blocks_c(float* restrict output, int m, int n, int k, const float* 
             for (int q = 0; q < 1; q += 1) {
               *(risec_f32x32u*)&acc_2[32 * q] =
                   *(const risec_f32x32u*)&acc_2[32 * q] +
-                  (risec_f32x32){A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)]} *
+                  risec_f32x32_splat(A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)]) *
                       __builtin_convertvector(
                           *(const risec_f32x32u*)&tmp[128 * l + 32 * k * j + 32 * k * q + 32],
                           risec_f32x32);
@@ -214,48 +156,13 @@ int mm_cache_blocks_c(float* restrict output, int m, int n, int k, const float* 
             for (int q = 0; q < 1; q += 1) {
               *(risec_f32x32u*)&acc_2[32 * q] =
                   *(const risec_f32x32u*)&acc_2[32 * q] +
-                  (risec_f32x32){
-                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f} *
-                      (4 * l + 1 < k
-                           ? __builtin_convertvector(
-                                 *(const risec_f32x32u*)&tmp[128 * l + 32 * k * j + 32 * k * q +
-                                                             32],
-                                 risec_f32x32)
-                           : (risec_f32x32){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                                            0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                                            0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                                            0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f});
+                  risec_f32x32_splat(
+                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f) *
+                      (4 * l + 1 < k ? __builtin_convertvector(
+                                           *(const risec_f32x32u*)&tmp[128 * l + 32 * k * j +
+                                                                       32 * k * q + 32],
+                                           risec_f32x32)
+                                     : risec_f32x32_splat(0.0f));
             }
           }
           if (4 * l + 2 < k) {
@@ -263,38 +170,7 @@ int mm_cache_blocks_c(float* restrict output, int m, int n, int k, const float* 
             for (int q = 0; q < 1; q += 1) {
               *(risec_f32x32u*)&acc_2[32 * q] =
                   *(const risec_f32x32u*)&acc_2[32 * q] +
-                  (risec_f32x32){A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)]} *
+                  risec_f32x32_splat(A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)]) *
                       __builtin_convertvector(
                           *(const risec_f32x32u*)&tmp[128 * l + 32 * k * j + 32 * k * q + 64],
                           risec_f32x32);
@@ -304,48 +180,13 @@ int mm_cache_blocks_c(float* restrict output, int m, int n, int k, const float* 
             for (int q = 0; q < 1; q += 1) {
               *(risec_f32x32u*)&acc_2[32 * q] =
                   *(const risec_f32x32u*)&acc_2[32 * q] +
-                  (risec_f32x32){
-                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f} *
-                      (4 * l + 2 < k
-                           ? __builtin_convertvector(
-                                 *(const risec_f32x32u*)&tmp[128 * l + 32 * k * j + 32 * k * q +
-                                                             64],
-                                 risec_f32x32)
-                           : (risec_f32x32){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                                            0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                                            0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                                            0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f});
+                  risec_f32x32_splat(
+                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f) *
+                      (4 * l + 2 < k ? __builtin_convertvector(
+                                           *(const risec_f32x32u*)&tmp[128 * l + 32 * k * j +
+                                                                       32 * k * q + 64],
+                                           risec_f32x32)
+                                     : risec_f32x32_splat(0.0f));
             }
           }
           if (4 * l + 3 < k) {
@@ -353,38 +194,7 @@ int mm_cache_blocks_c(float* restrict output, int m, int n, int k, const float* 
             for (int q = 0; q < 1; q += 1) {
               *(risec_f32x32u*)&acc_2[32 * q] =
                   *(const risec_f32x32u*)&acc_2[32 * q] +
-                  (risec_f32x32){A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)]} *
+                  risec_f32x32_splat(A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)]) *
                       __builtin_convertvector(
                           *(const risec_f32x32u*)&tmp[128 * l + 32 * k * j + 32 * k * q + 96],
                           risec_f32x32);
@@ -394,48 +204,13 @@ int mm_cache_blocks_c(float* restrict output, int m, int n, int k, const float* 
             for (int q = 0; q < 1; q += 1) {
               *(risec_f32x32u*)&acc_2[32 * q] =
                   *(const risec_f32x32u*)&acc_2[32 * q] +
-                  (risec_f32x32){
-                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f} *
-                      (4 * l + 3 < k
-                           ? __builtin_convertvector(
-                                 *(const risec_f32x32u*)&tmp[128 * l + 32 * k * j + 32 * k * q +
-                                                             96],
-                                 risec_f32x32)
-                           : (risec_f32x32){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                                            0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                                            0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                                            0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f});
+                  risec_f32x32_splat(
+                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f) *
+                      (4 * l + 3 < k ? __builtin_convertvector(
+                                           *(const risec_f32x32u*)&tmp[128 * l + 32 * k * j +
+                                                                       32 * k * q + 96],
+                                           risec_f32x32)
+                                     : risec_f32x32_splat(0.0f));
             }
           }
           // mapSeq

@@ -24,6 +24,10 @@
 typedef float risec_f32x32 __attribute__((vector_size(128)));
 typedef float risec_f32x32u __attribute__((vector_size(128), aligned(4), may_alias));
 
+/* every lane x */
+#define risec_f32x32_splat(x)                                                                      \
+  ((risec_f32x32){(x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x),  \
+                  (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x)})
 static inline int risec_min(int a, int b) {
   return a < b ? a : b;
 }
@@ -72,38 +76,7 @@ int mm_loop_permutation_c(float* restrict output, int m, int n, int k, const flo
                 for (int i2 = 0; i2 < 1; i2 += 1) {
                   *(risec_f32x32u*)&acc_2[32 * i2] =
                       *(const risec_f32x32u*)&acc_2[32 * i2] +
-                      (risec_f32x32){A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                     A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                     A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                     A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                     A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                     A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                     A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                     A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                     A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                     A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                     A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                     A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                     A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                     A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                     A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                     A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                     A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                     A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                     A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                     A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                     A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                     A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                     A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                     A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                     A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                     A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                     A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                     A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                     A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                     A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                     A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                     A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)]} *
+                      risec_f32x32_splat(A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)]) *
                           __builtin_convertvector(
                               __builtin_convertvector(
                                   *(const risec_f32x32u*)&B[n * q + 32 * i2 + 32 * j + 4 * n * l],
@@ -115,51 +88,16 @@ int mm_loop_permutation_c(float* restrict output, int m, int n, int k, const flo
                 for (int i2 = 0; i2 < 1; i2 += 1) {
                   *(risec_f32x32u*)&acc_2[32 * i2] =
                       *(const risec_f32x32u*)&acc_2[32 * i2] +
-                      (risec_f32x32){
-                          q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                          q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                          q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                          q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                          q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                          q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                          q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                          q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                          q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                          q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                          q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                          q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                          q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                          q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                          q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                          q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                          q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                          q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                          q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                          q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                          q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                          q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                          q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                          q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                          q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                          q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                          q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                          q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                          q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                          q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                          q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                          q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)]
-                                        : 0.0f} *
-                          (q + 4 * l < k
-                               ? __builtin_convertvector(
-                                     __builtin_convertvector(
-                                         *(const risec_f32x32u*)&B[n * q + 32 * i2 + 32 * j +
-                                                                   4 * n * l],
-                                         risec_f32x32),
-                                     risec_f32x32)
-                               : (risec_f32x32){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                                                0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                                                0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                                                0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f});
+                      risec_f32x32_splat(q + 4 * l < k
+                                             ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)]
+                                             : 0.0f) *
+                          (q + 4 * l < k ? __builtin_convertvector(
+                                               __builtin_convertvector(
+                                                   *(const risec_f32x32u*)&B[n * q + 32 * i2 +
+                                                                             32 * j + 4 * n * l],
+                                                   risec_f32x32),
+                                               risec_f32x32)
+                                         : risec_f32x32_splat(0.0f));
                 }
               }
             }
@@ -171,38 +109,7 @@ int mm_loop_permutation_c(float* restrict output, int m, int n, int k, const flo
                 for (int i2 = 0; i2 < 1; i2 += 1) {
                   *(risec_f32x32u*)&acc_2[32 * i2] =
                       *(const risec_f32x32u*)&acc_2[32 * i2] +
-                      (risec_f32x32){A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                     A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                     A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                     A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                     A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                     A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                     A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                     A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                     A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                     A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                     A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                     A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                     A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                     A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                     A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                     A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                     A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                     A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                     A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                     A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                     A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                     A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                     A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                     A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                     A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                     A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                     A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                     A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                     A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                     A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                     A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                     A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)]} *
+                      risec_f32x32_splat(A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)]) *
                           __builtin_convertvector(
                               __builtin_convertvector(
                                   *(const risec_f32x32u*)&B[n * q + 32 * i2 + 32 * j + 4 * n * l],
@@ -214,40 +121,9 @@ int mm_loop_permutation_c(float* restrict output, int m, int n, int k, const flo
                 for (int i2 = 0; i2 < 1; i2 += 1) {
                   *(risec_f32x32u*)&acc_2[32 * i2] =
                       *(const risec_f32x32u*)&acc_2[32 * i2] +
-                      (risec_f32x32){
-                          q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                          q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                          q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                          q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                          q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                          q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                          q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                          q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                          q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                          q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                          q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                          q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                          q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                          q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                          q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                          q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                          q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                          q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                          q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                          q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                          q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                          q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                          q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                          q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                          q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                          q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                          q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                          q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                          q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                          q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                          q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                          q + 4 * l < k ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)]
-                                        : 0.0f} *
+                      risec_f32x32_splat(q + 4 * l < k
+                                             ? A[q + (4 * l) + k * risec_min(m - 1, p + 32 * i)]
+                                             : 0.0f) *
                           (q + 4 * l < k
                                ? __builtin_convertvector(
                                      32 * j + 31 <= n - 1
@@ -287,35 +163,35 @@ int mm_loop_permutation_c(float* restrict output, int m, int n, int k, const flo
                                                             risec_min(n - 1,
                                                                       32 * i2 + 32 * j + 13)],
                                                           B[(4 * n * l) + (n * q) +
-                                                            risec_min(n - 1,
-                                                                      32 * i2 + 32 * j + 14)],
+                                                            risec_min(n - 1, 32 * i2 + 32 * j +
+                                                                                 14)],
                                                           B[(4 * n * l) + (n * q) +
-                                                            risec_min(n - 1,
-                                                                      32 * i2 + 32 * j + 15)],
+                                                            risec_min(n - 1, 32 * i2 + 32 * j +
+                                                                                 15)],
                                                           B[(4 * n * l) + (n * q) +
-                                                            risec_min(n - 1,
-                                                                      32 * i2 + 32 * j + 16)],
+                                                            risec_min(n - 1, 32 * i2 + 32 * j +
+                                                                                 16)],
                                                           B[(4 * n * l) + (n * q) +
-                                                            risec_min(n - 1,
-                                                                      32 * i2 + 32 * j + 17)],
+                                                            risec_min(n - 1, 32 * i2 + 32 * j +
+                                                                                 17)],
                                                           B[(4 * n * l) + (n * q) +
-                                                            risec_min(n - 1,
-                                                                      32 * i2 + 32 * j + 18)],
+                                                            risec_min(n - 1, 32 * i2 + 32 * j +
+                                                                                 18)],
                                                           B[(4 * n * l) + (n * q) +
-                                                            risec_min(n - 1,
-                                                                      32 * i2 + 32 * j + 19)],
+                                                            risec_min(n - 1, 32 * i2 + 32 * j +
+                                                                                 19)],
                                                           B[(4 * n * l) + (n * q) +
-                                                            risec_min(n - 1,
-                                                                      32 * i2 + 32 * j + 20)],
+                                                            risec_min(n - 1, 32 * i2 + 32 * j +
+                                                                                 20)],
                                                           B[(4 * n * l) + (n * q) +
-                                                            risec_min(n - 1,
-                                                                      32 * i2 + 32 * j + 21)],
+                                                            risec_min(n - 1, 32 * i2 + 32 * j +
+                                                                                 21)],
                                                           B[(4 * n * l) + (n * q) +
-                                                            risec_min(n - 1,
-                                                                      32 * i2 + 32 * j + 22)],
+                                                            risec_min(n - 1, 32 * i2 + 32 * j +
+                                                                                 22)],
                                                           B[(4 * n * l) + (n * q) +
-                                                            risec_min(n - 1,
-                                                                      32 * i2 + 32 * j + 23)],
+                                                            risec_min(n - 1, 32 * i2 + 32 * j +
+                                                                                 23)],
                                                           B[(4 * n * l) + (n * q) +
                                                             risec_min(n - 1, 32 * i2 + 32 * j +
                                                                                  24)],
@@ -341,10 +217,7 @@ int mm_loop_permutation_c(float* restrict output, int m, int n, int k, const flo
                                                             risec_min(n - 1, 32 * i2 + 32 * j +
                                                                                  31)]},
                                      risec_f32x32)
-                               : (risec_f32x32){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                                                0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                                                0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                                                0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f});
+                               : risec_f32x32_splat(0.0f));
                 }
               }
             }

@@ -25,6 +25,10 @@
 typedef float risec_f32x32 __attribute__((vector_size(128)));
 typedef float risec_f32x32u __attribute__((vector_size(128), aligned(4), may_alias));
 
+/* every lane x */
+#define risec_f32x32_splat(x)                                                                      \
+  ((risec_f32x32){(x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x),  \
+                  (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x)})
 static inline int risec_min(int a, int b) {
   return a < b ? a : b;
 }
@@ -141,38 +145,7 @@ int mm_parallel_openmp(float* restrict output, int m, int n, int k, const float*
           for (int q = 0; q < 1; q += 1) {
             *(risec_f32x32u*)&acc_2[32 * q] =
                 *(const risec_f32x32u*)&acc_2[32 * q] +
-                (risec_f32x32){A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                               A[(4 * l) + k * risec_min(m - 1, p + 32 * i)]} *
+                risec_f32x32_splat(A[(4 * l) + k * risec_min(m - 1, p + 32 * i)]) *
                     *(const risec_f32x32u*)&tmp[128 * l + 32 * k * j + 32 * k * q];
           }
           if (4 * l + 1 < k) {
@@ -180,38 +153,7 @@ int mm_parallel_openmp(float* restrict output, int m, int n, int k, const float*
             for (int q = 0; q < 1; q += 1) {
               *(risec_f32x32u*)&acc_2[32 * q] =
                   *(const risec_f32x32u*)&acc_2[32 * q] +
-                  (risec_f32x32){A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)]} *
+                  risec_f32x32_splat(A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)]) *
                       __builtin_convertvector(
                           *(const risec_f32x32u*)&tmp[128 * l + 32 * k * j + 32 * k * q + 32],
                           risec_f32x32);
@@ -221,48 +163,13 @@ int mm_parallel_openmp(float* restrict output, int m, int n, int k, const float*
             for (int q = 0; q < 1; q += 1) {
               *(risec_f32x32u*)&acc_2[32 * q] =
                   *(const risec_f32x32u*)&acc_2[32 * q] +
-                  (risec_f32x32){
-                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f} *
-                      (4 * l + 1 < k
-                           ? __builtin_convertvector(
-                                 *(const risec_f32x32u*)&tmp[128 * l + 32 * k * j + 32 * k * q +
-                                                             32],
-                                 risec_f32x32)
-                           : (risec_f32x32){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                                            0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                                            0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                                            0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f});
+                  risec_f32x32_splat(
+                      4 * l + 1 < k ? A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f) *
+                      (4 * l + 1 < k ? __builtin_convertvector(
+                                           *(const risec_f32x32u*)&tmp[128 * l + 32 * k * j +
+                                                                       32 * k * q + 32],
+                                           risec_f32x32)
+                                     : risec_f32x32_splat(0.0f));
             }
           }
           if (4 * l + 2 < k) {
@@ -270,38 +177,7 @@ int mm_parallel_openmp(float* restrict output, int m, int n, int k, const float*
             for (int q = 0; q < 1; q += 1) {
               *(risec_f32x32u*)&acc_2[32 * q] =
                   *(const risec_f32x32u*)&acc_2[32 * q] +
-                  (risec_f32x32){A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)]} *
+                  risec_f32x32_splat(A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)]) *
                       __builtin_convertvector(
                           *(const risec_f32x32u*)&tmp[128 * l + 32 * k * j + 32 * k * q + 64],
                           risec_f32x32);
@@ -311,48 +187,13 @@ int mm_parallel_openmp(float* restrict output, int m, int n, int k, const float*
             for (int q = 0; q < 1; q += 1) {
               *(risec_f32x32u*)&acc_2[32 * q] =
                   *(const risec_f32x32u*)&acc_2[32 * q] +
-                  (risec_f32x32){
-                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f} *
-                      (4 * l + 2 < k
-                           ? __builtin_convertvector(
-                                 *(const risec_f32x32u*)&tmp[128 * l + 32 * k * j + 32 * k * q +
-                                                             64],
-                                 risec_f32x32)
-                           : (risec_f32x32){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                                            0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                                            0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                                            0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f});
+                  risec_f32x32_splat(
+                      4 * l + 2 < k ? A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f) *
+                      (4 * l + 2 < k ? __builtin_convertvector(
+                                           *(const risec_f32x32u*)&tmp[128 * l + 32 * k * j +
+                                                                       32 * k * q + 64],
+                                           risec_f32x32)
+                                     : risec_f32x32_splat(0.0f));
             }
           }
           if (4 * l + 3 < k) {
@@ -360,38 +201,7 @@ int mm_parallel_openmp(float* restrict output, int m, int n, int k, const float*
             for (int q = 0; q < 1; q += 1) {
               *(risec_f32x32u*)&acc_2[32 * q] =
                   *(const risec_f32x32u*)&acc_2[32 * q] +
-                  (risec_f32x32){A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)],
-                                 A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)]} *
+                  risec_f32x32_splat(A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)]) *
                       __builtin_convertvector(
                           *(const risec_f32x32u*)&tmp[128 * l + 32 * k * j + 32 * k * q + 96],
                           risec_f32x32);
@@ -401,48 +211,13 @@ int mm_parallel_openmp(float* restrict output, int m, int n, int k, const float*
             for (int q = 0; q < 1; q += 1) {
               *(risec_f32x32u*)&acc_2[32 * q] =
                   *(const risec_f32x32u*)&acc_2[32 * q] +
-                  (risec_f32x32){
-                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f,
-                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f} *
-                      (4 * l + 3 < k
-                           ? __builtin_convertvector(
-                                 *(const risec_f32x32u*)&tmp[128 * l + 32 * k * j + 32 * k * q +
-                                                             96],
-                                 risec_f32x32)
-                           : (risec_f32x32){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                                            0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                                            0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                                            0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f});
+                  risec_f32x32_splat(
+                      4 * l + 3 < k ? A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)] : 0.0f) *
+                      (4 * l + 3 < k ? __builtin_convertvector(
+                                           *(const risec_f32x32u*)&tmp[128 * l + 32 * k * j +
+                                                                       32 * k * q + 96],
+                                           risec_f32x32)
+                                     : risec_f32x32_splat(0.0f));
             }
           }
           // mapSeq

@@ -25,6 +25,8 @@
 typedef float risec_f32x4 __attribute__((vector_size(16)));
 typedef float risec_f32x4u __attribute__((vector_size(16), aligned(4), may_alias));
 
+/* every lane x */
+#define risec_f32x4_splat(x) ((risec_f32x4){(x), (x), (x), (x)})
 static inline int risec_min(int a, int b) {
   return a < b ? a : b;
 }
@@ -78,56 +80,33 @@ int mm_register_tiles_openmp_x86_64(float* restrict output, int m, int n, int k,
         // reduceSeq
         for (int p = 0; p < k; p += 1) {
           *(risec_f32x4u*)&acc[0] = *(const risec_f32x4u*)&acc[0] +
-                                    (risec_f32x4){A[p + k * risec_min(m - 1, 64 * i + 2 * l)],
-                                                  A[p + k * risec_min(m - 1, 64 * i + 2 * l)],
-                                                  A[p + k * risec_min(m - 1, 64 * i + 2 * l)],
-                                                  A[p + k * risec_min(m - 1, 64 * i + 2 * l)]} *
+                                    risec_f32x4_splat(A[p + k * risec_min(m - 1, 64 * i + 2 * l)]) *
                                         *(const risec_f32x4u*)&tmp[16 * p + 16 * k * j];
           *(risec_f32x4u*)&acc[4] = *(const risec_f32x4u*)&acc[4] +
-                                    (risec_f32x4){A[p + k * risec_min(m - 1, 64 * i + 2 * l)],
-                                                  A[p + k * risec_min(m - 1, 64 * i + 2 * l)],
-                                                  A[p + k * risec_min(m - 1, 64 * i + 2 * l)],
-                                                  A[p + k * risec_min(m - 1, 64 * i + 2 * l)]} *
+                                    risec_f32x4_splat(A[p + k * risec_min(m - 1, 64 * i + 2 * l)]) *
                                         *(const risec_f32x4u*)&tmp[16 * p + 16 * k * j + 4];
           *(risec_f32x4u*)&acc[8] = *(const risec_f32x4u*)&acc[8] +
-                                    (risec_f32x4){A[p + k * risec_min(m - 1, 64 * i + 2 * l)],
-                                                  A[p + k * risec_min(m - 1, 64 * i + 2 * l)],
-                                                  A[p + k * risec_min(m - 1, 64 * i + 2 * l)],
-                                                  A[p + k * risec_min(m - 1, 64 * i + 2 * l)]} *
+                                    risec_f32x4_splat(A[p + k * risec_min(m - 1, 64 * i + 2 * l)]) *
                                         *(const risec_f32x4u*)&tmp[16 * p + 16 * k * j + 8];
-          *(risec_f32x4u*)&acc[12] = *(const risec_f32x4u*)&acc[12] +
-                                     (risec_f32x4){A[p + k * risec_min(m - 1, 64 * i + 2 * l)],
-                                                   A[p + k * risec_min(m - 1, 64 * i + 2 * l)],
-                                                   A[p + k * risec_min(m - 1, 64 * i + 2 * l)],
-                                                   A[p + k * risec_min(m - 1, 64 * i + 2 * l)]} *
-                                         *(const risec_f32x4u*)&tmp[16 * p + 16 * k * j + 12];
+          *(risec_f32x4u*)&acc[12] =
+              *(const risec_f32x4u*)&acc[12] +
+              risec_f32x4_splat(A[p + k * risec_min(m - 1, 64 * i + 2 * l)]) *
+                  *(const risec_f32x4u*)&tmp[16 * p + 16 * k * j + 12];
           *(risec_f32x4u*)&acc[16] =
               *(const risec_f32x4u*)&acc[16] +
-              (risec_f32x4){A[p + k * risec_min(m - 1, 64 * i + 2 * l + 1)],
-                            A[p + k * risec_min(m - 1, 64 * i + 2 * l + 1)],
-                            A[p + k * risec_min(m - 1, 64 * i + 2 * l + 1)],
-                            A[p + k * risec_min(m - 1, 64 * i + 2 * l + 1)]} *
+              risec_f32x4_splat(A[p + k * risec_min(m - 1, 64 * i + 2 * l + 1)]) *
                   *(const risec_f32x4u*)&tmp[16 * p + 16 * k * j];
           *(risec_f32x4u*)&acc[20] =
               *(const risec_f32x4u*)&acc[20] +
-              (risec_f32x4){A[p + k * risec_min(m - 1, 64 * i + 2 * l + 1)],
-                            A[p + k * risec_min(m - 1, 64 * i + 2 * l + 1)],
-                            A[p + k * risec_min(m - 1, 64 * i + 2 * l + 1)],
-                            A[p + k * risec_min(m - 1, 64 * i + 2 * l + 1)]} *
+              risec_f32x4_splat(A[p + k * risec_min(m - 1, 64 * i + 2 * l + 1)]) *
                   *(const risec_f32x4u*)&tmp[16 * p + 16 * k * j + 4];
           *(risec_f32x4u*)&acc[24] =
               *(const risec_f32x4u*)&acc[24] +
-              (risec_f32x4){A[p + k * risec_min(m - 1, 64 * i + 2 * l + 1)],
-                            A[p + k * risec_min(m - 1, 64 * i + 2 * l + 1)],
-                            A[p + k * risec_min(m - 1, 64 * i + 2 * l + 1)],
-                            A[p + k * risec_min(m - 1, 64 * i + 2 * l + 1)]} *
+              risec_f32x4_splat(A[p + k * risec_min(m - 1, 64 * i + 2 * l + 1)]) *
                   *(const risec_f32x4u*)&tmp[16 * p + 16 * k * j + 8];
           *(risec_f32x4u*)&acc[28] =
               *(const risec_f32x4u*)&acc[28] +
-              (risec_f32x4){A[p + k * risec_min(m - 1, 64 * i + 2 * l + 1)],
-                            A[p + k * risec_min(m - 1, 64 * i + 2 * l + 1)],
-                            A[p + k * risec_min(m - 1, 64 * i + 2 * l + 1)],
-                            A[p + k * risec_min(m - 1, 64 * i + 2 * l + 1)]} *
+              risec_f32x4_splat(A[p + k * risec_min(m - 1, 64 * i + 2 * l + 1)]) *
                   *(const risec_f32x4u*)&tmp[16 * p + 16 * k * j + 12];
         }
         // mapSeq

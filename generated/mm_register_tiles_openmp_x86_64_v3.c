@@ -25,6 +25,8 @@
 typedef float risec_f32x8 __attribute__((vector_size(32)));
 typedef float risec_f32x8u __attribute__((vector_size(32), aligned(4), may_alias));
 
+/* every lane x */
+#define risec_f32x8_splat(x) ((risec_f32x8){(x), (x), (x), (x), (x), (x), (x), (x)})
 static inline int risec_min(int a, int b) {
   return a < b ? a : b;
 }
@@ -78,134 +80,50 @@ int mm_register_tiles_openmp_x86_64_v3(float* restrict output, int m, int n, int
         // reduceSeq
         for (int p = 0; p < k; p += 1) {
           *(risec_f32x8u*)&acc[0] = *(const risec_f32x8u*)&acc[0] +
-                                    (risec_f32x8){A[p + k * risec_min(m - 1, 96 * i + 6 * l)],
-                                                  A[p + k * risec_min(m - 1, 96 * i + 6 * l)],
-                                                  A[p + k * risec_min(m - 1, 96 * i + 6 * l)],
-                                                  A[p + k * risec_min(m - 1, 96 * i + 6 * l)],
-                                                  A[p + k * risec_min(m - 1, 96 * i + 6 * l)],
-                                                  A[p + k * risec_min(m - 1, 96 * i + 6 * l)],
-                                                  A[p + k * risec_min(m - 1, 96 * i + 6 * l)],
-                                                  A[p + k * risec_min(m - 1, 96 * i + 6 * l)]} *
+                                    risec_f32x8_splat(A[p + k * risec_min(m - 1, 96 * i + 6 * l)]) *
                                         *(const risec_f32x8u*)&tmp[16 * p + 16 * k * j];
           *(risec_f32x8u*)&acc[8] = *(const risec_f32x8u*)&acc[8] +
-                                    (risec_f32x8){A[p + k * risec_min(m - 1, 96 * i + 6 * l)],
-                                                  A[p + k * risec_min(m - 1, 96 * i + 6 * l)],
-                                                  A[p + k * risec_min(m - 1, 96 * i + 6 * l)],
-                                                  A[p + k * risec_min(m - 1, 96 * i + 6 * l)],
-                                                  A[p + k * risec_min(m - 1, 96 * i + 6 * l)],
-                                                  A[p + k * risec_min(m - 1, 96 * i + 6 * l)],
-                                                  A[p + k * risec_min(m - 1, 96 * i + 6 * l)],
-                                                  A[p + k * risec_min(m - 1, 96 * i + 6 * l)]} *
+                                    risec_f32x8_splat(A[p + k * risec_min(m - 1, 96 * i + 6 * l)]) *
                                         *(const risec_f32x8u*)&tmp[16 * p + 16 * k * j + 8];
           *(risec_f32x8u*)&acc[16] =
               *(const risec_f32x8u*)&acc[16] +
-              (risec_f32x8){A[p + k * risec_min(m - 1, 96 * i + 6 * l + 1)],
-                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 1)],
-                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 1)],
-                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 1)],
-                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 1)],
-                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 1)],
-                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 1)],
-                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 1)]} *
+              risec_f32x8_splat(A[p + k * risec_min(m - 1, 96 * i + 6 * l + 1)]) *
                   *(const risec_f32x8u*)&tmp[16 * p + 16 * k * j];
           *(risec_f32x8u*)&acc[24] =
               *(const risec_f32x8u*)&acc[24] +
-              (risec_f32x8){A[p + k * risec_min(m - 1, 96 * i + 6 * l + 1)],
-                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 1)],
-                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 1)],
-                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 1)],
-                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 1)],
-                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 1)],
-                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 1)],
-                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 1)]} *
+              risec_f32x8_splat(A[p + k * risec_min(m - 1, 96 * i + 6 * l + 1)]) *
                   *(const risec_f32x8u*)&tmp[16 * p + 16 * k * j + 8];
           *(risec_f32x8u*)&acc[32] =
               *(const risec_f32x8u*)&acc[32] +
-              (risec_f32x8){A[p + k * risec_min(m - 1, 96 * i + 6 * l + 2)],
-                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 2)],
-                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 2)],
-                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 2)],
-                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 2)],
-                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 2)],
-                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 2)],
-                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 2)]} *
+              risec_f32x8_splat(A[p + k * risec_min(m - 1, 96 * i + 6 * l + 2)]) *
                   *(const risec_f32x8u*)&tmp[16 * p + 16 * k * j];
           *(risec_f32x8u*)&acc[40] =
               *(const risec_f32x8u*)&acc[40] +
-              (risec_f32x8){A[p + k * risec_min(m - 1, 96 * i + 6 * l + 2)],
-                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 2)],
-                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 2)],
-                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 2)],
-                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 2)],
-                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 2)],
-                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 2)],
-                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 2)]} *
+              risec_f32x8_splat(A[p + k * risec_min(m - 1, 96 * i + 6 * l + 2)]) *
                   *(const risec_f32x8u*)&tmp[16 * p + 16 * k * j + 8];
           *(risec_f32x8u*)&acc[48] =
               *(const risec_f32x8u*)&acc[48] +
-              (risec_f32x8){A[p + k * risec_min(m - 1, 96 * i + 6 * l + 3)],
-                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 3)],
-                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 3)],
-                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 3)],
-                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 3)],
-                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 3)],
-                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 3)],
-                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 3)]} *
+              risec_f32x8_splat(A[p + k * risec_min(m - 1, 96 * i + 6 * l + 3)]) *
                   *(const risec_f32x8u*)&tmp[16 * p + 16 * k * j];
           *(risec_f32x8u*)&acc[56] =
               *(const risec_f32x8u*)&acc[56] +
-              (risec_f32x8){A[p + k * risec_min(m - 1, 96 * i + 6 * l + 3)],
-                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 3)],
-                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 3)],
-                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 3)],
-                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 3)],
-                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 3)],
-                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 3)],
-                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 3)]} *
+              risec_f32x8_splat(A[p + k * risec_min(m - 1, 96 * i + 6 * l + 3)]) *
                   *(const risec_f32x8u*)&tmp[16 * p + 16 * k * j + 8];
           *(risec_f32x8u*)&acc[64] =
               *(const risec_f32x8u*)&acc[64] +
-              (risec_f32x8){A[p + k * risec_min(m - 1, 96 * i + 6 * l + 4)],
-                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 4)],
-                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 4)],
-                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 4)],
-                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 4)],
-                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 4)],
-                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 4)],
-                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 4)]} *
+              risec_f32x8_splat(A[p + k * risec_min(m - 1, 96 * i + 6 * l + 4)]) *
                   *(const risec_f32x8u*)&tmp[16 * p + 16 * k * j];
           *(risec_f32x8u*)&acc[72] =
               *(const risec_f32x8u*)&acc[72] +
-              (risec_f32x8){A[p + k * risec_min(m - 1, 96 * i + 6 * l + 4)],
-                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 4)],
-                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 4)],
-                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 4)],
-                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 4)],
-                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 4)],
-                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 4)],
-                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 4)]} *
+              risec_f32x8_splat(A[p + k * risec_min(m - 1, 96 * i + 6 * l + 4)]) *
                   *(const risec_f32x8u*)&tmp[16 * p + 16 * k * j + 8];
           *(risec_f32x8u*)&acc[80] =
               *(const risec_f32x8u*)&acc[80] +
-              (risec_f32x8){A[p + k * risec_min(m - 1, 96 * i + 6 * l + 5)],
-                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 5)],
-                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 5)],
-                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 5)],
-                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 5)],
-                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 5)],
-                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 5)],
-                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 5)]} *
+              risec_f32x8_splat(A[p + k * risec_min(m - 1, 96 * i + 6 * l + 5)]) *
                   *(const risec_f32x8u*)&tmp[16 * p + 16 * k * j];
           *(risec_f32x8u*)&acc[88] =
               *(const risec_f32x8u*)&acc[88] +
-              (risec_f32x8){A[p + k * risec_min(m - 1, 96 * i + 6 * l + 5)],
-                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 5)],
-                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 5)],
-                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 5)],
-                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 5)],
-                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 5)],
-                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 5)],
-                            A[p + k * risec_min(m - 1, 96 * i + 6 * l + 5)]} *
+              risec_f32x8_splat(A[p + k * risec_min(m - 1, 96 * i + 6 * l + 5)]) *
                   *(const risec_f32x8u*)&tmp[16 * p + 16 * k * j + 8];
         }
         // mapSeq

@@ -24,6 +24,10 @@
 typedef float risec_f32x32 __attribute__((vector_size(128)));
 typedef float risec_f32x32u __attribute__((vector_size(128), aligned(4), may_alias));
 
+/* every lane x */
+#define risec_f32x32_splat(x)                                                                      \
+  ((risec_f32x32){(x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x),  \
+                  (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x)})
 static inline int risec_min(int a, int b) {
   return a < b ? a : b;
 }
@@ -76,38 +80,7 @@ int mm_vectorisation_c(float* restrict output, int m, int n, int k, const float*
                 for (int i2 = 0; i2 < 1; i2 += 1) {
                   *(risec_f32x32u*)&acc_2[32 * i2 + 32 * q] =
                       *(const risec_f32x32u*)&acc_2[32 * i2 + 32 * q] +
-                      (risec_f32x32){A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                     A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                     A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                     A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                     A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                     A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                     A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                     A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                     A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                     A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                     A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                     A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                     A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                     A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                     A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                     A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                     A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                     A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                     A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                     A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                     A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                     A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                     A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                     A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                     A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                     A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                     A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                     A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                     A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                     A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                     A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                     A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]} *
+                      risec_f32x32_splat(A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]) *
                           __builtin_convertvector(
                               __builtin_convertvector(
                                   *(const risec_f32x32u*)&B[n * p + 32 * i2 + 32 * j + 4 * n * l],
@@ -123,38 +96,7 @@ int mm_vectorisation_c(float* restrict output, int m, int n, int k, const float*
                   for (int i2 = 0; i2 < 1; i2 += 1) {
                     *(risec_f32x32u*)&acc_2[32 * i2 + 32 * q] =
                         *(const risec_f32x32u*)&acc_2[32 * i2 + 32 * q] +
-                        (risec_f32x32){A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]} *
+                        risec_f32x32_splat(A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]) *
                             __builtin_convertvector(
                                 __builtin_convertvector(
                                     *(const risec_f32x32u*)&B[n * p + 32 * i2 + 32 * j + 4 * n * l],
@@ -166,82 +108,16 @@ int mm_vectorisation_c(float* restrict output, int m, int n, int k, const float*
                   for (int i2 = 0; i2 < 1; i2 += 1) {
                     *(risec_f32x32u*)&acc_2[32 * i2 + 32 * q] =
                         *(const risec_f32x32u*)&acc_2[32 * i2 + 32 * q] +
-                        (risec_f32x32){
-                            p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                          : 0.0f,
-                            p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                          : 0.0f,
-                            p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                          : 0.0f,
-                            p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                          : 0.0f,
-                            p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                          : 0.0f,
-                            p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                          : 0.0f,
-                            p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                          : 0.0f,
-                            p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                          : 0.0f,
-                            p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                          : 0.0f,
-                            p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                          : 0.0f,
-                            p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                          : 0.0f,
-                            p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                          : 0.0f,
-                            p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                          : 0.0f,
-                            p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                          : 0.0f,
-                            p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                          : 0.0f,
-                            p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                          : 0.0f,
-                            p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                          : 0.0f,
-                            p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                          : 0.0f,
-                            p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                          : 0.0f,
-                            p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                          : 0.0f,
-                            p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                          : 0.0f,
-                            p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                          : 0.0f,
-                            p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                          : 0.0f,
-                            p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                          : 0.0f,
-                            p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                          : 0.0f,
-                            p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                          : 0.0f,
-                            p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                          : 0.0f,
-                            p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                          : 0.0f,
-                            p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                          : 0.0f,
-                            p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                          : 0.0f,
-                            p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                          : 0.0f,
-                            p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                          : 0.0f} *
-                            (p + 4 * l < k
-                                 ? __builtin_convertvector(
-                                       __builtin_convertvector(
-                                           *(const risec_f32x32u*)&B[n * p + 32 * i2 + 32 * j +
-                                                                     4 * n * l],
-                                           risec_f32x32),
-                                       risec_f32x32)
-                                 : (risec_f32x32){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                                                  0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                                                  0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                                                  0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f});
+                        risec_f32x32_splat(p + 4 * l < k
+                                               ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
+                                               : 0.0f) *
+                            (p + 4 * l < k ? __builtin_convertvector(
+                                                 __builtin_convertvector(
+                                                     *(const risec_f32x32u*)&B[n * p + 32 * i2 +
+                                                                               32 * j + 4 * n * l],
+                                                     risec_f32x32),
+                                                 risec_f32x32)
+                                           : risec_f32x32_splat(0.0f));
                   }
                 }
               }
@@ -282,38 +158,7 @@ int mm_vectorisation_c(float* restrict output, int m, int n, int k, const float*
                   for (int i2 = 0; i2 < 1; i2 += 1) {
                     *(risec_f32x32u*)&acc_2[32 * i2 + 32 * q] =
                         *(const risec_f32x32u*)&acc_2[32 * i2 + 32 * q] +
-                        (risec_f32x32){A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]} *
+                        risec_f32x32_splat(A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]) *
                             __builtin_convertvector(
                                 __builtin_convertvector(
                                     *(const risec_f32x32u*)&B[n * p + 32 * i2 + 32 * j + 4 * n * l],
@@ -329,38 +174,7 @@ int mm_vectorisation_c(float* restrict output, int m, int n, int k, const float*
                     for (int i2 = 0; i2 < 1; i2 += 1) {
                       *(risec_f32x32u*)&acc_2[32 * i2 + 32 * q] =
                           *(const risec_f32x32u*)&acc_2[32 * i2 + 32 * q] +
-                          (risec_f32x32){A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                         A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                         A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                         A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                         A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                         A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                         A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                         A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                         A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                         A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                         A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                         A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                         A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                         A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                         A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                         A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                         A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                         A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                         A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                         A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                         A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                         A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                         A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                         A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                         A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                         A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                         A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                         A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                         A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                         A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                         A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                         A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]} *
+                          risec_f32x32_splat(A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]) *
                               __builtin_convertvector(
                                   __builtin_convertvector(
                                       *(const risec_f32x32u*)&B[n * p + 32 * i2 + 32 * j +
@@ -373,71 +187,9 @@ int mm_vectorisation_c(float* restrict output, int m, int n, int k, const float*
                     for (int i2 = 0; i2 < 1; i2 += 1) {
                       *(risec_f32x32u*)&acc_2[32 * i2 + 32 * q] =
                           *(const risec_f32x32u*)&acc_2[32 * i2 + 32 * q] +
-                          (risec_f32x32){
-                              p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                            : 0.0f,
-                              p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                            : 0.0f,
-                              p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                            : 0.0f,
-                              p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                            : 0.0f,
-                              p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                            : 0.0f,
-                              p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                            : 0.0f,
-                              p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                            : 0.0f,
-                              p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                            : 0.0f,
-                              p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                            : 0.0f,
-                              p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                            : 0.0f,
-                              p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                            : 0.0f,
-                              p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                            : 0.0f,
-                              p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                            : 0.0f,
-                              p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                            : 0.0f,
-                              p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                            : 0.0f,
-                              p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                            : 0.0f,
-                              p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                            : 0.0f,
-                              p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                            : 0.0f,
-                              p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                            : 0.0f,
-                              p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                            : 0.0f,
-                              p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                            : 0.0f,
-                              p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                            : 0.0f,
-                              p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                            : 0.0f,
-                              p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                            : 0.0f,
-                              p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                            : 0.0f,
-                              p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                            : 0.0f,
-                              p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                            : 0.0f,
-                              p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                            : 0.0f,
-                              p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                            : 0.0f,
-                              p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                            : 0.0f,
-                              p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                            : 0.0f,
-                              p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                            : 0.0f} *
+                          risec_f32x32_splat(p + 4 * l < k
+                                                 ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
+                                                 : 0.0f) *
                               (p + 4 * l < k
                                    ? __builtin_convertvector(
                                          __builtin_convertvector(
@@ -445,11 +197,7 @@ int mm_vectorisation_c(float* restrict output, int m, int n, int k, const float*
                                                                        4 * n * l],
                                              risec_f32x32),
                                          risec_f32x32)
-                                   : (risec_f32x32){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                                                    0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                                                    0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                                                    0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                                                    0.0f, 0.0f, 0.0f, 0.0f});
+                                   : risec_f32x32_splat(0.0f));
                     }
                   }
                 }
@@ -465,38 +213,7 @@ int mm_vectorisation_c(float* restrict output, int m, int n, int k, const float*
                   for (int i2 = 0; i2 < 1; i2 += 1) {
                     *(risec_f32x32u*)&acc_2[32 * i2 + 32 * q] =
                         *(const risec_f32x32u*)&acc_2[32 * i2 + 32 * q] +
-                        (risec_f32x32){A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                       A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]} *
+                        risec_f32x32_splat(A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]) *
                             __builtin_convertvector(
                                 __builtin_convertvector(
                                     *(const risec_f32x32u*)&B[n * p + 32 * i2 + 32 * j + 4 * n * l],
@@ -512,38 +229,7 @@ int mm_vectorisation_c(float* restrict output, int m, int n, int k, const float*
                     for (int i2 = 0; i2 < 1; i2 += 1) {
                       *(risec_f32x32u*)&acc_2[32 * i2 + 32 * q] =
                           *(const risec_f32x32u*)&acc_2[32 * i2 + 32 * q] +
-                          (risec_f32x32){A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                         A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                         A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                         A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                         A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                         A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                         A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                         A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                         A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                         A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                         A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                         A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                         A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                         A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                         A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                         A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                         A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                         A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                         A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                         A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                         A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                         A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                         A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                         A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                         A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                         A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                         A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                         A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                         A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                         A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                         A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)],
-                                         A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]} *
+                          risec_f32x32_splat(A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]) *
                               __builtin_convertvector(
                                   __builtin_convertvector(
                                       *(const risec_f32x32u*)&B[n * p + 32 * i2 + 32 * j +
@@ -556,71 +242,9 @@ int mm_vectorisation_c(float* restrict output, int m, int n, int k, const float*
                     for (int i2 = 0; i2 < 1; i2 += 1) {
                       *(risec_f32x32u*)&acc_2[32 * i2 + 32 * q] =
                           *(const risec_f32x32u*)&acc_2[32 * i2 + 32 * q] +
-                          (risec_f32x32){
-                              p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                            : 0.0f,
-                              p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                            : 0.0f,
-                              p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                            : 0.0f,
-                              p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                            : 0.0f,
-                              p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                            : 0.0f,
-                              p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                            : 0.0f,
-                              p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                            : 0.0f,
-                              p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                            : 0.0f,
-                              p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                            : 0.0f,
-                              p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                            : 0.0f,
-                              p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                            : 0.0f,
-                              p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                            : 0.0f,
-                              p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                            : 0.0f,
-                              p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                            : 0.0f,
-                              p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                            : 0.0f,
-                              p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                            : 0.0f,
-                              p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                            : 0.0f,
-                              p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                            : 0.0f,
-                              p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                            : 0.0f,
-                              p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                            : 0.0f,
-                              p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                            : 0.0f,
-                              p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                            : 0.0f,
-                              p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                            : 0.0f,
-                              p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                            : 0.0f,
-                              p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                            : 0.0f,
-                              p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                            : 0.0f,
-                              p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                            : 0.0f,
-                              p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                            : 0.0f,
-                              p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                            : 0.0f,
-                              p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                            : 0.0f,
-                              p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                            : 0.0f,
-                              p + 4 * l < k ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
-                                            : 0.0f} *
+                          risec_f32x32_splat(p + 4 * l < k
+                                                 ? A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)]
+                                                 : 0.0f) *
                               (p + 4 * l < k
                                    ? __builtin_convertvector(
                                          32 * j + 31 <= n - 1
@@ -724,11 +348,7 @@ int mm_vectorisation_c(float* restrict output, int m, int n, int k, const float*
                                                                 risec_min(n - 1,
                                                                           32 * i2 + 32 * j + 31)]},
                                          risec_f32x32)
-                                   : (risec_f32x32){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                                                    0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                                                    0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                                                    0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                                                    0.0f, 0.0f, 0.0f, 0.0f});
+                                   : risec_f32x32_splat(0.0f));
                     }
                   }
                 }

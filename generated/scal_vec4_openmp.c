@@ -22,6 +22,9 @@
 typedef float risec_f32x4 __attribute__((vector_size(16)));
 typedef float risec_f32x4u __attribute__((vector_size(16), aligned(4), may_alias));
 
+/* every lane x */
+#define risec_f32x4_splat(x) ((risec_f32x4){(x), (x), (x), (x)})
+
 int scal_vec4_openmp(float* restrict output, int n, float alpha, const float* restrict xs) {
   if (n < 0) {
     return 2;
@@ -29,8 +32,7 @@ int scal_vec4_openmp(float* restrict output, int n, float alpha, const float* re
 #pragma omp parallel for
   // mapPar
   for (int i = 0; i < n / 4; i += 1) {
-    *(risec_f32x4u*)&output[4 * i] =
-        (risec_f32x4){alpha, alpha, alpha, alpha} * *(const risec_f32x4u*)&xs[4 * i];
+    *(risec_f32x4u*)&output[4 * i] = risec_f32x4_splat(alpha) * *(const risec_f32x4u*)&xs[4 * i];
   }
   // mapSeq
   for (int i = 0; i < n % 4; i += 1) {

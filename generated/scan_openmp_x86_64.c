@@ -22,6 +22,9 @@
 typedef float risec_f32x4 __attribute__((vector_size(16)));
 typedef float risec_f32x4u __attribute__((vector_size(16), aligned(4), may_alias));
 
+/* every lane x */
+#define risec_f32x4_splat(x) ((risec_f32x4){(x), (x), (x), (x)})
+
 int scan_openmp_x86_64(float* restrict output, int n, const float* restrict xs) {
   if (n < 0) {
     return 2;
@@ -44,7 +47,7 @@ int scan_openmp_x86_64(float* restrict output, int n, const float* restrict xs) 
     float acc_2[32];
     // mapSeq
     for (int j = 0; j < 8; j += 1) {
-      *(risec_f32x4u*)&acc_2[4 * j] = (risec_f32x4){0.0f, 0.0f, 0.0f, 0.0f};
+      *(risec_f32x4u*)&acc_2[4 * j] = risec_f32x4_splat(0.0f);
     }
     // reduceSeq
     for (int j = 0; j < 32; j += 1) {
@@ -65,7 +68,7 @@ int scan_openmp_x86_64(float* restrict output, int n, const float* restrict xs) 
       *(risec_f32x4u*)&acc_2[28] =
           *(const risec_f32x4u*)&acc_2[28] + *(const risec_f32x4u*)&xs[1024 * i + 32 * j + 28];
     }
-    risec_f32x4 acc_3 = (risec_f32x4){0.0f, 0.0f, 0.0f, 0.0f};
+    risec_f32x4 acc_3 = risec_f32x4_splat(0.0f);
     acc_3 = acc_3 + *(const risec_f32x4u*)&acc_2[0];
     acc_3 = acc_3 + *(const risec_f32x4u*)&acc_2[4];
     acc_3 = acc_3 + *(const risec_f32x4u*)&acc_2[8];

@@ -22,6 +22,9 @@
 typedef float risec_f32x8 __attribute__((vector_size(32)));
 typedef float risec_f32x8u __attribute__((vector_size(32), aligned(4), may_alias));
 
+/* every lane x */
+#define risec_f32x8_splat(x) ((risec_f32x8){(x), (x), (x), (x), (x), (x), (x), (x)})
+
 int scan_openmp_x86_64_v3(float* restrict output, int n, const float* restrict xs) {
   if (n < 0) {
     return 2;
@@ -44,7 +47,7 @@ int scan_openmp_x86_64_v3(float* restrict output, int n, const float* restrict x
     float acc_2[64];
     // mapSeq
     for (int j = 0; j < 8; j += 1) {
-      *(risec_f32x8u*)&acc_2[8 * j] = (risec_f32x8){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+      *(risec_f32x8u*)&acc_2[8 * j] = risec_f32x8_splat(0.0f);
     }
     // reduceSeq
     for (int j = 0; j < 16; j += 1) {
@@ -65,7 +68,7 @@ int scan_openmp_x86_64_v3(float* restrict output, int n, const float* restrict x
       *(risec_f32x8u*)&acc_2[56] =
           *(const risec_f32x8u*)&acc_2[56] + *(const risec_f32x8u*)&xs[1024 * i + 64 * j + 56];
     }
-    risec_f32x8 acc_3 = (risec_f32x8){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+    risec_f32x8 acc_3 = risec_f32x8_splat(0.0f);
     acc_3 = acc_3 + *(const risec_f32x8u*)&acc_2[0];
     acc_3 = acc_3 + *(const risec_f32x8u*)&acc_2[8];
     acc_3 = acc_3 + *(const risec_f32x8u*)&acc_2[16];

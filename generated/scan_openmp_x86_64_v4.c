@@ -22,6 +22,10 @@
 typedef float risec_f32x16 __attribute__((vector_size(64)));
 typedef float risec_f32x16u __attribute__((vector_size(64), aligned(4), may_alias));
 
+/* every lane x */
+#define risec_f32x16_splat(x)                                                                      \
+  ((risec_f32x16){(x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x), (x)})
+
 int scan_openmp_x86_64_v4(float* restrict output, int n, const float* restrict xs) {
   if (n < 0) {
     return 2;
@@ -44,9 +48,7 @@ int scan_openmp_x86_64_v4(float* restrict output, int n, const float* restrict x
     float acc_2[64];
     // mapSeq
     for (int j = 0; j < 4; j += 1) {
-      *(risec_f32x16u*)&acc_2[16 * j] =
-          (risec_f32x16){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                         0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+      *(risec_f32x16u*)&acc_2[16 * j] = risec_f32x16_splat(0.0f);
     }
     // reduceSeq
     for (int j = 0; j < 16; j += 1) {
@@ -59,8 +61,7 @@ int scan_openmp_x86_64_v4(float* restrict output, int n, const float* restrict x
       *(risec_f32x16u*)&acc_2[48] =
           *(const risec_f32x16u*)&acc_2[48] + *(const risec_f32x16u*)&xs[1024 * i + 64 * j + 48];
     }
-    risec_f32x16 acc_3 = (risec_f32x16){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                                        0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+    risec_f32x16 acc_3 = risec_f32x16_splat(0.0f);
     acc_3 = acc_3 + *(const risec_f32x16u*)&acc_2[0];
     acc_3 = acc_3 + *(const risec_f32x16u*)&acc_2[16];
     acc_3 = acc_3 + *(const risec_f32x16u*)&acc_2[32];
