@@ -97,6 +97,42 @@ TEST_P(ShineHarrisSchedule, RefusesTheSizesHarrisRefuses) {
     }
 }
 
+/// Runs the kernel built in `dir` (buildKernel with driverSource) at h x w
+/// on a random image and compares it with harris' interpreter result: the
+/// first w - 4 columns of each row within a float tolerance, the last 4 (the
+/// padding of Shine's harris) left as the driver filled them (0xAB bytes).
+void expectMatchesHarris(const Schedule& s, const fs::path& dir, int h, int w, std::uint64_t seed) {
+  using namespace risec::testsupport;
+  std::vector<std::string> sizeNames = rise::interp::sizeParameters(s.rewritten);
+  float untouched;
+  std::memset(&untouched, 0xAB, sizeof untouched);
+  rise::interp::SizeEnv sizes{{"h", h}, {"w", w}};
+  rise::interp::EntryInterface iface = rise::interp::instantiateEntry(s.harris.def, sizes);
+  std::mt19937_64 rng(seed);
+  std::vector<rise::interp::Value> img = {rise::interp::randomValue(iface.inputTypes.at(0), rng)};
+  rise::interp::Value expected = rise::interp::evaluate(s.harris.def, sizes, img);
+  std::string out;
+  ASSERT_EQ(
+      runDriver(dir, (dir / "gcc").string(), inputRecord(s.rewritten, sizeNames, sizes, img), out),
+      0)
+      << out;
+  std::vector<std::string> tok = tokens(out);
+  ASSERT_GE(tok.size(), 2u) << out;
+  ASSERT_EQ(tok[0] + " " + tok[1], "rc 0") << out;
+  std::size_t pos = 2;
+  rise::interp::Value actual = unflatten(iface.outputType, tok, pos);
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      float got = static_cast<float>(actual[y][x].asScalar().asDouble());
+      double want = expected[y][x].asScalar().asDouble();
+      if (x < w - 4)
+        EXPECT_NEAR(got, want, 1e-6 + 1e-4 * std::fabs(want)) << y << "," << x;
+      else
+        EXPECT_EQ(std::memcmp(&got, &untouched, sizeof got), 0)
+            << "padding " << y << "," << x << " written";
+    }
+}
+
 TEST_P(ShineHarrisSchedule, ItsCMatchesTheInterpreter) {
   using namespace risec::testsupport;
   Schedule s = apply(GetParam());
@@ -112,8 +148,6 @@ TEST_P(ShineHarrisSchedule, ItsCMatchesTheInterpreter) {
             0)
       << log;
   std::vector<std::string> sizeNames = rise::interp::sizeParameters(s.rewritten);
-  float untouched;
-  std::memset(&untouched, 0xAB, sizeof untouched);
   // h = 0: runs, nothing to compute (harris' h >= 1 is onlyForNonEmptyResult;
   // a read out of bounds shows in sanitizer builds, defaultCFlags); w = 4:
   // refused, the output untouched
@@ -140,32 +174,8 @@ TEST_P(ShineHarrisSchedule, ItsCMatchesTheInterpreter) {
   }
   std::uint64_t seed = 17;
   for (auto [h, w] : std::vector<std::pair<int, int>>{{1, 5}, {7, 13}}) {
-    rise::interp::SizeEnv sizes{{"h", h}, {"w", w}};
-    rise::interp::EntryInterface iface = rise::interp::instantiateEntry(s.harris.def, sizes);
-    std::mt19937_64 rng(seed++);
-    std::vector<rise::interp::Value> img = {rise::interp::randomValue(iface.inputTypes.at(0), rng)};
-    rise::interp::Value expected = rise::interp::evaluate(s.harris.def, sizes, img);
-    std::string out;
-    ASSERT_EQ(runDriver(dir, (dir / "gcc").string(),
-                        inputRecord(s.rewritten, sizeNames, sizes, img), out),
-              0)
-        << out;
-    std::vector<std::string> tok = tokens(out);
-    ASSERT_GE(tok.size(), 2u) << out;
-    ASSERT_EQ(tok[0] + " " + tok[1], "rc 0") << out;
-    std::size_t pos = 2;
-    rise::interp::Value actual = unflatten(iface.outputType, tok, pos);
-    for (int y = 0; y < h; ++y)
-      for (int x = 0; x < w; ++x) {
-        float got = static_cast<float>(actual[y][x].asScalar().asDouble());
-        double want = expected[y][x].asScalar().asDouble();
-        if (x < w - 4)
-          EXPECT_NEAR(got, want, 1e-6 + 1e-4 * std::fabs(want))
-              << GetParam() << " at " << h << "x" << w << ": " << y << "," << x;
-        else
-          EXPECT_EQ(std::memcmp(&got, &untouched, sizeof got), 0)
-              << GetParam() << ": padding " << y << "," << x << " written";
-      }
+    SCOPED_TRACE(GetParam() + " at " + std::to_string(h) + "x" + std::to_string(w));
+    expectMatchesHarris(s, dir, h, w, seed++);
   }
   fs::remove_all(dir);
 }
@@ -236,9 +246,6 @@ TEST(ShineHarrisSplitPar, ItsOpenMPMatchesTheInterpreterAtOneAndTwoThreads) {
                         defaultCFlags() + " -fopenmp", log),
             0)
       << log;
-  std::vector<std::string> sizeNames = rise::interp::sizeParameters(s.rewritten);
-  float untouched;
-  std::memset(&untouched, 0xAB, sizeof untouched);
   for (const char* threads : {"1", "2"}) {
     ::setenv("OMP_NUM_THREADS", threads, 1);
     // h = 6 (not in strips of 4) and w = 4 are refused, the output untouched
@@ -254,32 +261,7 @@ TEST(ShineHarrisSplitPar, ItsOpenMPMatchesTheInterpreterAtOneAndTwoThreads) {
     for (auto [h, w] : std::vector<std::pair<int, int>>{{4, 5}, {12, 13}}) {
       SCOPED_TRACE(std::string(threads) + " threads at " + std::to_string(h) + "x" +
                    std::to_string(w));
-      rise::interp::SizeEnv sizes{{"h", h}, {"w", w}};
-      rise::interp::EntryInterface iface = rise::interp::instantiateEntry(s.harris.def, sizes);
-      std::mt19937_64 rng(seed++);
-      std::vector<rise::interp::Value> img = {
-          rise::interp::randomValue(iface.inputTypes.at(0), rng)};
-      rise::interp::Value expected = rise::interp::evaluate(s.harris.def, sizes, img);
-      std::string out;
-      ASSERT_EQ(runDriver(dir, (dir / "gcc").string(),
-                          inputRecord(s.rewritten, sizeNames, sizes, img), out),
-                0)
-          << out;
-      std::vector<std::string> tok = tokens(out);
-      ASSERT_GE(tok.size(), 2u) << out;
-      ASSERT_EQ(tok[0] + " " + tok[1], "rc 0") << out;
-      std::size_t pos = 2;
-      rise::interp::Value actual = unflatten(iface.outputType, tok, pos);
-      for (int y = 0; y < h; ++y)
-        for (int x = 0; x < w; ++x) {
-          float got = static_cast<float>(actual[y][x].asScalar().asDouble());
-          double want = expected[y][x].asScalar().asDouble();
-          if (x < w - 4)
-            EXPECT_NEAR(got, want, 1e-6 + 1e-4 * std::fabs(want)) << y << "," << x;
-          else
-            EXPECT_EQ(std::memcmp(&got, &untouched, sizeof got), 0)
-                << "padding " << y << "," << x << " written";
-        }
+      expectMatchesHarris(s, dir, h, w, seed++);
     }
   }
   ::unsetenv("OMP_NUM_THREADS");
