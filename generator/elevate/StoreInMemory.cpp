@@ -13,6 +13,9 @@
 #include "elevate/Path.h"
 #include "elevate/Session.h"
 #include "rise/ast/Expr.h"
+#include "rules/RiseUtil.h"
+
+#include <set>
 
 namespace risec::elevate {
 
@@ -50,6 +53,20 @@ Expr replaceWhere(const StrategyPtr& p, const State& st, const Path& at, const E
   return e;
 }
 
+/// The first parameter of a `fun` on the way from `at` down to (not
+/// including) `found` that occurs free in `value`, or "".
+std::string boundOnTheWay(const Expr& root, const Path& at, const Path& found, const Expr& value) {
+  std::set<std::string> free = rules::freeVars(value);
+  Path p = at;
+  for (std::size_t d = at.size(); d < found.size(); ++d) {
+    Expr node = nodeAt(root, p);
+    if (node->kind() == ExprKind::Lambda && free.count(node->name()))
+      return node->name();
+    p.push_back(found[d]);
+  }
+  return "";
+}
+
 class StoreInMemory final : public Strategy {
 public:
   StoreInMemory(StrategyPtr what, StrategyPtr how, SourceLocation loc)
@@ -64,6 +81,16 @@ public:
     if (!stored)
       return std::nullopt;
     Expr value = nodeAt(stored->expr, *found);
+    // the let goes around the focus: a value that uses a parameter of a
+    // function between the focus and where it was found cannot be computed
+    // there (Shine applies it `@ inLambda`, inside the functions)
+    if (std::string bound = boundOnTheWay(st.expr, at, *found, value); !bound.empty()) {
+      se.recordFailure(*this, st, at,
+                       "the value it would store uses `" + bound +
+                           "`, a parameter of a function inside the term it was applied to; "
+                           "apply it inside that function (e.g. `... @ inLambda`)");
+      return std::nullopt;
+    }
     std::string x = se.names().fresh("x");
     Expr body = replaceWhere(what_, st, at, nodeAt(st.expr, *found), rules::var(x), se);
     Expr let = rules::app(rules::prim(Prim::Let), rules::app(rules::prim(Prim::ToMem), value),
