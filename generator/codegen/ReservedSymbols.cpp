@@ -102,8 +102,6 @@ constexpr std::array kOpenClBuiltins = {"acospi",
                                         "get_num_groups",
                                         "get_group_id",
                                         "get_global_offset",
-                                        "nan",
-                                        "ilogb",
                                         "vec_step"};
 // Prefixes of families of names.
 constexpr std::array kOpenClPrefixes = {"vload",      "vstore",      "half_",     "native_",
