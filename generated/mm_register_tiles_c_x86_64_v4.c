@@ -63,9 +63,16 @@ int mm_register_tiles_c_x86_64_v4(float* restrict output, int m, int n, int k,
   for (int i = 0; i < k; i += 1) {
     // mapSeq
     for (int j = 0; j < (n + 31) / 32; j += 1) {
-      // mapSeq
-      for (int l = 0; l < 32; l += 1) {
-        tmp[l + 32 * i + 32 * k * j] = B[(n * i) + risec_min(n - 1, l + 32 * j)];
+      if (32 * j + 31 < n) {
+        // mapSeq
+        for (int l = 0; l < 32; l += 1) {
+          tmp[l + 32 * i + 32 * k * j] = B[(n * i) + (l + 32 * j)];
+        }
+      } else {
+        // mapSeq
+        for (int l = 0; l < 32; l += 1) {
+          tmp[l + 32 * i + 32 * k * j] = B[(n * i) + risec_min(n - 1, l + 32 * j)];
+        }
       }
     }
   }

@@ -54,10 +54,18 @@ int mm_register_tiles_openmp_x86_64_v3(float* restrict output, int m, int n, int
   for (int i = 0; i < k; i += 1) {
     // mapSeq
     for (int j = 0; j < (n + 15) / 16; j += 1) {
+      if (16 * j + 15 < n) {
 #pragma omp simd
-      // mapSeq
-      for (int l = 0; l < 16; l += 1) {
-        tmp[l + 16 * i + 16 * k * j] = B[(n * i) + risec_min(n - 1, l + 16 * j)];
+        // mapSeq
+        for (int l = 0; l < 16; l += 1) {
+          tmp[l + 16 * i + 16 * k * j] = B[(n * i) + (l + 16 * j)];
+        }
+      } else {
+#pragma omp simd
+        // mapSeq
+        for (int l = 0; l < 16; l += 1) {
+          tmp[l + 16 * i + 16 * k * j] = B[(n * i) + risec_min(n - 1, l + 16 * j)];
+        }
       }
     }
   }

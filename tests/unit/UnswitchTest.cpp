@@ -146,3 +146,65 @@ TEST(Unswitch, NoCopyWhereAGuardLeftChangesInTheInnermostLoop) {
   std::string c = printStmts(unswitchLoops({outer}));
   EXPECT_EQ(c.rfind("// mapSeq\nfor (int q = 0; q < 4; q += 1) {\n", 0), 0u) << c;
 }
+
+namespace {
+
+/// for (int l = 0; l < end; l += 1) { out[l] = xs[row + risec_min(n - 1, l + 32 * j)]; }
+/// with the sizes pre-rendered as EmitNat renders them (literals).
+CStmt clampedCopy(CExpr end, CExpr stride = nullptr) {
+  CExpr clamp = call("risec_min", {literal("n - 1"), literal("l + 32 * j")});
+  CExpr at = stride ? binary(COp::Mul, stride, clamp) : binary(COp::Add, literal("(n * i)"), clamp);
+  return countingLoop(namedType("int"), "l", intLit(0), std::move(end), intLit(1),
+                      {assign(index(id("out"), id("l")), index(id("xs"), at))}, "mapSeq");
+}
+
+} // namespace
+
+TEST(Unswitch, ALoopOverAClampedRowGetsACopyWhereTheClampDoesNotBite) {
+  EXPECT_EQ(printStmts(unswitchLoops({clampedCopy(intLit(32))})),
+            "if (32 * j + 31 < n) {\n"
+            "  // mapSeq\n"
+            "  for (int l = 0; l < 32; l += 1) {\n"
+            "    out[l] = xs[(n * i) + (l + 32 * j)];\n"
+            "  }\n"
+            "} else {\n"
+            "  // mapSeq\n"
+            "  for (int l = 0; l < 32; l += 1) {\n"
+            "    out[l] = xs[(n * i) + risec_min(n - 1, l + 32 * j)];\n"
+            "  }\n"
+            "}\n");
+}
+
+TEST(Unswitch, AClampThatCannotBiteInItsLoopIsTakenOffWithoutACopy) {
+  // the loop over a partial tile stops before the clamp would bite
+  CExpr partial = call("risec_min", {intLit(32), literal("n - 32 * j")});
+  EXPECT_EQ(printStmts(unswitchLoops({clampedCopy(partial)})),
+            "// mapSeq\n"
+            "for (int l = 0; l < risec_min(32, n - 32 * j); l += 1) {\n"
+            "  out[l] = xs[(n * i) + (l + 32 * j)];\n"
+            "}\n");
+}
+
+TEST(Unswitch, AClampThatAlwaysBitesOrStridedReadsAreLeftAsTheyAre) {
+  // a row with its own padding: `risec_max(0, l - 2)` bites at l = 0 whatever
+  // the sizes (-2 >= 0 never holds)
+  CExpr padded = call("risec_max", {intLit(0), literal("l - 2")});
+  CStmt row = countingLoop(namedType("int"), "l", intLit(0), literal("w + 4"), intLit(1),
+                           {assign(index(id("out"), id("l")), index(id("xs"), padded))}, "mapSeq");
+  EXPECT_EQ(printStmts(unswitchLoops({row})), printStmts({row}));
+  // a column read (stride n): an unclamped copy would not load vectors either
+  CStmt column = clampedCopy(intLit(32), id("n"));
+  EXPECT_EQ(printStmts(unswitchLoops({column})), printStmts({column}));
+}
+
+TEST(Unswitch, AMaxClampIsTestedAtTheStartOfTheLoop) {
+  CExpr clamp = call("risec_max", {intLit(0), literal("l + 32 * j - 2")});
+  CStmt loop = countingLoop(namedType("int"), "l", intLit(0), intLit(32), intLit(1),
+                            {assign(index(id("out"), id("l")), index(id("xs"), clamp))}, "mapSeq");
+  std::string c = printStmts(unswitchLoops({loop}));
+  EXPECT_EQ(c.rfind("if (32 * j - 2 >= 0) {\n  // mapSeq\n  for (int l = 0; l < 32; l += 1) {\n"
+                    "    out[l] = xs[l + 32 * j - 2];\n",
+                    0),
+            0u)
+      << c;
+}

@@ -1,4 +1,5 @@
 #include "codegen/c/Unswitch.h"
+#include "codegen/c/UnswitchInternal.h"
 
 #include <cstdlib>
 #include <optional>
@@ -7,9 +8,9 @@
 
 namespace risec::codegen::c {
 
-namespace {
-
 using Kind = ExprNode::Kind;
+
+namespace {
 
 bool nonZeroLiteral(const CExpr& e) {
   if (e->kind() != Kind::Literal)
@@ -18,6 +19,8 @@ bool nonZeroLiteral(const CExpr& e) {
   return !t.empty() && t.find_first_not_of("0123456789") == std::string::npos &&
          t.find_first_not_of('0') != std::string::npos;
 }
+
+} // namespace
 
 /// Integer arithmetic that may be evaluated once before the loop instead of
 /// in every iteration: no memory, no side effect, nothing that can trap.
@@ -70,6 +73,8 @@ void changedIn(const CStmt& s, std::set<std::string>& out) {
   forEachChild(
       s, [&](const CExpr& e) { onExpr(e, onExpr); }, [&](const CStmt& c) { changedIn(c, out); });
 }
+
+namespace {
 
 /// An invariant guard and the value the copy takes it as: the one whose
 /// branch reads memory (`c ? 0.0f : xs[i]` is taken as false), true when
@@ -264,7 +269,7 @@ std::vector<CStmt> unswitchLoops(const std::vector<CStmt>& body) {
       continue;
     }
     if (s->kind() == StmtNode::Kind::For)
-      if (CStmt unswitched = unswitchLoop(s)) {
+      if (CStmt unswitched = unswitchLoop(s); unswitched || (unswitched = versionOnClamps(s))) {
         out.push_back(unswitched);
         continue;
       }

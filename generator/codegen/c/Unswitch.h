@@ -35,6 +35,20 @@
 // nested in it (they must stay perfectly nested); the loops inside the original copy are
 // treated in turn. OpenCL does not run this pass (a loop there may hold a
 // barrier).
+//
+// The same pass takes padClamp's clamps out of innermost counting loops: a
+// subscript's `risec_min(a, x)` or `risec_max(a, x)` with `a` unchanged in the
+// loop and `x` affine in its index does not bite in the loop if it does not
+// at the end x moves towards. Where that test is decided (the sides differ
+// by a constant, also once a `risec_min` bound of the loop is taken as either
+// argument) the clamp is dropped (always true) or kept (never true); where it
+// is not, and the subscript then steps by one element, the loop is versioned:
+//
+//   if (32 * j + 31 < n) {
+//     for (int l = 0; l < 32; l += 1) tmp[...] = B[(n * i) + (l + 32 * j)];
+//   } else {
+//     for (int l = 0; l < 32; l += 1) tmp[...] = B[(n * i) + risec_min(n - 1, l + 32 * j)];
+//   }
 #pragma once
 
 #include "codegen/c/CAst.h"
