@@ -262,6 +262,14 @@ TEST(CodegenOpenCLEndToEnd, GlobalTemporary) {
       {{{"n", 1}, {"m", 1}}, {{"n", 7}, {"m", 13}}, {{"n", 20}, {"m", 100}}, {{"n", 3}, {"m", 0}}});
 }
 
+TEST(CodegenOpenCLEndToEnd, LineBufferInGlobalMemory) {
+  // circularBuffer(Global): rows of symbolic width in a global temporary,
+  // one slice per work-item
+  runOnPocl(
+      data("e2e", "ocl_line_buffer_global.rise"), {oneDim(4, 2), oneDim(3, 1)},
+      {{{"n", 1}, {"m", 1}}, {{"n", 5}, {"m", 7}}, {{"n", 2}, {"m", 0}}, {{"n", 0}, {"m", 3}}});
+}
+
 } // namespace
 
 // ---- vectors on PoCL (floatN, vload/vstore; docs/dpia.md "Vectors") -----------------

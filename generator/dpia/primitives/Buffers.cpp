@@ -4,7 +4,8 @@
 //   circularBuffer(a, alloc, sz, n, s, t, f: Exp[s, Rd] -> Exp[t, Wr],
 //                  x: Exp[(n + sz - 1).s, Rd]): Exp[n.sz.t, Rd]
 //   rotateValues(a, sz, n, s, f: Exp[s, Rd] -> Exp[s, Wr], x): Exp[n.sz.s, Rd]
-// The C back end stores all n + sz - 1 values of f in one buffer and reads the
+// The C back end stores all n + sz - 1 values of f in one buffer (in address
+// space a: OpenCL's global memory for Shine's line buffers) and reads the
 // windows as a slide view of it: the same result as a circular buffer of
 // `alloc` values (or sz rotating registers), with more memory. A mapSeq
 // consuming the windows of rotateValues keeps only sz rotating values
@@ -38,8 +39,14 @@ void addWindows(PrimitiveRegistry& r, rise::Prim p, const char* name, std::size_
                       expType(rise::arrayType(n, rise::arrayType(sz, elem)), Access::Rd), e->loc());
         return seq({fill, k(windows)});
       };
-      return newVar(rise::arrayType(count, elem), "buf", fillAndRead, e->loc(),
-                    Origin{e->prim().rise, nullptr, TempRole::Buffer});
+      // the buffer in the address space the program names (circularBuffer(a),
+      // rotateValues(a): Shine's line buffer in global memory for a row that
+      // does not fit a work-item's private memory)
+      Origin origin{e->prim().rise, nullptr, TempRole::Buffer};
+      rise::Type bufType = rise::arrayType(count, elem);
+      if (const auto* a = std::get_if<rise::AddrSpace>(&e->typeArgs().at(0)))
+        return newVarIn(*a, e->loc(), bufType, "buf", fillAndRead, origin);
+      return newVar(bufType, "buf", fillAndRead, e->loc(), origin);
     });
   };
 }
