@@ -550,10 +550,103 @@ TypedDef etaExpandLetFunctions(const Program& program, const TypedDef& def) {
   return out;
 }
 
+/// Whether `f` computes: it reduces, scans, iterates or stores (a
+/// primitive that writes its result into memory), rather than only
+/// rearranging or combining the values it reads.
+bool computes(const Expr& f) {
+  if (f->kind() == ExprKind::Primitive)
+    return primInfo(f->prim()).traits.storesIntoMemory;
+  return anyChild(f, computes);
+}
+
+/// Step 0: `map`s that a tree of zips hands, element by element, to a
+/// sequential map are computed in that loop:
+///   zip(map(f)(a), b) |> mapSeq(g)
+///     -> zip(a, b) |> mapSeq(fun(p => g(makePair(f(fst(p)), snd(p)))))
+/// for each `map` among the zips' leaves whose function computes (a
+/// reduction, ...). Otherwise the access analysis stores the whole zipped
+/// array first (the map's results are written, the loop reads them): a
+/// temporary of the array's size, which in an OpenCL work-item is private
+/// memory of symbolic size (E0631; the three sums of Shine's
+/// harrisBufferedSplitPar, zipped and read by its output loop). The program
+/// is pure, so computing each element where it is read gives the same
+/// values; each element is read once by the loop over the zip.
+class FuseZippedMaps {
+public:
+  explicit FuseZippedMaps(NameSupply& names) : names_(names) {}
+
+  Expr run(const Expr& e) {
+    Expr r = mapChildren(e, [this](const Expr& c) { return run(c); });
+    Spine s = spineOf(r);
+    if (s.args.size() != 2 ||
+        !(isPrim(s.head, Prim::MapSeq) || isPrim(s.head, Prim::IterateStream)))
+      return r;
+    if (!isPrim(spineOf(s.args[1]).head, Prim::Zip))
+      return r;
+    std::string p = names_.fresh("p");
+    bool fused = false;
+    auto [input, element] = split(s.args[1], var(p), fused);
+    if (!fused)
+      return r;
+    const Expr& g = s.args[0];
+    Expr body = g->kind() == ExprKind::Lambda
+                    ? projected(substitute(g->body(), g->name(), element, names_))
+                    : app(g, element);
+    return app(prim(*headPrim(r)), lam(p, body), input);
+  }
+
+private:
+  NameSupply& names_;
+
+  /// `e` with `fst(makePair(a, b))` as `a` and `snd(makePair(a, b))` as `b`:
+  /// the loop's function reads the components of the element it is given,
+  /// and a pair built only to be taken apart would compute both components
+  /// for each projection.
+  static Expr projected(const Expr& e) {
+    Expr r = mapChildren(e, projected);
+    Spine s = spineOf(r);
+    bool fst = isPrim(s.head, Prim::Fst);
+    if ((!fst && !isPrim(s.head, Prim::Snd)) || s.args.size() != 1)
+      return r;
+    Spine pair = spineOf(s.args[0]);
+    if (!isPrim(pair.head, Prim::MakePair) || pair.args.size() != 2)
+      return r;
+    return pair.args[fst ? 0 : 1];
+  }
+
+  /// For an array `z` read at an element `x`: the array the loop reads
+  /// instead, and the element of `z` in terms of that array's element.
+  std::pair<Expr, Expr> split(const Expr& z, const Expr& x, bool& fused) {
+    Spine s = spineOf(z);
+    if (isPrim(s.head, Prim::Zip) && s.args.size() == 2) {
+      auto [a, ea] = split(s.args[0], app(prim(Prim::Fst), x), fused);
+      auto [b, eb] = split(s.args[1], app(prim(Prim::Snd), x), fused);
+      return {app(prim(Prim::Zip), a, b), app(prim(Prim::MakePair), ea, eb)};
+    }
+    if (isPrim(s.head, Prim::Map) && s.args.size() == 2 && computes(s.args[0])) {
+      fused = true;
+      return {s.args[1], app(s.args[0], x)};
+    }
+    return {z, x};
+  }
+};
+
+TypedDef fuseZippedMaps(const Program& program, const TypedDef& def) {
+  NameSupply names;
+  Expr stripped = stripImplicit(annotateParams(def.expr));
+  names.reserve(stripped);
+  Expr fused = FuseZippedMaps(names).run(stripped);
+  if (fused == stripped)
+    return def;
+  TypedDef out = retype(program, def.name, fused);
+  out.preconditions = def.preconditions;
+  return out;
+}
+
 } // namespace
 
 TypedDef lowerToC(const Program& program, const TypedDef& def, LowerTarget target) {
-  TypedDef out = betaNormal(program, etaExpandLetFunctions(program, def));
+  TypedDef out = betaNormal(program, etaExpandLetFunctions(program, fuseZippedMaps(program, def)));
   out.expr = StoreLetBoundScalars(target).run(out.expr);
   Sequentialise seq(target);
   out.expr = seq.run(out.expr);

@@ -2,6 +2,10 @@
 // and DPIA (docs/dpia.md, "1. lowerToC"; docs/architecture.md). It is the
 // fixed pass that compileToC runs after the strategy, and the rule `lowerToC`
 // of the strategy language (lower/LowerRule.h; docs/strategies.md, "Rules"):
+//   0. a `map` whose function computes (a reduction, ...) and that zips hand
+//      element by element to a sequential map is computed in that loop
+//      (`zip(map(f)(a), b) |> mapSeq(g)` -> `zip(a, b) |> mapSeq(fun(p =>
+//      g(makePair(f(fst(p)), snd(p)))))`), instead of being stored whole;
 //   1. every remaining choice of implementation is made sequentially:
 //      map, mapPar, mapGlobal/mapWorkGroup/mapLocal -> mapSeq;
 //      reduce, reducePar, oclReduceSeq -> reduceSeq;

@@ -270,6 +270,16 @@ TEST(CodegenOpenCLEndToEnd, LineBufferInGlobalMemory) {
       {{{"n", 1}, {"m", 1}}, {{"n", 5}, {"m", 7}}, {{"n", 2}, {"m", 0}}, {{"n", 0}, {"m", 3}}});
 }
 
+TEST(CodegenOpenCLEndToEnd, ZippedMapComputedInTheLoopThatReadsIt) {
+  // m row sums per work-item, zipped and read by a mapSeq: computed in that
+  // loop, not stored into a private temporary of symbolic size (E0631)
+  runOnPocl(data("e2e", "ocl_zip_of_computed_map.rise"), {oneDim(4, 2), oneDim(1, 1)},
+            {{{"n", 1}, {"m", 1}, {"k", 1}},
+             {{"n", 5}, {"m", 7}, {"k", 3}},
+             {{"n", 3}, {"m", 0}, {"k", 2}},
+             {{"n", 2}, {"m", 4}, {"k", 0}}});
+}
+
 } // namespace
 
 // ---- vectors on PoCL (floatN, vload/vstore; docs/dpia.md "Vectors") -----------------

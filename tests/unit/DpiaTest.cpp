@@ -210,6 +210,25 @@ TEST(DpiaLowerToC, ListingFiveGetsItsToMem) {
       << printExpr(d.expr);
 }
 
+TEST(DpiaLowerToC, ComputesAZippedMapInTheSequentialLoopThatReadsIt) {
+  // the sums are computed in the loop over the zip, not stored first; the
+  // pair built for the loop's element is taken apart where it is read
+  TypedDef d = lowered("def z = depFun((n: Nat, m: Nat) => fun(A: n.m.f32, y: n.f32 =>\n"
+                       "  zip(A |> map(reduceSeq(add, 0.0f)), y) |> mapSeq(fun(q => fst(q) * "
+                       "snd(q)))))\n");
+  std::string low = printExpr(d.expr);
+  EXPECT_EQ(low.find("toMem"), std::string::npos) << low;
+  EXPECT_NE(low.find("zip(A, y) |> mapSeq(fun(p1 => (fst(p1) |> reduceSeq(add, 0.0f)) * snd(p1)))"),
+            std::string::npos)
+      << low;
+  EXPECT_NO_THROW(fromRise(d));
+  // a map whose function stores nothing is left as it was
+  TypedDef v = lowered("def z = depFun(n: Nat => fun(y: n.f32 =>\n"
+                       "  zip(y |> map(fun(x => x * 2.0f)), y) |> mapSeq(fun(q => "
+                       "fst(q) * snd(q)))))\n");
+  EXPECT_EQ(printExpr(v.expr).find("fun(p1 =>"), std::string::npos) << printExpr(v.expr);
+}
+
 // ---- accT / conT ---------------------------------------------------------------------------
 
 TEST(DpiaTranslate, MatrixVectorAsInListing10) {
