@@ -101,6 +101,7 @@ namespace primitive {
 const PrimitiveDef& arrayLiteral();
 const PrimitiveDef& assign();
 const PrimitiveDef& barrier();
+const PrimitiveDef& circularBuffer();
 const PrimitiveDef& discardTailAcc();
 const PrimitiveDef& forLoop();
 const PrimitiveDef& foreign();

@@ -339,9 +339,27 @@ TEST(CodegenCAbi, APairOfArraysIsOnePointerPerComponent) {
   EXPECT_CONTAINS(c, "output_snd[i] = ps[i].fst;");
 }
 
-TEST(CodegenCStretch, CircularBufferStoresTheValuesOnceAndReadsWindows) {
+TEST(CodegenCStretch, CircularBufferReadByAMapSeqKeepsOneWindow) {
+  // a line buffer of sz = 3 values: two before the loop, one per step, the
+  // window shifted down by one after the step
   std::string c = source("def w = depFun(n: Nat => fun(xs: (n + 2).f32 =>\n"
                          "  xs |> circularBuffer(Global)(3)(3)(fun(x => x * 2.0f)) |> "
+                         "mapSeq(reduceSeq(add, 0.0f))))\n");
+  EXPECT_CONTAINS(c, "float buf[3];\n"
+                     "  // circularBuffer: the first values\n"
+                     "  for (int i = 0; i < 2; i += 1) {\n"
+                     "    buf[i] = xs[i] * 2.0f;\n");
+  EXPECT_CONTAINS(c, "    buf[2] = xs[i + 2] * 2.0f;\n");
+  EXPECT_CONTAINS(c, "      acc = acc + buf[j];\n");
+  EXPECT_CONTAINS(c, "    // circularBuffer: rotate\n"
+                     "    for (int j = 0; j < 2; j += 1) {\n"
+                     "      buf[j] = buf[j + 1];\n");
+}
+
+TEST(CodegenCStretch, CircularBufferReadOtherwiseStoresTheValuesOnceAndReadsWindows) {
+  // read through a transpose, the windows are a slide view of all n + 2 values
+  std::string c = source("def w = depFun(n: Nat => fun(xs: (n + 2).f32 =>\n"
+                         "  xs |> circularBuffer(Global)(3)(3)(fun(x => x * 2.0f)) |> transpose |> "
                          "mapSeq(reduceSeq(add, 0.0f))))\n");
   EXPECT_CONTAINS(c,
                   "// circularBuffer\n  for (int i = 0; i < n + 2; i += 1) {\n    buf[i] = xs[i] * "
