@@ -194,10 +194,12 @@ int runTune(const TuneOptions& opts, std::ostream& out) {
                            " with the bench sizes " + sizesText(bench) + ":\n" +
                            tune::constraintsText(problem));
 
-  // The baseline (the spec's binding now) first, then the candidates.
+  // The baseline (the spec's binding now) first, then the candidates, those
+  // that change fewest of its values first (the budget may not cover all).
   ParamValues baseline;
   for (const elevate::StrategyParameter& p : iface.params)
     baseline[p.name] = current.at(p.name);
+  tune::nearestFirst(candidates, baseline);
   std::vector<Trial> trials;
   trials.push_back({baseline, true, "NOT RUN", "", -1});
   for (const ParamValues& c : candidates)

@@ -190,6 +190,20 @@ std::vector<ParamValues> bruteForceCandidates(const TuneProblem& p) {
   return out;
 }
 
+void nearestFirst(std::vector<ParamValues>& candidates, const ParamValues& from) {
+  auto distance = [&](const ParamValues& c) {
+    std::size_t d = 0;
+    for (const auto& [name, value] : c) {
+      auto it = from.find(name);
+      d += it == from.end() || it->second != value;
+    }
+    return d;
+  };
+  std::stable_sort(
+      candidates.begin(), candidates.end(),
+      [&](const ParamValues& a, const ParamValues& b) { return distance(a) < distance(b); });
+}
+
 std::string constraintsText(const TuneProblem& p) {
   std::string s;
   for (const elevate::StrategyParameter& q : p.iface.params) {

@@ -38,6 +38,13 @@ std::vector<elevate::ParamValues> solveCandidates(const TuneProblem& p);
 std::vector<elevate::ParamValues> bruteForceCandidates(const TuneProblem& p);
 bool admits(const TuneProblem& p, const elevate::ParamValues& binding);
 
+/// `candidates` reordered nearest `from` first: by the number of parameters
+/// whose value differs from `from`'s (one changed, then two, ...), each
+/// group in its order before (stable). A budget that cannot time every
+/// candidate then explores around the current binding instead of one corner
+/// of the lexicographic order.
+void nearestFirst(std::vector<elevate::ParamValues>& candidates, const elevate::ParamValues& from);
+
 /// The model as text, one constraint per line (for the tune log).
 std::string constraintsText(const TuneProblem& p);
 

@@ -104,6 +104,20 @@ TEST(TuneConstraints, UnknownNameIsLocated) {
   }
 }
 
+TEST(TuneConstraints, CandidatesNearestTheCurrentBindingComeFirst) {
+  tune::TuneProblem p;
+  p.iface = interfaceOf("t.elevate", "param a = 1 in [1, 2, 3]\nparam b = 2 in [1, 2]\nid\n");
+  std::vector<elevate::ParamValues> c = tune::solveCandidates(p);
+  ASSERT_EQ(c.size(), 6u);
+  tune::nearestFirst(c, {{"a", 3}, {"b", 2}});
+  std::vector<std::pair<std::int64_t, std::int64_t>> order;
+  for (const elevate::ParamValues& v : c)
+    order.push_back({v.at("a"), v.at("b")});
+  // itself; one value changed (lexicographic among them); both changed
+  EXPECT_EQ(order, (std::vector<std::pair<std::int64_t, std::int64_t>>{
+                       {3, 2}, {1, 2}, {2, 2}, {3, 1}, {1, 1}, {2, 1}}));
+}
+
 // ---- the spec writer ---------------------------------------------------------------
 
 const char* kSpec = R"(# head comment
