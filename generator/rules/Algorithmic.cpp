@@ -62,17 +62,14 @@ RuleFn splitJoin(std::int64_t n) {
   };
 }
 
-/// A length that n divides, or a symbolic one (then a precondition).
-bool mayDivide(const Nat& size, std::int64_t n) {
-  return !size->isConst() || size->value() % n == 0;
-}
-
 /// Shine's splitJoin2(n): an array e as join(split(n)(e)) (n divides its
 /// length), the blocks that a following rule rearranges.
 RuleFn splitJoin2(std::int64_t n) {
-  return [n](const Expr& e, RuleContext&) -> std::optional<Expr> {
-    if (!e->type() || !isArray(e->type()) || !mayDivide(e->type()->size(), n))
+  return [n](const Expr& e, RuleContext& ctx) -> std::optional<Expr> {
+    if (!e->type() || !isArray(e->type()))
       return std::nullopt;
+    if (std::optional<std::string> why = whyNotChunked(e->type()->size(), n))
+      return ctx.refuse(*why);
     return app(prim(Prim::Join), app(depNat(prim(Prim::Split), n), e));
   };
 }
@@ -218,9 +215,8 @@ RuleFn blockedReduce(std::int64_t n) {
       return std::nullopt;
     if (!neutralPair(r.args[0], r.args[1]))
       return ctx.refuse(kNotNeutral);
-    if (!mayDivide(r.args[2]->type()->size(), n))
-      return ctx.refuse("its array has " + natToString(r.args[2]->type()->size()) +
-                        " elements, not a multiple of " + std::to_string(n));
+    if (std::optional<std::string> why = whyNotChunked(r.args[2]->type()->size(), n))
+      return ctx.refuse(*why);
     std::string acc = ctx.names.fresh("acc"), y = ctx.names.fresh("y");
     Expr chunk = app(prim(Prim::Reduce), r.args[0], r.args[1], var(y));
     const Expr& f = r.args[0];

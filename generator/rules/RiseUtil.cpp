@@ -70,6 +70,30 @@ rise::Nat paddingToMultiple(const rise::Nat& n, std::int64_t w) {
   return rise::natConst(w) * ((n + rise::natConst(w - 1)) / rise::natConst(w)) - n;
 }
 
+namespace {
+
+bool dividesOrModulo(const rise::Nat& n) {
+  if (n->kind() == rise::NatKind::Div || n->kind() == rise::NatKind::Mod)
+    return true;
+  return std::any_of(n->operands().begin(), n->operands().end(), dividesOrModulo);
+}
+
+} // namespace
+
+std::optional<std::string> whyNotChunked(const rise::Nat& size, std::int64_t w) {
+  rise::Nat rest = size % rise::natConst(w);
+  if (rest->isConst() && rest->value() == 0)
+    return std::nullopt;
+  std::string what = "its array has " + rise::natToString(size) + " elements, not a multiple of " +
+                     std::to_string(w);
+  if (size->isConst())
+    return what;
+  if (dividesOrModulo(size))
+    return what + " for every size (a padded length: pad it to a multiple of " + std::to_string(w) +
+           " instead)";
+  return std::nullopt;
+}
+
 Expr prim(Prim p) {
   return makePrimitive(p, {});
 }

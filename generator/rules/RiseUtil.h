@@ -78,6 +78,14 @@ bool isArray(const rise::Type& t);
 rise::Nat wholeMultiple(const rise::Nat& n, std::int64_t w);
 /// w*((n + w - 1)/w) - n: the elements that pad n to a whole number of blocks of w.
 rise::Nat paddingToMultiple(const rise::Nat& n, std::int64_t w);
+/// Why an array of `size` elements cannot be cut into chunks (or vectors) of
+/// `w`, or nullopt if it can: a constant that w does not divide, or a size
+/// computed with a division or a modulo (a padded size such as 7*((k + 6)/7))
+/// that w does not provably divide: a precondition would then constrain a
+/// padding, not a size of the program, and sizes derived from it would no
+/// longer be provably equal (fuzz findings L2, L3). A plain symbolic size
+/// (n, m*k) may be cut under a precondition (n%4 == 0).
+std::optional<std::string> whyNotChunked(const rise::Nat& size, std::int64_t w);
 
 // ---- variables -------------------------------------------------------------------
 

@@ -75,6 +75,8 @@ RuleFn vectorize(std::int64_t n) {
     const Type& out = e->type();
     if (!scalarArray(out))
       return std::nullopt;
+    if (std::optional<std::string> why = whyNotChunked(out->size(), n))
+      return ctx.refuse(*why + " (peelTail(" + std::to_string(n) + ") first)");
     Expr f = s.args[0];
     std::string x;
     Expr body;

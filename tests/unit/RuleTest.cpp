@@ -130,6 +130,8 @@ const RuleCase kCases[] = {
    "ys |> split(4) |> map(fun(c => c |> oclIterate(Local)(2)(depFun(l: Nat => fun(zs => zs |> split(2) |> map(reduce(add)(0.0f)))))))",
    "ys |> map(neg)"},
   {"vectorize", "vectorize(4) @ outermost(isMap)", "ys |> map(fun(y => y * 2.0f))", "ys |> asVector(4) |> map(fun(y => y * vectorFromScalar(2.0f))) |> asScalar", "xs |> map(fun(r => r |> reduce(add)(0.0f)))"},
+  // fuzz finding L3: vectorize(31) of 32 elements was an ill-typed program
+  {"vectorizeRefusesALengthItDoesNotDivide", "vectorize(4) @ outermost(isMap)", "ys |> map(fun(y => y * 2.0f))", "ys |> asVector(4) |> map(fun(y => y * vectorFromScalar(2.0f))) |> asScalar", "ys |> take(3) |> map(fun(y => y * 2.0f))"},
   {"vectorizePairs", "vectorize(4) @ outermost(isMap)", "zip(ys)(ys |> map(fun(y => makePair(y)(neg(y))))) |> map(fun(p => fst(p) + fst(snd(p)) * snd(snd(p))))", "zip(asVector(4)(ys))(zip(asVector(4)(fst(unzip(ys |> map(fun(y => makePair(y)(neg(y))))))))(asVector(4)(snd(unzip(ys |> map(fun(y => makePair(y)(neg(y))))))))) |> map(fun(p => fst(p) + fst(snd(p)) * snd(snd(p)))) |> asScalar", "zip(ys)(transpose(xs)) |> map(fun(p => fst(p)))"},
   {"vectorReduce", "vectorReduce(4, 2) @ outermost(isReduce)", "ys |> map(fabs) |> reduce(add)(0.0f)",
    "ys |> drop(8*(m/8)) |> reduceSeq(fun(a, y => a + fabs(y)))("
@@ -201,6 +203,11 @@ const RuleCase kCases[] = {
    "zip(ys)(ys |> map(neg)) |> map(fun(p => p)) |> padCst(0, 3*((m+2)/3) - m, makePair(0.0f)(0.0f))"
    " |> map(fun(p => fst(p) * snd(p))) |> reduce(add)(0.0f)",
    "zip(ys)(ys) |> map(fun(p => p)) |> map(fun(p => fst(p) * snd(p) + 1.0f)) |> reduce(add)(0.0f)"},
+  // fuzz finding L2: blockedReduce(4) of 7*((k + 6)/7) elements left sizes that only its
+  // precondition made equal, and the next step's inference refused them
+  {"blockedReduceRefusesAPaddedLengthItDoesNotDivide", "blockedReduce(2) @ outermost(isReduce)", "ys |> reduce(add)(0.0f)",
+   "ys |> split(2) |> reduceSeq(fun(acc, y => add(acc)(reduce(add)(0.0f)(y))))(0.0f)",
+   "ys |> padCst(0, 3*((m+2)/3) - m, 0.0f) |> reduce(add)(0.0f)"},
   {"padReduceThenBlockedReduce", "padReduce(3) @ outermost(isReduce) ; blockedReduce(3) @ outermost(isReduce)",
    "ys |> map(fun(y => 2.0f * y)) |> reduce(add)(0.0f)",
    "ys |> padCst(0, 3*((m+2)/3) - m, 0.0f) |> map(fun(y => 2.0f * y)) |> split(3)"
