@@ -142,21 +142,9 @@ int harris_strips_c(float* restrict output, int h, int w, const float* restrict 
       } else {
         // mapSeq
         for (int k = 0; k < w; k += 1) {
-          tmp_fst[k + w * j + 2 * j + 1] =
-              (1 <= risec_min(h + 1, j + 32 * i) && risec_min(h + 1, j + 32 * i) < h + 1 ? true
-                                                                                         : false)
-                  ? tmp_fst_2[k]
-                  : 0.0f;
-          tmp_snd[k + w * j + 2 * j + 1].fst =
-              (1 <= risec_min(h + 1, j + 32 * i) && risec_min(h + 1, j + 32 * i) < h + 1 ? true
-                                                                                         : false)
-                  ? tmp_snd_2[k].fst
-                  : 0.0f;
-          tmp_snd[k + w * j + 2 * j + 1].snd =
-              (1 <= risec_min(h + 1, j + 32 * i) && risec_min(h + 1, j + 32 * i) < h + 1 ? true
-                                                                                         : false)
-                  ? tmp_snd_2[k].snd
-                  : 0.0f;
+          tmp_fst[k + w * j + 2 * j + 1] = 0.0f;
+          tmp_snd[k + w * j + 2 * j + 1].fst = 0.0f;
+          tmp_snd[k + w * j + 2 * j + 1].snd = 0.0f;
         }
       }
       // mapSeq

@@ -136,21 +136,9 @@ int harris_strips_openmp(float* restrict output, int h, int w, const float* rest
 #pragma omp simd
         // mapSeq
         for (int k = 0; k < w; k += 1) {
-          tmp_fst_own[k + w * j + 2 * j + 1] =
-              (1 <= risec_min(h + 1, j + 32 * i) && risec_min(h + 1, j + 32 * i) < h + 1 ? true
-                                                                                         : false)
-                  ? tmp_fst_2_own[k]
-                  : 0.0f;
-          tmp_snd_own[k + w * j + 2 * j + 1].fst =
-              (1 <= risec_min(h + 1, j + 32 * i) && risec_min(h + 1, j + 32 * i) < h + 1 ? true
-                                                                                         : false)
-                  ? tmp_snd_2_own[k].fst
-                  : 0.0f;
-          tmp_snd_own[k + w * j + 2 * j + 1].snd =
-              (1 <= risec_min(h + 1, j + 32 * i) && risec_min(h + 1, j + 32 * i) < h + 1 ? true
-                                                                                         : false)
-                  ? tmp_snd_2_own[k].snd
-                  : 0.0f;
+          tmp_fst_own[k + w * j + 2 * j + 1] = 0.0f;
+          tmp_snd_own[k + w * j + 2 * j + 1].fst = 0.0f;
+          tmp_snd_own[k + w * j + 2 * j + 1].snd = 0.0f;
         }
       }
       // mapSeq

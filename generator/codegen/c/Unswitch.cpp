@@ -207,6 +207,7 @@ CStmt unswitchLoop(const CStmt& loop) {
   changedIn(loop, changed);
   CStmt fast = loop;
   CExpr conjunction;
+  std::vector<Guard> takenGuards;
   for (;;) {
     std::optional<Guard> guard;
     for (const CStmt& s : fast->body())
@@ -218,17 +219,26 @@ CStmt unswitchLoop(const CStmt& loop) {
         fast, [&](const CExpr& e) { return resolve(e, guard->condition, guard->value); });
     CExpr c = taken(guard->condition, guard->value);
     conjunction = conjunction ? binary(COp::And, conjunction, c) : c;
+    takenGuards.push_back(*guard);
   }
   if (!conjunction)
     return nullptr;
+  // The copy run when the test fails: with one guard taken, that guard has
+  // the other value there, so its choices are made too (and the loops inside
+  // are not versioned on it again, a copy that could never run).
+  CStmt other = loop;
+  if (takenGuards.size() == 1) {
+    const Guard& g = takenGuards.front();
+    other = mapExpressions(loop, [&](const CExpr& e) { return resolve(e, g.condition, !g.value); });
+  }
   if (!readsUnderAGuard(fast))
-    return ifStmt(conjunction, {fast}, std::vector<CStmt>{mapBodies(loop, unswitchLoops)});
+    return ifStmt(conjunction, {fast}, std::vector<CStmt>{mapBodies(other, unswitchLoops)});
   bool inner =
       !anyChildStatement(fast, [](const CStmt& c) { return !guardsInvariantInner(c, nullptr); });
   if (!inner)
     return nullptr;
   return ifStmt(conjunction, {mapBodies(fast, unswitchLoops)},
-                std::vector<CStmt>{mapBodies(loop, unswitchLoops)});
+                std::vector<CStmt>{mapBodies(other, unswitchLoops)});
 }
 
 } // namespace

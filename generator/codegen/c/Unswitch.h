@@ -10,9 +10,11 @@
 //   if (p + 4 * l < k) {
 //     for (int q = 0; q < 32; q += 1) ... acc[..] + A[..] * B[..];
 //   } else {
-//     for (int q = 0; q < 32; q += 1) ... acc[..] + (p + 4 * l < k ? A[..] : 0.0f) * ...;
+//     for (int q = 0; q < 32; q += 1) ... acc[..] + 0.0f * ...;
 //   }
 //
+// (with one guard taken, the copy in the else branch takes it as false: its
+// loops are not versioned on it again).
 // so that the C compiler vectorises the first copy, which it does not do for
 // loads under a condition. The guards are taken one after the other, each
 // as the value whose branch reads memory (`c ? 0.0f : xs[i]` as false, the
