@@ -13,14 +13,21 @@ using Kind = ExprNode::Kind;
 namespace {
 
 bool nonZeroLiteral(const CExpr& e) {
-  if (e->kind() != Kind::Literal)
-    return false;
-  const std::string& t = e->text();
-  return !t.empty() && t.find_first_not_of("0123456789") == std::string::npos &&
-         t.find_first_not_of('0') != std::string::npos;
+  return e->kind() == Kind::Literal && intValue(e).value_or(0) != 0;
 }
 
 } // namespace
+
+/// An integer literal's value (decimal digits, optionally negated).
+std::optional<std::int64_t> intValue(const CExpr& e) {
+  if (e->kind() == Kind::Literal && !e->text().empty() &&
+      e->text().find_first_not_of("0123456789") == std::string::npos && e->text().size() < 18)
+    return std::stoll(e->text());
+  if (e->kind() == Kind::Unary && e->op() == COp::Neg)
+    if (std::optional<std::int64_t> v = intValue(e->operands()[0]))
+      return -*v;
+  return std::nullopt;
+}
 
 /// Integer arithmetic that may be evaluated once before the loop instead of
 /// in every iteration: no memory, no side effect, nothing that can trap.

@@ -23,17 +23,6 @@ using Kind = ExprNode::Kind;
 // not bite in the whole loop if it does not bite at the end the index moves
 // towards, a test made once before the loop.
 
-/// An integer literal's value (decimal digits, optionally negated).
-std::optional<std::int64_t> intValue(const CExpr& e) {
-  if (e->kind() == Kind::Literal && !e->text().empty() &&
-      e->text().find_first_not_of("0123456789") == std::string::npos && e->text().size() < 18)
-    return std::stoll(e->text());
-  if (e->kind() == Kind::Unary && e->op() == COp::Neg)
-    if (std::optional<std::int64_t> v = intValue(e->operands()[0]))
-      return -*v;
-  return std::nullopt;
-}
-
 /// A pre-rendered size expression (a Literal such as `l + 32 * j`, how
 /// EmitNat prints a Nat) as the tree of its sums, differences and products of
 /// names and integers; `e` itself if it is not a Literal or holds anything
@@ -117,8 +106,8 @@ std::optional<std::int64_t> slope(const CExpr& e, const std::string& var) {
     return std::nullopt;
   if (!uses(e, var))
     return 0;
-  if (e->kind() == Kind::Literal && structured(e) != e)
-    return slope(structured(e), var);
+  if (CExpr parsed = structured(e); parsed != e)
+    return slope(parsed, var);
   if (e->kind() == Kind::Ident)
     return 1; // `var` itself: uses() said so
   if (e->kind() == Kind::Unary && e->op() == COp::Neg)
@@ -151,8 +140,8 @@ std::optional<std::int64_t> slope(const CExpr& e, const std::string& var) {
 CExpr substituteFolded(const CExpr& e, const std::string& var, const CExpr& by) {
   if (e->kind() == Kind::Ident && e->text() == var)
     return by;
-  if (e->kind() == Kind::Literal && structured(e) != e)
-    return substituteFolded(structured(e), var, by);
+  if (CExpr parsed = structured(e); parsed != e)
+    return substituteFolded(parsed, var, by);
   CExpr r = mapChildren(e, [&](const CExpr& o) { return substituteFolded(o, var, by); });
   if (r->kind() != Kind::Binary)
     return r;

@@ -4,11 +4,16 @@
 
 #include "codegen/c/CAst.h"
 
+#include <cstdint>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
 namespace risec::codegen::c {
+
+/// An integer literal's value (decimal digits, optionally negated).
+std::optional<std::int64_t> intValue(const CExpr& e);
 
 /// Integer arithmetic that may be evaluated once before a loop instead of in
 /// every iteration: no memory, no side effect, nothing that can trap.
