@@ -441,7 +441,9 @@ Expr Elaborator::elabApp(const Expr& e) {
   if (t->kind() == TypeKind::Fun) {
     Expr arg = elaborate(e->arg());
     try {
-      u_.unify(t->param(), arg->type(),
+      // The parameter as written (its unknowns not substituted), so that a
+      // mismatch can point at where they were bound.
+      u_.unify(u_.boundType(fn->type())->param(), arg->type(),
                {arg->loc(), describeArgument(fn, index), spineHead(fn)->loc()});
     } catch (CompileError& err) {
       // the usual mistake: an array operand (`xs`) of a scalar operator

@@ -327,18 +327,52 @@ void Unifier::mismatch(const Type& a, const Type& b, const ConstraintSite& site,
 }
 
 void Unifier::scalarMismatch(ScalarKind a, ScalarKind b, const Type& topA, const Type& topB,
-                             const ConstraintSite& site) {
+                             const ConstraintSite& site, const SourceLocation& fixedA,
+                             const SourceLocation& fixedB) {
   const std::string detail = std::string(scalarName(a)) + " vs " + std::string(scalarName(b));
   auto isFloat = [](ScalarKind k) { return k == ScalarKind::F32 || k == ScalarKind::F64; };
   if (!((a == ScalarKind::I32 && isFloat(b)) || (b == ScalarKind::I32 && isFloat(a))))
     mismatch(topA, topB, site, detail);
   // The usual cause: an unsuffixed literal (`reduce(add)(0)`) next to floats.
+  // When the i32 was inferred from another expression (the literal), the
+  // hint points at that expression rather than at the mismatch.
   const std::string f = std::string(scalarName(isFloat(a) ? a : b));
+  const SourceLocation& fixed = a == ScalarKind::I32 ? fixedA : fixedB;
+  const bool elsewhere =
+      fixed.known() && !(fixed.line == site.loc.line && fixed.column == site.loc.column);
   CompileError e = mismatchError(topA, topB, site, detail);
-  e.note(site.loc, "an integer literal without a suffix, such as `0`, is an i32: write `0.0" +
-                       std::string(f == "f32" ? "f" : "") + "` for an " + f +
-                       ", or convert with `cast(" + f + ")`");
+  e.note(elsewhere ? fixed : site.loc,
+         std::string(elsewhere ? "the i32 comes from here: " : "") +
+             "an integer literal without a suffix, such as `0`, is an i32: write `0.0" +
+             std::string(f == "f32" ? "f" : "") + "` for an " + f + ", or convert with `cast(" + f +
+             ")`");
   throw e;
+}
+
+Type Unifier::boundType(const Type& t0) const {
+  Type t = t0;
+  while (t->kind() == TypeKind::Var && t->var().meta) {
+    auto next = subst_.types.find(t->var().id);
+    if (next == subst_.types.end())
+      break;
+    t = next->second;
+  }
+  return t;
+}
+
+SourceLocation Unifier::boundAt(const Type& t0) const {
+  Type t = t0;
+  while (t->kind() == TypeKind::Var && t->var().meta) {
+    auto next = subst_.types.find(t->var().id);
+    if (next == subst_.types.end())
+      return {};
+    if (!(next->second->kind() == TypeKind::Var && next->second->var().meta)) {
+      auto site = boundAt_.find(t->var().id);
+      return site == boundAt_.end() ? SourceLocation{} : site->second;
+    }
+    t = next->second;
+  }
+  return {};
 }
 
 void Unifier::unify(const Type& expected, const Type& found, const ConstraintSite& site) {
@@ -364,6 +398,7 @@ void Unifier::bindTypeMeta(const Type& meta, const Type& t, const ConstraintSite
   }
   requireSort(t, v.sort, site);
   subst_.types[v.id] = t;
+  boundAt_[v.id] = site.loc;
 }
 
 void Unifier::unifyRec(const Type& a0, const Type& b0, const ConstraintSite& site, const Type& topA,
@@ -371,6 +406,10 @@ void Unifier::unifyRec(const Type& a0, const Type& b0, const ConstraintSite& sit
   Type a = resolve(a0), b = resolve(b0);
   if (a->kind() == TypeKind::Var && a->var().meta)
     return bindTypeMeta(a, b, site);
+  // The components are taken from the types before substitution (`sa`,
+  // `sb`: the same shape as `a` and `b`), so that a mismatch deeper down
+  // still sees the unknowns and can tell where they were bound.
+  Type sa = boundType(a0), sb = boundType(b0);
   if (b->kind() == TypeKind::Var && b->var().meta)
     return bindTypeMeta(b, a, site);
   if (a->kind() != b->kind())
@@ -378,18 +417,18 @@ void Unifier::unifyRec(const Type& a0, const Type& b0, const ConstraintSite& sit
   switch (a->kind()) {
   case TypeKind::Scalar:
     if (a->scalar() != b->scalar())
-      scalarMismatch(a->scalar(), b->scalar(), topA, topB, site);
+      scalarMismatch(a->scalar(), b->scalar(), topA, topB, site, boundAt(a0), boundAt(b0));
     return;
   case TypeKind::Array:
   case TypeKind::Vec:
     unifyNat(a->size(), b->size(), site);
-    return unifyRec(a->elem(), b->elem(), site, topA, topB);
+    return unifyRec(sa->elem(), sb->elem(), site, topA, topB);
   case TypeKind::Index:
     return unifyNat(a->size(), b->size(), site);
   case TypeKind::Pair:
   case TypeKind::Fun:
-    unifyRec(a->first(), b->first(), site, topA, topB);
-    return unifyRec(a->second(), b->second(), site, topA, topB);
+    unifyRec(sa->first(), sb->first(), site, topA, topB);
+    return unifyRec(sa->second(), sb->second(), site, topA, topB);
   case TypeKind::Var:
     if (a->var().id != b->var().id)
       mismatch(topA, topB, site, "");

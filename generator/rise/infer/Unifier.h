@@ -11,6 +11,7 @@
 #include "support/Diagnostic.h"
 
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,10 @@ public:
   Nat resolve(const Nat& n) const { return substitute(n, subst_); }
   AddrSpace resolve(const AddrSpace& a) const { return substitute(a, subst_); }
   TypeArg resolve(const TypeArg& a) const { return substitute(a, subst_); }
+  /// `t` with the chain of unknowns at its top followed (not substituted
+  /// inside): the shape of resolve(t), with its components as written, so
+  /// that a mismatch in them can still tell where their unknowns were bound.
+  Type boundType(const Type& t) const;
 
   /// The preconditions with all solutions applied, simplified and deduplicated.
   std::vector<Precondition> preconditions() const;
@@ -73,8 +78,15 @@ private:
   bool zeroUnderPreconditions(const Nat& d) const;
   /// mismatch() of two scalar types, with a hint on integer literals when
   /// one is i32 and the other a float.
+  /// `fixedA`/`fixedB`: where an unknown on that side was bound to its
+  /// scalar type (unknown when it was written in the program), so that the
+  /// hint points at the literal that made it an i32.
   [[noreturn]] void scalarMismatch(ScalarKind a, ScalarKind b, const Type& topA, const Type& topB,
-                                   const ConstraintSite& site);
+                                   const ConstraintSite& site, const SourceLocation& fixedA,
+                                   const SourceLocation& fixedB);
+  /// Where the chain of unknowns starting at `t` was bound to a type that is
+  /// not an unknown; unknown if `t` is not an unknown.
+  SourceLocation boundAt(const Type& t) const;
   /// E0301: `expected a, found b` at the site, with `detail` in parentheses.
   CompileError mismatchError(const Type& a, const Type& b, const ConstraintSite& site,
                              const std::string& detail);
@@ -82,6 +94,8 @@ private:
                              const std::string& detail);
 
   TypeSubst subst_;
+  /// For each type unknown bound to a known type: the site of that binding.
+  std::map<std::uint64_t, SourceLocation> boundAt_;
   std::vector<Deferred> deferred_;
   std::vector<Precondition> preconditions_;
 };
