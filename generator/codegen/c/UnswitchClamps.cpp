@@ -427,7 +427,10 @@ CStmt versionOnClamps(const CStmt& loop) {
       inStatement(s, inStatement);
     if (!found)
       break;
-    const auto& [clamp, subscript] = *found;
+    // not a structured binding: Clang before 16 cannot capture one (the
+    // libFuzzer build, tests/fuzz/run)
+    const auto& clamp = found->first;
+    const auto& subscript = found->second;
     auto without = [&](std::vector<CStmt>& body) {
       for (CStmt& s : body)
         s = mapExpressions(s, [&](const CExpr& e) { return unclamp(e, clamp); });
