@@ -109,14 +109,25 @@ Placement placeTemporary(const dpia::HoistedAllocation& h) {
                            "` is a variable: the OpenCL back end must know whether it is global, "
                            "local or private; write oclToMem(Global), oclToMem(Local) or "
                            "oclToMem(Private)");
-  if (tag == AddrSpace::Tag::Private)
-    throw CompileError("E0631", c->loc(),
-                       "this value of type `" + type +
-                           "` is stored in a private temporary, which is too large for private "
-                           "memory (at most " +
-                           std::to_string(c::kStackLimitBytes) +
-                           " bytes of a constant size); store it explicitly in local memory (`|> "
-                           "toLocal`, with a constant tile size) or global memory (`|> toGlobal`)");
+  if (tag == AddrSpace::Tag::Private) {
+    CompileError e("E0631", c->loc(),
+                   "this value of type `" + type +
+                       "` is stored in a private temporary, which is too large for private "
+                       "memory (at most " +
+                       std::to_string(c::kStackLimitBytes) +
+                       " bytes of a constant size); store it explicitly in local memory (`|> "
+                       "toLocal`, with a constant tile size) or global memory (`|> toGlobal`)");
+    if (origin(c) == rise::Prim::ToMem)
+      // lowerToC's copies are toMem: the usual one stores a map that a
+      // reduction or a sequential map reads, which fusion makes unnecessary.
+      e.note(c->loc(),
+             "`lowerToC` stores a value here when its consumer cannot compute it on the fly (a "
+             "`mapSeq` read by a reduction, a map whose elements are read more than once): "
+             "fusing the two needs no temporary; write the producer as `map` and apply "
+             "`fuseReduceMap @ everywhere` (a map read by a reduction) or `mapFusion @ "
+             "everywhere` before `lowerToC`");
+    throw e;
+  }
   Placement p;
   p.local = tag == AddrSpace::Tag::Local;
   p.primitive = primitiveOf(c, tag);
