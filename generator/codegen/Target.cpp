@@ -21,4 +21,16 @@ std::optional<Target> parseTarget(std::string_view name) {
   return std::nullopt;
 }
 
+rules::Backend backendFor(Target t) {
+  switch (t) {
+  case Target::OpenMP:
+    return rules::Backend::OpenMP;
+  case Target::OpenCL:
+    return rules::Backend::OpenCL;
+  case Target::C:
+    break;
+  }
+  return rules::Backend::C;
+}
+
 } // namespace risec::codegen

@@ -3,6 +3,8 @@
 // everything after works on the enum.
 #pragma once
 
+#include "rules/Rule.h"
+
 #include <optional>
 #include <string_view>
 
@@ -19,5 +21,9 @@ std::string_view targetName(Target t);
 
 /// The target named `name` ("c", "openmp", "opencl"); none for another name.
 std::optional<Target> parseTarget(std::string_view name);
+
+/// The back end a strategy is applied for when compiling for `target`
+/// (what `lowerToC` in it keeps parallel).
+rules::Backend backendFor(Target target);
 
 } // namespace risec::codegen

@@ -16,7 +16,9 @@ codegen::CompileResult compileWithStrategy(rise::Program program, rise::TypedDef
     // remaining ones (without a strategy it makes them all: docs/usage.md,
     // "Choosing a strategy").
     elevate::StrategyPtr strategy = elevate::loadStrategy(loadSource(strategyPath), bindings);
-    def = timed("rewrite", [&] { return elevate::rewriteDef(program, def, *strategy, {}); });
+    elevate::RewriteOptions ro;
+    ro.backend = codegen::backendFor(opts.target);
+    def = timed("rewrite", [&] { return elevate::rewriteDef(program, def, *strategy, ro); });
     program = elevate::rewrittenProgram(program, def);
   }
   return codegen::compileToC(program, def, opts);

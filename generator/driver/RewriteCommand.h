@@ -13,6 +13,8 @@ struct RewriteOptions {
   std::string strategy;
   std::string entry; ///< default: the last def
   bool trace = false;
+  /// c | openmp | opencl: the back end `lowerToC` in the strategy lowers for.
+  std::string target = "c";
 };
 
 /// Prints the rewritten program to `out`; the trace (with --trace) to `err`.

@@ -49,6 +49,8 @@ int run(int argc, char** argv) {
   rewriteCmd->add_option("--strategy", rewrite.strategy, "the .elevate strategy file")->required();
   rewriteCmd->add_option("--entry", rewrite.entry, "the def to rewrite (default: the last one)");
   rewriteCmd->add_flag("--trace", rewrite.trace, "print each successful step to stderr");
+  rewriteCmd->add_option("--target", rewrite.target,
+                         "c | openmp | opencl: the back end `lowerToC` lowers for (default c)");
 
   CompileOptions compile;
   CLI::App* compileCmd = app.add_subcommand("compile", "compile a def to C");

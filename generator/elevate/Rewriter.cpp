@@ -73,7 +73,7 @@ CompileError stepFailureError(const StepFailure& f) {
 
 TypedDef rewriteDef(const Program& program, const TypedDef& def, const Strategy& strategy,
                     const RewriteOptions& opts) {
-  Session session(program, def);
+  Session session(program, def, opts.backend);
   session.setTrace(opts.trace);
   auto result = strategy.apply(session.initial(), {}, session);
   if (result)

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "elevate/Strategy.h"
+#include "rules/Rule.h"
 
 #include <ostream>
 
@@ -9,6 +10,9 @@ namespace risec::elevate {
 
 struct RewriteOptions {
   std::ostream* trace = nullptr; ///< each successful step, when set
+  /// The back end the program is rewritten for: `lowerToC` in the strategy
+  /// lowers for it (keeps its parallel maps).
+  rules::Backend backend = rules::Backend::C;
 };
 
 /// Applies `strategy` to the whole def. Returns the rewritten def, elaborated

@@ -26,7 +26,8 @@ public:
       : Strategy(std::move(display), std::move(loc)), fn_(std::move(fn)), form_(std::move(form)) {}
 
   std::optional<State> apply(const State& s, const Path& at, Session& session) const override {
-    rules::RuleContext ctx{session.names(), session.program(), s.typed, at.empty(), {}};
+    rules::RuleContext ctx{session.names(),  session.program(), s.typed, at.empty(), {},
+                           session.backend()};
     auto r = fn_(nodeAt(s.expr, at), ctx);
     if (!r) {
       session.recordFailure(*this, s, at, std::move(ctx.why), form_);

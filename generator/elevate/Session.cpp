@@ -9,7 +9,8 @@ namespace risec::elevate {
 
 using namespace risec::rise;
 
-Session::Session(const Program& program, const TypedDef& def) : program_(program), original_(def) {
+Session::Session(const Program& program, const TypedDef& def, rules::Backend backend)
+    : program_(program), original_(def), backend_(backend) {
   names_.reserve(def.expr);
 }
 

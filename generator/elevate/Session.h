@@ -7,6 +7,7 @@
 
 #include "elevate/Strategy.h"
 #include "rules/RiseUtil.h"
+#include "rules/Rule.h"
 
 #include <ostream>
 
@@ -42,7 +43,8 @@ struct StepFailure {
 
 class Session {
 public:
-  Session(const rise::Program& program, const rise::TypedDef& def);
+  Session(const rise::Program& program, const rise::TypedDef& def,
+          rules::Backend backend = rules::Backend::C);
 
   /// The initial state: the def in the stripped view.
   State initial() const;
@@ -54,6 +56,8 @@ public:
 
   rules::NameSupply& names() { return names_; }
   const rise::Program& program() const { return program_; }
+  /// The back end the strategy is applied for (RuleContext::backend).
+  rules::Backend backend() const { return backend_; }
 
   /// Trace output (null: no trace).
   void setTrace(std::ostream* out) { trace_ = out; }
@@ -102,6 +106,7 @@ public:
 private:
   const rise::Program& program_;
   rise::TypedDef original_;
+  rules::Backend backend_;
   rules::NameSupply names_;
   std::ostream* trace_ = nullptr;
   std::vector<TraceStep> steps_;

@@ -26,16 +26,23 @@ std::optional<Expr> lowerToCRule(const Expr&, rules::RuleContext& ctx) {
   // inference solve the sizes (see annotateParams).
   TypedDef annotated = ctx.typedDef;
   annotated.expr = rules::annotateParams(annotated.expr);
-  TypedDef lowered = lowerToC(ctx.program, annotated);
+  // For the back end the strategy is applied for: an OpenCL or OpenMP
+  // strategy that ends in lowerToC keeps its parallel maps.
+  LowerTarget target = ctx.backend == rules::Backend::OpenCL   ? LowerTarget::OpenCL
+                       : ctx.backend == rules::Backend::OpenMP ? LowerTarget::OpenMP
+                                                               : LowerTarget::C;
+  TypedDef lowered = lowerToC(ctx.program, annotated, target);
   return dropInnerAnnotations(rules::stripImplicit(lowered.expr));
 }
 
 } // namespace
 
 void registerLowerRules(rules::RuleRegistry& r) {
-  r.add(rules::simpleRule("lowerToC", "lowering", "the whole program",
-                          "map -> mapSeq, reduce -> reduceSeq, copies DPIA needs (LowerToC.h)",
-                          lowerToCRule));
+  r.add(rules::simpleRule(
+      "lowerToC", "lowering", "the whole program",
+      "map -> mapSeq, reduce -> reduceSeq, copies DPIA needs; the target's parallel maps kept "
+      "(LowerToC.h)",
+      lowerToCRule));
 }
 
 } // namespace risec::lower

@@ -28,6 +28,11 @@ std::string_view paramKindName(ParamKind k);
 using RuleArg = std::variant<std::int64_t, rise::AddrSpace, std::vector<std::int64_t>>;
 
 /// What a rule may consult besides its focus.
+/// The back end a strategy is applied for. It decides what the lowering
+/// rule (`lowerToC`) keeps parallel: mapPar and reducePar for OpenMP,
+/// mapGlobal/mapWorkGroup/mapLocal and the address spaces for OpenCL.
+enum class Backend { C, OpenMP, OpenCL };
+
 struct RuleContext {
   NameSupply& names;
   const rise::Program& program;   ///< the foreign declarations of the program
@@ -37,6 +42,7 @@ struct RuleContext {
   /// further condition (an operator, an initial value, a size): E0710 says
   /// it. Set through refuse().
   std::string why;
+  Backend backend = Backend::C; ///< the back end the strategy is applied for
 
   /// `return ctx.refuse("...")` from a rule that does not apply.
   std::nullopt_t refuse(std::string reason) {

@@ -46,8 +46,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       }))
     return 0;
   rise::TypedDef rewritten;
+  elevate::RewriteOptions ro;
+  ro.backend = codegen::backendFor(opts.target); // as `risec compile` does
   if (!fuzz::resultOrDiagnostic("rewrite", [&] {
-        rewritten = elevate::rewriteDef(target.program, target.entry, *strategy);
+        rewritten = elevate::rewriteDef(target.program, target.entry, *strategy, ro);
       }))
     return 0;
   fuzz::resultOrDiagnostic("compile", [&] {

@@ -300,3 +300,47 @@ TEST_F(Cli, VerifyChecksEveryVariantAtEveryCheckSize) {
   EXPECT_EQ(r.exitCode, 1);
   EXPECT_NE(r.err.find("its variants are scal_c, scal_openmp [E0842]"), std::string::npos) << r.err;
 }
+
+// `lowerToC` in a strategy lowers for the target compiled for: an OpenCL or
+// OpenMP strategy that ends with it keeps its parallel maps (before, it
+// always lowered for C and made them sequential loops in every work-item or
+// thread), and `rewrite --target` shows what `compile --target` compiles.
+TEST_F(Cli, LowerToCInAStrategyKeepsTheTargetsParallelMaps) {
+  auto contains = [](const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+  };
+  std::string file = write("mv.rise", kMv);
+  std::string ocl = write("mv.ocl.elevate", "mapToGlobal(0) @ outermost(isMap) ;\n"
+                                            "fuseReduceMap @ everywhere ;\nlowerToC\n");
+  std::string omp = write("mv.omp.elevate", "mapToPar @ outermost(isMap) ;\n"
+                                            "fuseReduceMap @ everywhere ;\nlowerToC\n");
+  auto rewrite = [&](const std::string& strategy, const std::string& target) {
+    ProcessResult r =
+        risec({"rewrite", file, "--entry", "mv", "--strategy", strategy, "--target", target});
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    return r.out;
+  };
+  EXPECT_TRUE(contains(rewrite(ocl, "opencl"), "mapGlobal(0, "));
+  EXPECT_TRUE(contains(rewrite(omp, "openmp"), "mapPar("));
+  // for C (the default) every map is sequential
+  EXPECT_TRUE(contains(rewrite(ocl, "c"), "|> mapSeq("));
+  EXPECT_EQ(rewrite(ocl, "c").find("mapGlobal"), std::string::npos);
+  EXPECT_EQ(rewrite(omp, "c").find("mapPar"), std::string::npos);
+
+  ProcessResult r = risec({"compile", file, "--entry", "mv", "--target", "opencl", "--strategy",
+                           ocl, "-o", dir_.string()});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  std::ifstream in(dir_ / "mv.cl");
+  std::string kernel((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_TRUE(contains(kernel, "for (int i = get_global_id(0); i < n; i += get_global_size(0))"));
+  r = risec({"compile", file, "--entry", "mv", "--target", "openmp", "--strategy", omp, "-o",
+             dir_.string()});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  std::ifstream inC(dir_ / "mv.c");
+  std::string c((std::istreambuf_iterator<char>(inC)), std::istreambuf_iterator<char>());
+  EXPECT_TRUE(contains(c, "#pragma omp parallel for"));
+
+  r = risec({"rewrite", file, "--strategy", ocl, "--target", "cuda"});
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_TRUE(contains(r.err, "[E0611]"));
+}
