@@ -59,8 +59,14 @@ void Session::recordFailure(const Strategy& rule, const State& s, const Path& at
                             std::string form) {
   // Keep the failure closest to the root since the last success: that is the
   // position a traversal started from, the most useful fragment to show.
-  if (failure_ && failure_->depth < at.size())
-    return;
+  // A refusal with a reason (the term had the rule's shape but failed a
+  // condition: `vectorize(31)` of rows of 32) tells more than any term
+  // without the rule's shape, wherever it is: it is kept over those.
+  if (failure_) {
+    bool had = !failure_->why.empty(), has = !why.empty();
+    if (had != has ? had : failure_->depth < at.size())
+      return;
+  }
   const Expr& fragment = nodeAt(s.expr, at);
   failure_ = RuleFailure{rule.display(), rule.loc(),     printExpr(fragment), fragment->loc(),
                          at.size(),      std::move(why), std::move(form)};

@@ -156,6 +156,27 @@ TEST(ElevateDiagnostics, FailureSaysWhichConditionOfTheRuleFailed) {
   }
 }
 
+// A traversal tries the rule at many terms. Where one of them has the rule's
+// shape but fails a condition, that refusal is reported (the term and the
+// reason), not the root of the traversal, which only lacks the shape
+// (libFuzzer finding L3: vectorize(31) of rows of 32 named the whole input).
+TEST(ElevateDiagnostics, ATraversalReportsTheRefusalWithItsReason) {
+  Typed t = typed("def f = depFun((n: Nat) => fun(xs: n.32.f32 =>\n"
+                  "  xs |> map(fun(row => row |> map(fun(v => v * 2.0f))))))");
+  try {
+    rewrite(t, "vectorize(31) @ topDown");
+    FAIL();
+  } catch (const CompileError& e) {
+    EXPECT_EQ(e.code(), "E0710");
+    EXPECT_NE(e.message().find("`vectorize(31)` does not apply to row |> map("), std::string::npos)
+        << e.message();
+    ASSERT_EQ(e.notes().size(), 2u);
+    EXPECT_NE(e.notes()[1].message.find(": its array has 32 elements, not a multiple of 31"),
+              std::string::npos)
+        << e.notes()[1].message;
+  }
+}
+
 /// The E0710 that `strat` ends in on the program of `t`.
 CompileError strategyFailure(const Typed& t, const std::string& strat) {
   try {
