@@ -54,7 +54,7 @@ int gaussian_c(float* restrict output, int h, int w, const float* restrict image
     for (int j = 0; j < 132; j += 1) {
       // mapSeq
       for (int k = 0; k < w + 4; k += 1) {
-        tmp_2[k] = image[w * risec_min(h - 1, risec_max(0, (-2) + risec_min(h + 3, j + 128 * i))) +
+        tmp_2[k] = image[w * risec_min(h - 1, risec_max(0, risec_min(h + 3, j + 128 * i) - 2)) +
                          risec_min(w - 1, risec_max(0, k - 2))];
       }
       // mapSeq

@@ -57,7 +57,7 @@ int gaussian_openmp(float* restrict output, int h, int w, const float* restrict 
 #pragma omp simd
     // mapSeq
     for (int j = 0; j < w + 4; j += 1) {
-      tmp_2_own[j] = image[(w * i) + risec_min(w - 1, risec_max(0, j - 2))];
+      tmp_2_own[j] = image[w * i + risec_min(w - 1, risec_max(0, j - 2))];
     }
 #pragma omp simd
     // mapSeq

@@ -60,9 +60,8 @@ int gaussian_strips_openmp(float* restrict output, int h, int w, const float* re
 #pragma omp simd
       // mapSeq
       for (int k = 0; k < w + 4; k += 1) {
-        tmp_2_own[k] =
-            image[w * risec_min(h - 1, risec_max(0, (-2) + risec_min(h + 3, j + 32 * i))) +
-                  risec_min(w - 1, risec_max(0, k - 2))];
+        tmp_2_own[k] = image[w * risec_min(h - 1, risec_max(0, risec_min(h + 3, j + 32 * i) - 2)) +
+                             risec_min(w - 1, risec_max(0, k - 2))];
       }
 #pragma omp simd
       // mapSeq

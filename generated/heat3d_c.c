@@ -53,7 +53,7 @@ int heat3d_c(float* restrict output, int d, int h, int w, const float* restrict 
   for (int i = 0; i < (d + 3) / 4; i += 1) {
     // mapSeq
     for (int j = 0; j < 6; j += 1) {
-      if (risec_min(d + 1, j + 4 * i) >= 1 && (-1) + risec_min(d + 1, j + 4 * i) < d) {
+      if (risec_min(d + 1, j + 4 * i) >= 1 && risec_min(d + 1, j + 4 * i) - 1 < d) {
         // mapSeq
         for (int k = 0; k < h + 2; k += 1) {
           // mapSeq
@@ -64,16 +64,15 @@ int heat3d_c(float* restrict output, int d, int h, int w, const float* restrict 
             // mapSeq
             for (int l = 0; l < w; l += 1) {
               tmp[l + w * k + h * w * j + 4 * j + 2 * k + 2 * h * j + 2 * w * j + 1] =
-                  u[l + (-h * w) + (-w) + h * w * risec_min(d + 1, j + 4 * i) + (w * k)];
+                  u[l - h * w - w + h * w * risec_min(d + 1, j + 4 * i) + w * k];
             }
           } else {
             // mapSeq
             for (int l = 0; l < w; l += 1) {
               tmp[l + w * k + h * w * j + 4 * j + 2 * k + 2 * h * j + 2 * w * j + 1] =
-                  k < 1 ? 0.0f
-                  : k - 1 < h
-                      ? u[l + (-h * w) + (-w) + h * w * risec_min(d + 1, j + 4 * i) + (w * k)]
-                      : 0.0f;
+                  k < 1       ? 0.0f
+                  : k - 1 < h ? u[l - h * w - w + h * w * risec_min(d + 1, j + 4 * i) + w * k]
+                              : 0.0f;
             }
           }
           // mapSeq
@@ -89,23 +88,23 @@ int heat3d_c(float* restrict output, int d, int h, int w, const float* restrict 
             tmp[l + w * k + h * w * j + 4 * j + 2 * k + 2 * h * j + 2 * w * j] = 0.0f;
           }
           if (k >= 1 && k - 1 < h && risec_min(d + 1, j + 4 * i) >= 1 &&
-              (-1) + risec_min(d + 1, j + 4 * i) < d) {
+              risec_min(d + 1, j + 4 * i) - 1 < d) {
             // mapSeq
             for (int l = 0; l < w; l += 1) {
               tmp[l + w * k + h * w * j + 4 * j + 2 * k + 2 * h * j + 2 * w * j + 1] =
-                  u[l + (-h * w) + (-w) + h * w * risec_min(d + 1, j + 4 * i) + (w * k)];
+                  u[l - h * w - w + h * w * risec_min(d + 1, j + 4 * i) + w * k];
             }
           } else {
             // mapSeq
             for (int l = 0; l < w; l += 1) {
               tmp[l + w * k + h * w * j + 4 * j + 2 * k + 2 * h * j + 2 * w * j + 1] =
-                  k < 1       ? 0.0f
-                  : k - 1 < h ? (risec_min(d + 1, j + 4 * i) < 1 ? 0.0f
-                                 : (-1) + risec_min(d + 1, j + 4 * i) < d
-                                     ? u[l + (-h * w) + (-w) + h * w * risec_min(d + 1, j + 4 * i) +
-                                         (w * k)]
-                                     : 0.0f)
-                              : 0.0f;
+                  k < 1 ? 0.0f
+                  : k - 1 < h
+                      ? (risec_min(d + 1, j + 4 * i) < 1 ? 0.0f
+                         : risec_min(d + 1, j + 4 * i) - 1 < d
+                             ? u[l - h * w - w + h * w * risec_min(d + 1, j + 4 * i) + w * k]
+                             : 0.0f)
+                      : 0.0f;
             }
           }
           // mapSeq

@@ -59,7 +59,7 @@ int heat3d_openmp(float* restrict output, int d, int h, int w, const float* rest
         tmp + (size_t)omp_get_thread_num() * (size_t)(12 * h + 12 * w + 6 * h * w + 24);
     // mapSeq
     for (int j = 0; j < 6; j += 1) {
-      if (risec_min(d + 1, j + 4 * i) >= 1 && (-1) + risec_min(d + 1, j + 4 * i) < d) {
+      if (risec_min(d + 1, j + 4 * i) >= 1 && risec_min(d + 1, j + 4 * i) - 1 < d) {
         // mapSeq
         for (int k = 0; k < h + 2; k += 1) {
           // mapSeq
@@ -71,17 +71,16 @@ int heat3d_openmp(float* restrict output, int d, int h, int w, const float* rest
             // mapSeq
             for (int l = 0; l < w; l += 1) {
               tmp_own[l + w * k + h * w * j + 4 * j + 2 * k + 2 * h * j + 2 * w * j + 1] =
-                  u[l + (-h * w) + (-w) + h * w * risec_min(d + 1, j + 4 * i) + (w * k)];
+                  u[l - h * w - w + h * w * risec_min(d + 1, j + 4 * i) + w * k];
             }
           } else {
 #pragma omp simd
             // mapSeq
             for (int l = 0; l < w; l += 1) {
               tmp_own[l + w * k + h * w * j + 4 * j + 2 * k + 2 * h * j + 2 * w * j + 1] =
-                  k < 1 ? 0.0f
-                  : k - 1 < h
-                      ? u[l + (-h * w) + (-w) + h * w * risec_min(d + 1, j + 4 * i) + (w * k)]
-                      : 0.0f;
+                  k < 1       ? 0.0f
+                  : k - 1 < h ? u[l - h * w - w + h * w * risec_min(d + 1, j + 4 * i) + w * k]
+                              : 0.0f;
             }
           }
           // mapSeq
@@ -97,25 +96,25 @@ int heat3d_openmp(float* restrict output, int d, int h, int w, const float* rest
             tmp_own[l + w * k + h * w * j + 4 * j + 2 * k + 2 * h * j + 2 * w * j] = 0.0f;
           }
           if (k >= 1 && k - 1 < h && risec_min(d + 1, j + 4 * i) >= 1 &&
-              (-1) + risec_min(d + 1, j + 4 * i) < d) {
+              risec_min(d + 1, j + 4 * i) - 1 < d) {
 #pragma omp simd
             // mapSeq
             for (int l = 0; l < w; l += 1) {
               tmp_own[l + w * k + h * w * j + 4 * j + 2 * k + 2 * h * j + 2 * w * j + 1] =
-                  u[l + (-h * w) + (-w) + h * w * risec_min(d + 1, j + 4 * i) + (w * k)];
+                  u[l - h * w - w + h * w * risec_min(d + 1, j + 4 * i) + w * k];
             }
           } else {
 #pragma omp simd
             // mapSeq
             for (int l = 0; l < w; l += 1) {
               tmp_own[l + w * k + h * w * j + 4 * j + 2 * k + 2 * h * j + 2 * w * j + 1] =
-                  k < 1       ? 0.0f
-                  : k - 1 < h ? (risec_min(d + 1, j + 4 * i) < 1 ? 0.0f
-                                 : (-1) + risec_min(d + 1, j + 4 * i) < d
-                                     ? u[l + (-h * w) + (-w) + h * w * risec_min(d + 1, j + 4 * i) +
-                                         (w * k)]
-                                     : 0.0f)
-                              : 0.0f;
+                  k < 1 ? 0.0f
+                  : k - 1 < h
+                      ? (risec_min(d + 1, j + 4 * i) < 1 ? 0.0f
+                         : risec_min(d + 1, j + 4 * i) - 1 < d
+                             ? u[l - h * w - w + h * w * risec_min(d + 1, j + 4 * i) + w * k]
+                             : 0.0f)
+                      : 0.0f;
             }
           }
           // mapSeq

@@ -51,17 +51,17 @@ int jacobi2d_c(float* restrict output, int h, int w, const float* restrict grid)
       for (int k = 0; k < 1; k += 1) {
         tmp[k + w * j + 2 * j] = 0.0f;
       }
-      if (risec_min(h + 1, j + 32 * i) >= 1 && (-1) + risec_min(h + 1, j + 32 * i) < h) {
+      if (risec_min(h + 1, j + 32 * i) >= 1 && risec_min(h + 1, j + 32 * i) - 1 < h) {
         // mapSeq
         for (int k = 0; k < w; k += 1) {
-          tmp[k + w * j + 2 * j + 1] = grid[k + (-w) + w * risec_min(h + 1, j + 32 * i)];
+          tmp[k + w * j + 2 * j + 1] = grid[k - w + w * risec_min(h + 1, j + 32 * i)];
         }
       } else {
         // mapSeq
         for (int k = 0; k < w; k += 1) {
           tmp[k + w * j + 2 * j + 1] = risec_min(h + 1, j + 32 * i) < 1 ? 0.0f
-                                       : (-1) + risec_min(h + 1, j + 32 * i) < h
-                                           ? grid[k + (-w) + w * risec_min(h + 1, j + 32 * i)]
+                                       : risec_min(h + 1, j + 32 * i) - 1 < h
+                                           ? grid[k - w + w * risec_min(h + 1, j + 32 * i)]
                                            : 0.0f;
         }
       }

@@ -70,9 +70,9 @@ int mm_blocking_c(float* restrict output, int m, int n, int k, const float* rest
             for (int q = 0; q < 32; q += 1) {
               // mapSeq
               for (int i2 = 0; i2 < 32; i2 += 1) {
-                acc_2[i2 + 32 * q] = acc_2[i2 + 32 * q] +
-                                     A[p + (4 * l) + k * risec_min(m - 1, q + 32 * i)] *
-                                         B[(4 * n * l) + (n * p) + risec_min(n - 1, i2 + 32 * j)];
+                acc_2[i2 + 32 * q] =
+                    acc_2[i2 + 32 * q] + A[p + 4 * l + k * risec_min(m - 1, q + 32 * i)] *
+                                             B[4 * n * l + n * p + risec_min(n - 1, i2 + 32 * j)];
               }
             }
           } else {

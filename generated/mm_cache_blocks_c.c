@@ -68,37 +68,37 @@ int mm_cache_blocks_c(float* restrict output, int m, int n, int k, const float* 
         for (int l = 0; l < 1; l += 1) {
           *(risec_f32x32u*)&tmp[32 * j + 32 * l + 32 * k * i] =
               (risec_f32x32){B[n * j + 32 * i + 32 * l],
-                             B[(n * j) + risec_min(n - 1, 32 * i + 32 * l + 1)],
-                             B[(n * j) + risec_min(n - 1, 32 * i + 32 * l + 2)],
-                             B[(n * j) + risec_min(n - 1, 32 * i + 32 * l + 3)],
-                             B[(n * j) + risec_min(n - 1, 32 * i + 32 * l + 4)],
-                             B[(n * j) + risec_min(n - 1, 32 * i + 32 * l + 5)],
-                             B[(n * j) + risec_min(n - 1, 32 * i + 32 * l + 6)],
-                             B[(n * j) + risec_min(n - 1, 32 * i + 32 * l + 7)],
-                             B[(n * j) + risec_min(n - 1, 32 * i + 32 * l + 8)],
-                             B[(n * j) + risec_min(n - 1, 32 * i + 32 * l + 9)],
-                             B[(n * j) + risec_min(n - 1, 32 * i + 32 * l + 10)],
-                             B[(n * j) + risec_min(n - 1, 32 * i + 32 * l + 11)],
-                             B[(n * j) + risec_min(n - 1, 32 * i + 32 * l + 12)],
-                             B[(n * j) + risec_min(n - 1, 32 * i + 32 * l + 13)],
-                             B[(n * j) + risec_min(n - 1, 32 * i + 32 * l + 14)],
-                             B[(n * j) + risec_min(n - 1, 32 * i + 32 * l + 15)],
-                             B[(n * j) + risec_min(n - 1, 32 * i + 32 * l + 16)],
-                             B[(n * j) + risec_min(n - 1, 32 * i + 32 * l + 17)],
-                             B[(n * j) + risec_min(n - 1, 32 * i + 32 * l + 18)],
-                             B[(n * j) + risec_min(n - 1, 32 * i + 32 * l + 19)],
-                             B[(n * j) + risec_min(n - 1, 32 * i + 32 * l + 20)],
-                             B[(n * j) + risec_min(n - 1, 32 * i + 32 * l + 21)],
-                             B[(n * j) + risec_min(n - 1, 32 * i + 32 * l + 22)],
-                             B[(n * j) + risec_min(n - 1, 32 * i + 32 * l + 23)],
-                             B[(n * j) + risec_min(n - 1, 32 * i + 32 * l + 24)],
-                             B[(n * j) + risec_min(n - 1, 32 * i + 32 * l + 25)],
-                             B[(n * j) + risec_min(n - 1, 32 * i + 32 * l + 26)],
-                             B[(n * j) + risec_min(n - 1, 32 * i + 32 * l + 27)],
-                             B[(n * j) + risec_min(n - 1, 32 * i + 32 * l + 28)],
-                             B[(n * j) + risec_min(n - 1, 32 * i + 32 * l + 29)],
-                             B[(n * j) + risec_min(n - 1, 32 * i + 32 * l + 30)],
-                             B[(n * j) + risec_min(n - 1, 32 * i + 32 * l + 31)]};
+                             B[n * j + risec_min(n - 1, 32 * i + 32 * l + 1)],
+                             B[n * j + risec_min(n - 1, 32 * i + 32 * l + 2)],
+                             B[n * j + risec_min(n - 1, 32 * i + 32 * l + 3)],
+                             B[n * j + risec_min(n - 1, 32 * i + 32 * l + 4)],
+                             B[n * j + risec_min(n - 1, 32 * i + 32 * l + 5)],
+                             B[n * j + risec_min(n - 1, 32 * i + 32 * l + 6)],
+                             B[n * j + risec_min(n - 1, 32 * i + 32 * l + 7)],
+                             B[n * j + risec_min(n - 1, 32 * i + 32 * l + 8)],
+                             B[n * j + risec_min(n - 1, 32 * i + 32 * l + 9)],
+                             B[n * j + risec_min(n - 1, 32 * i + 32 * l + 10)],
+                             B[n * j + risec_min(n - 1, 32 * i + 32 * l + 11)],
+                             B[n * j + risec_min(n - 1, 32 * i + 32 * l + 12)],
+                             B[n * j + risec_min(n - 1, 32 * i + 32 * l + 13)],
+                             B[n * j + risec_min(n - 1, 32 * i + 32 * l + 14)],
+                             B[n * j + risec_min(n - 1, 32 * i + 32 * l + 15)],
+                             B[n * j + risec_min(n - 1, 32 * i + 32 * l + 16)],
+                             B[n * j + risec_min(n - 1, 32 * i + 32 * l + 17)],
+                             B[n * j + risec_min(n - 1, 32 * i + 32 * l + 18)],
+                             B[n * j + risec_min(n - 1, 32 * i + 32 * l + 19)],
+                             B[n * j + risec_min(n - 1, 32 * i + 32 * l + 20)],
+                             B[n * j + risec_min(n - 1, 32 * i + 32 * l + 21)],
+                             B[n * j + risec_min(n - 1, 32 * i + 32 * l + 22)],
+                             B[n * j + risec_min(n - 1, 32 * i + 32 * l + 23)],
+                             B[n * j + risec_min(n - 1, 32 * i + 32 * l + 24)],
+                             B[n * j + risec_min(n - 1, 32 * i + 32 * l + 25)],
+                             B[n * j + risec_min(n - 1, 32 * i + 32 * l + 26)],
+                             B[n * j + risec_min(n - 1, 32 * i + 32 * l + 27)],
+                             B[n * j + risec_min(n - 1, 32 * i + 32 * l + 28)],
+                             B[n * j + risec_min(n - 1, 32 * i + 32 * l + 29)],
+                             B[n * j + risec_min(n - 1, 32 * i + 32 * l + 30)],
+                             B[n * j + risec_min(n - 1, 32 * i + 32 * l + 31)]};
         }
       }
     }
@@ -127,7 +127,7 @@ int mm_cache_blocks_c(float* restrict output, int m, int n, int k, const float* 
           for (int q = 0; q < 1; q += 1) {
             *(risec_f32x32u*)&acc_2[32 * q] =
                 *(const risec_f32x32u*)&acc_2[32 * q] +
-                risec_f32x32_splat(A[(4 * l) + k * risec_min(m - 1, p + 32 * i)]) *
+                risec_f32x32_splat(A[4 * l + k * risec_min(m - 1, p + 32 * i)]) *
                     *(const risec_f32x32u*)&tmp[128 * l + 32 * k * j + 32 * k * q];
           }
           if (4 * l + 1 < k) {
@@ -135,7 +135,7 @@ int mm_cache_blocks_c(float* restrict output, int m, int n, int k, const float* 
             for (int q = 0; q < 1; q += 1) {
               *(risec_f32x32u*)&acc_2[32 * q] =
                   *(const risec_f32x32u*)&acc_2[32 * q] +
-                  risec_f32x32_splat(A[1 + (4 * l) + k * risec_min(m - 1, p + 32 * i)]) *
+                  risec_f32x32_splat(A[1 + 4 * l + k * risec_min(m - 1, p + 32 * i)]) *
                       __builtin_convertvector(
                           *(const risec_f32x32u*)&tmp[128 * l + 32 * k * j + 32 * k * q + 32],
                           risec_f32x32);
@@ -152,7 +152,7 @@ int mm_cache_blocks_c(float* restrict output, int m, int n, int k, const float* 
             for (int q = 0; q < 1; q += 1) {
               *(risec_f32x32u*)&acc_2[32 * q] =
                   *(const risec_f32x32u*)&acc_2[32 * q] +
-                  risec_f32x32_splat(A[2 + (4 * l) + k * risec_min(m - 1, p + 32 * i)]) *
+                  risec_f32x32_splat(A[2 + 4 * l + k * risec_min(m - 1, p + 32 * i)]) *
                       __builtin_convertvector(
                           *(const risec_f32x32u*)&tmp[128 * l + 32 * k * j + 32 * k * q + 64],
                           risec_f32x32);
@@ -169,7 +169,7 @@ int mm_cache_blocks_c(float* restrict output, int m, int n, int k, const float* 
             for (int q = 0; q < 1; q += 1) {
               *(risec_f32x32u*)&acc_2[32 * q] =
                   *(const risec_f32x32u*)&acc_2[32 * q] +
-                  risec_f32x32_splat(A[3 + (4 * l) + k * risec_min(m - 1, p + 32 * i)]) *
+                  risec_f32x32_splat(A[3 + 4 * l + k * risec_min(m - 1, p + 32 * i)]) *
                       __builtin_convertvector(
                           *(const risec_f32x32u*)&tmp[128 * l + 32 * k * j + 32 * k * q + 96],
                           risec_f32x32);

@@ -46,14 +46,14 @@ __kernel void mm_local_opencl(global float* restrict output, int m, int n, int k
         for (int p = get_local_id(1); p < 16; p += get_local_size(1)) {
           // mapLocal(0)
           for (int q = get_local_id(0); q < 16; q += get_local_size(0)) {
-            tmp[q + 16 * p] = A[q + (16 * l) + k * risec_min(m - 1, p + 16 * i)];
+            tmp[q + 16 * p] = A[q + 16 * l + k * risec_min(m - 1, p + 16 * i)];
           }
         }
         // mapLocal(1)
         for (int p = get_local_id(1); p < 16; p += get_local_size(1)) {
           // mapLocal(0)
           for (int q = get_local_id(0); q < 64; q += get_local_size(0)) {
-            tmp_2[q + 64 * p] = B[(16 * n * l) + (n * p) + risec_min(n - 1, q + 64 * j)];
+            tmp_2[q + 64 * p] = B[16 * n * l + n * p + risec_min(n - 1, q + 64 * j)];
           }
         }
         // barrier: tmp (toLocal at mm.rise:5:10) is read by other work-items
@@ -83,8 +83,8 @@ __kernel void mm_local_opencl(global float* restrict output, int m, int n, int k
           float acc_3 = acc[p + 64 * l];
           // reduceSeq
           for (int q = 0; q < k % 16; q += 1) {
-            acc_3 = acc_3 + A[q + (16 * (k / 16)) + k * risec_min(m - 1, l + 16 * i)] *
-                                B[(16 * n * (k / 16)) + (n * q) + risec_min(n - 1, p + 64 * j)];
+            acc_3 = acc_3 + A[q + 16 * (k / 16) + k * risec_min(m - 1, l + 16 * i)] *
+                                B[16 * n * (k / 16) + n * q + risec_min(n - 1, p + 64 * j)];
           }
           if ((p + 64 * j) < n && (l + 16 * i) < m) {
             output[p + n * l + 64 * j + 16 * n * i] = acc_3;

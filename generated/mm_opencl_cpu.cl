@@ -39,7 +39,7 @@ __kernel void mm_opencl_cpu(global float* restrict output, int m, int n, int k,
     for (int j = 0; j < (n + 31) / 32; j += 1) {
       // mapSeq
       for (int l = 0; l < 32; l += 1) {
-        tmp[l + 32 * i + 32 * k * j] = B[(n * i) + risec_min(n - 1, l + 32 * j)];
+        tmp[l + 32 * i + 32 * k * j] = B[n * i + risec_min(n - 1, l + 32 * j)];
       }
     }
   }

@@ -52,7 +52,7 @@ static const char mm_opencl_cpu_source[] =
     "    for (int j = 0; j < (n + 31) / 32; j += 1) {\n"
     "      // mapSeq\n"
     "      for (int l = 0; l < 32; l += 1) {\n"
-    "        tmp[l + 32 * i + 32 * k * j] = B[(n * i) + risec_min(n - 1, l + 32 * j)];\n"
+    "        tmp[l + 32 * i + 32 * k * j] = B[n * i + risec_min(n - 1, l + 32 * j)];\n"
     "      }\n"
     "    }\n"
     "  }\n"

@@ -55,12 +55,12 @@ int mm_register_tiles_c_x86_64_v3(float* restrict output, int m, int n, int k,
       if (24 * j + 23 < n) {
         // mapSeq
         for (int l = 0; l < 24; l += 1) {
-          tmp[l + 24 * i + 24 * k * j] = B[(n * i) + (l + 24 * j)];
+          tmp[l + 24 * i + 24 * k * j] = B[n * i + l + 24 * j];
         }
       } else {
         // mapSeq
         for (int l = 0; l < 24; l += 1) {
-          tmp[l + 24 * i + 24 * k * j] = B[(n * i) + risec_min(n - 1, l + 24 * j)];
+          tmp[l + 24 * i + 24 * k * j] = B[n * i + risec_min(n - 1, l + 24 * j)];
         }
       }
     }

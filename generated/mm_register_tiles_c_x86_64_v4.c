@@ -66,12 +66,12 @@ int mm_register_tiles_c_x86_64_v4(float* restrict output, int m, int n, int k,
       if (32 * j + 31 < n) {
         // mapSeq
         for (int l = 0; l < 32; l += 1) {
-          tmp[l + 32 * i + 32 * k * j] = B[(n * i) + (l + 32 * j)];
+          tmp[l + 32 * i + 32 * k * j] = B[n * i + l + 32 * j];
         }
       } else {
         // mapSeq
         for (int l = 0; l < 32; l += 1) {
-          tmp[l + 32 * i + 32 * k * j] = B[(n * i) + risec_min(n - 1, l + 32 * j)];
+          tmp[l + 32 * i + 32 * k * j] = B[n * i + risec_min(n - 1, l + 32 * j)];
         }
       }
     }
@@ -222,81 +222,81 @@ int mm_register_tiles_c_x86_64_v4(float* restrict output, int m, int n, int k,
         for (int p = 0; p < k % 256; p += 1) {
           *(risec_f32x16u*)&acc_3[0] =
               *(const risec_f32x16u*)&acc_3[0] +
-              risec_f32x16_splat(A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l)]) *
+              risec_f32x16_splat(A[p + 256 * (k / 256) + k * risec_min(m - 1, 128 * i + 8 * l)]) *
                   *(const risec_f32x16u*)&tmp[32 * p + 8192 * (k / 256) + 32 * k * j];
           *(risec_f32x16u*)&acc_3[16] =
               *(const risec_f32x16u*)&acc_3[16] +
-              risec_f32x16_splat(A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l)]) *
+              risec_f32x16_splat(A[p + 256 * (k / 256) + k * risec_min(m - 1, 128 * i + 8 * l)]) *
                   *(const risec_f32x16u*)&tmp[32 * p + 8192 * (k / 256) + 32 * k * j + 16];
           *(risec_f32x16u*)&acc_3[32] =
               *(const risec_f32x16u*)&acc_3[32] +
               risec_f32x16_splat(
-                  A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 1)]) *
+                  A[p + 256 * (k / 256) + k * risec_min(m - 1, 128 * i + 8 * l + 1)]) *
                   *(const risec_f32x16u*)&tmp[32 * p + 8192 * (k / 256) + 32 * k * j];
           *(risec_f32x16u*)&acc_3[48] =
               *(const risec_f32x16u*)&acc_3[48] +
               risec_f32x16_splat(
-                  A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 1)]) *
+                  A[p + 256 * (k / 256) + k * risec_min(m - 1, 128 * i + 8 * l + 1)]) *
                   *(const risec_f32x16u*)&tmp[32 * p + 8192 * (k / 256) + 32 * k * j + 16];
           *(risec_f32x16u*)&acc_3[64] =
               *(const risec_f32x16u*)&acc_3[64] +
               risec_f32x16_splat(
-                  A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 2)]) *
+                  A[p + 256 * (k / 256) + k * risec_min(m - 1, 128 * i + 8 * l + 2)]) *
                   *(const risec_f32x16u*)&tmp[32 * p + 8192 * (k / 256) + 32 * k * j];
           *(risec_f32x16u*)&acc_3[80] =
               *(const risec_f32x16u*)&acc_3[80] +
               risec_f32x16_splat(
-                  A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 2)]) *
+                  A[p + 256 * (k / 256) + k * risec_min(m - 1, 128 * i + 8 * l + 2)]) *
                   *(const risec_f32x16u*)&tmp[32 * p + 8192 * (k / 256) + 32 * k * j + 16];
           *(risec_f32x16u*)&acc_3[96] =
               *(const risec_f32x16u*)&acc_3[96] +
               risec_f32x16_splat(
-                  A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 3)]) *
+                  A[p + 256 * (k / 256) + k * risec_min(m - 1, 128 * i + 8 * l + 3)]) *
                   *(const risec_f32x16u*)&tmp[32 * p + 8192 * (k / 256) + 32 * k * j];
           *(risec_f32x16u*)&acc_3[112] =
               *(const risec_f32x16u*)&acc_3[112] +
               risec_f32x16_splat(
-                  A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 3)]) *
+                  A[p + 256 * (k / 256) + k * risec_min(m - 1, 128 * i + 8 * l + 3)]) *
                   *(const risec_f32x16u*)&tmp[32 * p + 8192 * (k / 256) + 32 * k * j + 16];
           *(risec_f32x16u*)&acc_3[128] =
               *(const risec_f32x16u*)&acc_3[128] +
               risec_f32x16_splat(
-                  A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 4)]) *
+                  A[p + 256 * (k / 256) + k * risec_min(m - 1, 128 * i + 8 * l + 4)]) *
                   *(const risec_f32x16u*)&tmp[32 * p + 8192 * (k / 256) + 32 * k * j];
           *(risec_f32x16u*)&acc_3[144] =
               *(const risec_f32x16u*)&acc_3[144] +
               risec_f32x16_splat(
-                  A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 4)]) *
+                  A[p + 256 * (k / 256) + k * risec_min(m - 1, 128 * i + 8 * l + 4)]) *
                   *(const risec_f32x16u*)&tmp[32 * p + 8192 * (k / 256) + 32 * k * j + 16];
           *(risec_f32x16u*)&acc_3[160] =
               *(const risec_f32x16u*)&acc_3[160] +
               risec_f32x16_splat(
-                  A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 5)]) *
+                  A[p + 256 * (k / 256) + k * risec_min(m - 1, 128 * i + 8 * l + 5)]) *
                   *(const risec_f32x16u*)&tmp[32 * p + 8192 * (k / 256) + 32 * k * j];
           *(risec_f32x16u*)&acc_3[176] =
               *(const risec_f32x16u*)&acc_3[176] +
               risec_f32x16_splat(
-                  A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 5)]) *
+                  A[p + 256 * (k / 256) + k * risec_min(m - 1, 128 * i + 8 * l + 5)]) *
                   *(const risec_f32x16u*)&tmp[32 * p + 8192 * (k / 256) + 32 * k * j + 16];
           *(risec_f32x16u*)&acc_3[192] =
               *(const risec_f32x16u*)&acc_3[192] +
               risec_f32x16_splat(
-                  A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 6)]) *
+                  A[p + 256 * (k / 256) + k * risec_min(m - 1, 128 * i + 8 * l + 6)]) *
                   *(const risec_f32x16u*)&tmp[32 * p + 8192 * (k / 256) + 32 * k * j];
           *(risec_f32x16u*)&acc_3[208] =
               *(const risec_f32x16u*)&acc_3[208] +
               risec_f32x16_splat(
-                  A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 6)]) *
+                  A[p + 256 * (k / 256) + k * risec_min(m - 1, 128 * i + 8 * l + 6)]) *
                   *(const risec_f32x16u*)&tmp[32 * p + 8192 * (k / 256) + 32 * k * j + 16];
           *(risec_f32x16u*)&acc_3[224] =
               *(const risec_f32x16u*)&acc_3[224] +
               risec_f32x16_splat(
-                  A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 7)]) *
+                  A[p + 256 * (k / 256) + k * risec_min(m - 1, 128 * i + 8 * l + 7)]) *
                   *(const risec_f32x16u*)&tmp[32 * p + 8192 * (k / 256) + 32 * k * j];
           *(risec_f32x16u*)&acc_3[240] =
               *(const risec_f32x16u*)&acc_3[240] +
               risec_f32x16_splat(
-                  A[p + (256 * (k / 256)) + k * risec_min(m - 1, 128 * i + 8 * l + 7)]) *
+                  A[p + 256 * (k / 256) + k * risec_min(m - 1, 128 * i + 8 * l + 7)]) *
                   *(const risec_f32x16u*)&tmp[32 * p + 8192 * (k / 256) + 32 * k * j + 16];
         }
         // mapSeq

@@ -58,13 +58,13 @@ int mm_register_tiles_openmp_x86_64(float* restrict output, int m, int n, int k,
 #pragma omp simd
         // mapSeq
         for (int l = 0; l < 16; l += 1) {
-          tmp[l + 16 * i + 16 * k * j] = B[(n * i) + (l + 16 * j)];
+          tmp[l + 16 * i + 16 * k * j] = B[n * i + l + 16 * j];
         }
       } else {
 #pragma omp simd
         // mapSeq
         for (int l = 0; l < 16; l += 1) {
-          tmp[l + 16 * i + 16 * k * j] = B[(n * i) + risec_min(n - 1, l + 16 * j)];
+          tmp[l + 16 * i + 16 * k * j] = B[n * i + risec_min(n - 1, l + 16 * j)];
         }
       }
     }

@@ -67,13 +67,13 @@ int mm_register_tiles_openmp_x86_64_v4(float* restrict output, int m, int n, int
 #pragma omp simd
         // mapSeq
         for (int l = 0; l < 32; l += 1) {
-          tmp[l + 32 * i + 32 * k * j] = B[(n * i) + (l + 32 * j)];
+          tmp[l + 32 * i + 32 * k * j] = B[n * i + l + 32 * j];
         }
       } else {
 #pragma omp simd
         // mapSeq
         for (int l = 0; l < 32; l += 1) {
-          tmp[l + 32 * i + 32 * k * j] = B[(n * i) + risec_min(n - 1, l + 32 * j)];
+          tmp[l + 32 * i + 32 * k * j] = B[n * i + risec_min(n - 1, l + 32 * j)];
         }
       }
     }
@@ -114,67 +114,67 @@ int mm_register_tiles_openmp_x86_64_v4(float* restrict output, int m, int n, int
           for (int q = 0; q < 256; q += 1) {
             *(risec_f32x16u*)&acc_2[0] =
                 *(const risec_f32x16u*)&acc_2[0] +
-                risec_f32x16_splat(A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p)]) *
+                risec_f32x16_splat(A[q + 256 * l + k * risec_min(m - 1, 64 * i + 8 * p)]) *
                     *(const risec_f32x16u*)&tmp[8192 * l + 32 * q + 32 * k * j];
             *(risec_f32x16u*)&acc_2[16] =
                 *(const risec_f32x16u*)&acc_2[16] +
-                risec_f32x16_splat(A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p)]) *
+                risec_f32x16_splat(A[q + 256 * l + k * risec_min(m - 1, 64 * i + 8 * p)]) *
                     *(const risec_f32x16u*)&tmp[8192 * l + 32 * q + 32 * k * j + 16];
             *(risec_f32x16u*)&acc_2[32] =
                 *(const risec_f32x16u*)&acc_2[32] +
-                risec_f32x16_splat(A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 1)]) *
+                risec_f32x16_splat(A[q + 256 * l + k * risec_min(m - 1, 64 * i + 8 * p + 1)]) *
                     *(const risec_f32x16u*)&tmp[8192 * l + 32 * q + 32 * k * j];
             *(risec_f32x16u*)&acc_2[48] =
                 *(const risec_f32x16u*)&acc_2[48] +
-                risec_f32x16_splat(A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 1)]) *
+                risec_f32x16_splat(A[q + 256 * l + k * risec_min(m - 1, 64 * i + 8 * p + 1)]) *
                     *(const risec_f32x16u*)&tmp[8192 * l + 32 * q + 32 * k * j + 16];
             *(risec_f32x16u*)&acc_2[64] =
                 *(const risec_f32x16u*)&acc_2[64] +
-                risec_f32x16_splat(A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 2)]) *
+                risec_f32x16_splat(A[q + 256 * l + k * risec_min(m - 1, 64 * i + 8 * p + 2)]) *
                     *(const risec_f32x16u*)&tmp[8192 * l + 32 * q + 32 * k * j];
             *(risec_f32x16u*)&acc_2[80] =
                 *(const risec_f32x16u*)&acc_2[80] +
-                risec_f32x16_splat(A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 2)]) *
+                risec_f32x16_splat(A[q + 256 * l + k * risec_min(m - 1, 64 * i + 8 * p + 2)]) *
                     *(const risec_f32x16u*)&tmp[8192 * l + 32 * q + 32 * k * j + 16];
             *(risec_f32x16u*)&acc_2[96] =
                 *(const risec_f32x16u*)&acc_2[96] +
-                risec_f32x16_splat(A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 3)]) *
+                risec_f32x16_splat(A[q + 256 * l + k * risec_min(m - 1, 64 * i + 8 * p + 3)]) *
                     *(const risec_f32x16u*)&tmp[8192 * l + 32 * q + 32 * k * j];
             *(risec_f32x16u*)&acc_2[112] =
                 *(const risec_f32x16u*)&acc_2[112] +
-                risec_f32x16_splat(A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 3)]) *
+                risec_f32x16_splat(A[q + 256 * l + k * risec_min(m - 1, 64 * i + 8 * p + 3)]) *
                     *(const risec_f32x16u*)&tmp[8192 * l + 32 * q + 32 * k * j + 16];
             *(risec_f32x16u*)&acc_2[128] =
                 *(const risec_f32x16u*)&acc_2[128] +
-                risec_f32x16_splat(A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 4)]) *
+                risec_f32x16_splat(A[q + 256 * l + k * risec_min(m - 1, 64 * i + 8 * p + 4)]) *
                     *(const risec_f32x16u*)&tmp[8192 * l + 32 * q + 32 * k * j];
             *(risec_f32x16u*)&acc_2[144] =
                 *(const risec_f32x16u*)&acc_2[144] +
-                risec_f32x16_splat(A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 4)]) *
+                risec_f32x16_splat(A[q + 256 * l + k * risec_min(m - 1, 64 * i + 8 * p + 4)]) *
                     *(const risec_f32x16u*)&tmp[8192 * l + 32 * q + 32 * k * j + 16];
             *(risec_f32x16u*)&acc_2[160] =
                 *(const risec_f32x16u*)&acc_2[160] +
-                risec_f32x16_splat(A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 5)]) *
+                risec_f32x16_splat(A[q + 256 * l + k * risec_min(m - 1, 64 * i + 8 * p + 5)]) *
                     *(const risec_f32x16u*)&tmp[8192 * l + 32 * q + 32 * k * j];
             *(risec_f32x16u*)&acc_2[176] =
                 *(const risec_f32x16u*)&acc_2[176] +
-                risec_f32x16_splat(A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 5)]) *
+                risec_f32x16_splat(A[q + 256 * l + k * risec_min(m - 1, 64 * i + 8 * p + 5)]) *
                     *(const risec_f32x16u*)&tmp[8192 * l + 32 * q + 32 * k * j + 16];
             *(risec_f32x16u*)&acc_2[192] =
                 *(const risec_f32x16u*)&acc_2[192] +
-                risec_f32x16_splat(A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 6)]) *
+                risec_f32x16_splat(A[q + 256 * l + k * risec_min(m - 1, 64 * i + 8 * p + 6)]) *
                     *(const risec_f32x16u*)&tmp[8192 * l + 32 * q + 32 * k * j];
             *(risec_f32x16u*)&acc_2[208] =
                 *(const risec_f32x16u*)&acc_2[208] +
-                risec_f32x16_splat(A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 6)]) *
+                risec_f32x16_splat(A[q + 256 * l + k * risec_min(m - 1, 64 * i + 8 * p + 6)]) *
                     *(const risec_f32x16u*)&tmp[8192 * l + 32 * q + 32 * k * j + 16];
             *(risec_f32x16u*)&acc_2[224] =
                 *(const risec_f32x16u*)&acc_2[224] +
-                risec_f32x16_splat(A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 7)]) *
+                risec_f32x16_splat(A[q + 256 * l + k * risec_min(m - 1, 64 * i + 8 * p + 7)]) *
                     *(const risec_f32x16u*)&tmp[8192 * l + 32 * q + 32 * k * j];
             *(risec_f32x16u*)&acc_2[240] =
                 *(const risec_f32x16u*)&acc_2[240] +
-                risec_f32x16_splat(A[q + (256 * l) + k * risec_min(m - 1, 64 * i + 8 * p + 7)]) *
+                risec_f32x16_splat(A[q + 256 * l + k * risec_min(m - 1, 64 * i + 8 * p + 7)]) *
                     *(const risec_f32x16u*)&tmp[8192 * l + 32 * q + 32 * k * j + 16];
           }
           // mapSeq
@@ -224,81 +224,81 @@ int mm_register_tiles_openmp_x86_64_v4(float* restrict output, int m, int n, int
         for (int p = 0; p < k % 256; p += 1) {
           *(risec_f32x16u*)&acc_3[0] =
               *(const risec_f32x16u*)&acc_3[0] +
-              risec_f32x16_splat(A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l)]) *
+              risec_f32x16_splat(A[p + 256 * (k / 256) + k * risec_min(m - 1, 64 * i + 8 * l)]) *
                   *(const risec_f32x16u*)&tmp[32 * p + 8192 * (k / 256) + 32 * k * j];
           *(risec_f32x16u*)&acc_3[16] =
               *(const risec_f32x16u*)&acc_3[16] +
-              risec_f32x16_splat(A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l)]) *
+              risec_f32x16_splat(A[p + 256 * (k / 256) + k * risec_min(m - 1, 64 * i + 8 * l)]) *
                   *(const risec_f32x16u*)&tmp[32 * p + 8192 * (k / 256) + 32 * k * j + 16];
           *(risec_f32x16u*)&acc_3[32] =
               *(const risec_f32x16u*)&acc_3[32] +
               risec_f32x16_splat(
-                  A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 1)]) *
+                  A[p + 256 * (k / 256) + k * risec_min(m - 1, 64 * i + 8 * l + 1)]) *
                   *(const risec_f32x16u*)&tmp[32 * p + 8192 * (k / 256) + 32 * k * j];
           *(risec_f32x16u*)&acc_3[48] =
               *(const risec_f32x16u*)&acc_3[48] +
               risec_f32x16_splat(
-                  A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 1)]) *
+                  A[p + 256 * (k / 256) + k * risec_min(m - 1, 64 * i + 8 * l + 1)]) *
                   *(const risec_f32x16u*)&tmp[32 * p + 8192 * (k / 256) + 32 * k * j + 16];
           *(risec_f32x16u*)&acc_3[64] =
               *(const risec_f32x16u*)&acc_3[64] +
               risec_f32x16_splat(
-                  A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 2)]) *
+                  A[p + 256 * (k / 256) + k * risec_min(m - 1, 64 * i + 8 * l + 2)]) *
                   *(const risec_f32x16u*)&tmp[32 * p + 8192 * (k / 256) + 32 * k * j];
           *(risec_f32x16u*)&acc_3[80] =
               *(const risec_f32x16u*)&acc_3[80] +
               risec_f32x16_splat(
-                  A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 2)]) *
+                  A[p + 256 * (k / 256) + k * risec_min(m - 1, 64 * i + 8 * l + 2)]) *
                   *(const risec_f32x16u*)&tmp[32 * p + 8192 * (k / 256) + 32 * k * j + 16];
           *(risec_f32x16u*)&acc_3[96] =
               *(const risec_f32x16u*)&acc_3[96] +
               risec_f32x16_splat(
-                  A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 3)]) *
+                  A[p + 256 * (k / 256) + k * risec_min(m - 1, 64 * i + 8 * l + 3)]) *
                   *(const risec_f32x16u*)&tmp[32 * p + 8192 * (k / 256) + 32 * k * j];
           *(risec_f32x16u*)&acc_3[112] =
               *(const risec_f32x16u*)&acc_3[112] +
               risec_f32x16_splat(
-                  A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 3)]) *
+                  A[p + 256 * (k / 256) + k * risec_min(m - 1, 64 * i + 8 * l + 3)]) *
                   *(const risec_f32x16u*)&tmp[32 * p + 8192 * (k / 256) + 32 * k * j + 16];
           *(risec_f32x16u*)&acc_3[128] =
               *(const risec_f32x16u*)&acc_3[128] +
               risec_f32x16_splat(
-                  A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 4)]) *
+                  A[p + 256 * (k / 256) + k * risec_min(m - 1, 64 * i + 8 * l + 4)]) *
                   *(const risec_f32x16u*)&tmp[32 * p + 8192 * (k / 256) + 32 * k * j];
           *(risec_f32x16u*)&acc_3[144] =
               *(const risec_f32x16u*)&acc_3[144] +
               risec_f32x16_splat(
-                  A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 4)]) *
+                  A[p + 256 * (k / 256) + k * risec_min(m - 1, 64 * i + 8 * l + 4)]) *
                   *(const risec_f32x16u*)&tmp[32 * p + 8192 * (k / 256) + 32 * k * j + 16];
           *(risec_f32x16u*)&acc_3[160] =
               *(const risec_f32x16u*)&acc_3[160] +
               risec_f32x16_splat(
-                  A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 5)]) *
+                  A[p + 256 * (k / 256) + k * risec_min(m - 1, 64 * i + 8 * l + 5)]) *
                   *(const risec_f32x16u*)&tmp[32 * p + 8192 * (k / 256) + 32 * k * j];
           *(risec_f32x16u*)&acc_3[176] =
               *(const risec_f32x16u*)&acc_3[176] +
               risec_f32x16_splat(
-                  A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 5)]) *
+                  A[p + 256 * (k / 256) + k * risec_min(m - 1, 64 * i + 8 * l + 5)]) *
                   *(const risec_f32x16u*)&tmp[32 * p + 8192 * (k / 256) + 32 * k * j + 16];
           *(risec_f32x16u*)&acc_3[192] =
               *(const risec_f32x16u*)&acc_3[192] +
               risec_f32x16_splat(
-                  A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 6)]) *
+                  A[p + 256 * (k / 256) + k * risec_min(m - 1, 64 * i + 8 * l + 6)]) *
                   *(const risec_f32x16u*)&tmp[32 * p + 8192 * (k / 256) + 32 * k * j];
           *(risec_f32x16u*)&acc_3[208] =
               *(const risec_f32x16u*)&acc_3[208] +
               risec_f32x16_splat(
-                  A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 6)]) *
+                  A[p + 256 * (k / 256) + k * risec_min(m - 1, 64 * i + 8 * l + 6)]) *
                   *(const risec_f32x16u*)&tmp[32 * p + 8192 * (k / 256) + 32 * k * j + 16];
           *(risec_f32x16u*)&acc_3[224] =
               *(const risec_f32x16u*)&acc_3[224] +
               risec_f32x16_splat(
-                  A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 7)]) *
+                  A[p + 256 * (k / 256) + k * risec_min(m - 1, 64 * i + 8 * l + 7)]) *
                   *(const risec_f32x16u*)&tmp[32 * p + 8192 * (k / 256) + 32 * k * j];
           *(risec_f32x16u*)&acc_3[240] =
               *(const risec_f32x16u*)&acc_3[240] +
               risec_f32x16_splat(
-                  A[p + (256 * (k / 256)) + k * risec_min(m - 1, 64 * i + 8 * l + 7)]) *
+                  A[p + 256 * (k / 256) + k * risec_min(m - 1, 64 * i + 8 * l + 7)]) *
                   *(const risec_f32x16u*)&tmp[32 * p + 8192 * (k / 256) + 32 * k * j + 16];
         }
         // mapSeq

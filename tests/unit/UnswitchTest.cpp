@@ -158,7 +158,7 @@ namespace {
 /// with the sizes pre-rendered as EmitNat renders them (literals).
 CStmt clampedCopy(CExpr end, CExpr stride = nullptr) {
   CExpr clamp = call("risec_min", {literal("n - 1"), literal("l + 32 * j")});
-  CExpr at = stride ? binary(COp::Mul, stride, clamp) : binary(COp::Add, literal("(n * i)"), clamp);
+  CExpr at = stride ? binary(COp::Mul, stride, clamp) : binary(COp::Add, literal("n * i"), clamp);
   return countingLoop(namedType("int"), "l", intLit(0), std::move(end), intLit(1),
                       {assign(index(id("out"), id("l")), index(id("xs"), at))}, "mapSeq");
 }
@@ -170,12 +170,12 @@ TEST(Unswitch, ALoopOverAClampedRowGetsACopyWhereTheClampDoesNotBite) {
             "if (32 * j + 31 < n) {\n"
             "  // mapSeq\n"
             "  for (int l = 0; l < 32; l += 1) {\n"
-            "    out[l] = xs[(n * i) + (l + 32 * j)];\n"
+            "    out[l] = xs[n * i + l + 32 * j];\n"
             "  }\n"
             "} else {\n"
             "  // mapSeq\n"
             "  for (int l = 0; l < 32; l += 1) {\n"
-            "    out[l] = xs[(n * i) + risec_min(n - 1, l + 32 * j)];\n"
+            "    out[l] = xs[n * i + risec_min(n - 1, l + 32 * j)];\n"
             "  }\n"
             "}\n");
 }
@@ -186,7 +186,7 @@ TEST(Unswitch, AClampThatCannotBiteInItsLoopIsTakenOffWithoutACopy) {
   EXPECT_EQ(printStmts(unswitchLoops({clampedCopy(partial)})),
             "// mapSeq\n"
             "for (int l = 0; l < risec_min(32, n - 32 * j); l += 1) {\n"
-            "  out[l] = xs[(n * i) + (l + 32 * j)];\n"
+            "  out[l] = xs[n * i + l + 32 * j];\n"
             "}\n");
 }
 

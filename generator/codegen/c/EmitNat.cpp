@@ -2,6 +2,9 @@
 
 #include "support/Diagnostic.h"
 
+#include <algorithm>
+#include <vector>
+
 namespace risec::codegen::c {
 
 using rise::Nat;
@@ -33,7 +36,70 @@ bool atomic(const std::string& s) {
   return true;
 }
 
+/// The operators of a rendered Nat (rise::natToString) outside its
+/// parentheses: what decides whether it needs parentheses as an operand.
+struct RenderedOps {
+  bool addOrSub = false; ///< `a + b`, `a - b`, or a leading `-`
+  bool divOrMod = false; ///< `a / b`, `a % b`
+};
+
+RenderedOps renderedOps(const std::string& s) {
+  RenderedOps t;
+  t.addOrSub = !s.empty() && s[0] == '-';
+  int depth = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
+    if (c == '(')
+      ++depth;
+    else if (c == ')')
+      --depth;
+    else if (depth == 0 && i > 0) { // natToString writes `n - 1` but `k/16`
+      t.addOrSub |= c == '+' || c == '-';
+      t.divOrMod |= c == '/' || c == '%';
+    }
+  }
+  return t;
+}
+
+/// A term of a sum that is negative as written: a negative constant, or a
+/// product whose constant factor is negative. Its negation, else null.
+Nat negatedTerm(const Nat& t) {
+  if (t->isConst() && t->value() < 0)
+    return rise::natConst(-t->value());
+  if (t->kind() == NatKind::Prod && t->operands()[0]->isConst() && t->operands()[0]->value() < 0)
+    return rise::natMul(rise::natConst(-1), t);
+  return nullptr;
+}
+
 } // namespace
+
+CExpr NatPrinter::operand(const Nat& n, COp parent, bool first) const {
+  CExpr e = bare(n);
+  if (e->kind() != ExprNode::Kind::Literal || atomic(e->text()))
+    return e;
+  // C's precedence and left associativity: `a - b + c` and `a / b * c` read
+  // as written; a sum as a later operand, or inside a product or a
+  // division, keeps its parentheses, as does a division inside a product
+  // unless it comes first.
+  RenderedOps t = renderedOps(e->text());
+  bool wrap = true;
+  switch (parent) {
+  case COp::Add:
+  case COp::Sub:
+    wrap = t.addOrSub && !first;
+    break;
+  case COp::Mul:
+    wrap = t.addOrSub || (t.divOrMod && !first);
+    break;
+  case COp::Div:
+  case COp::Mod:
+    wrap = t.addOrSub || !first;
+    break;
+  default:
+    break;
+  }
+  return wrap ? literal("(" + e->text() + ")") : e;
+}
 
 CExpr NatPrinter::bare(const Nat& n) const {
   if (!needsStructural(n)) {
@@ -44,32 +110,41 @@ CExpr NatPrinter::bare(const Nat& n) const {
     });
     return literal(rise::natToString(renamed));
   }
-  // structural form: operators in normal-form order
-  auto sub = [&](const Nat& x) { return expr(x); };
+  // structural form: operators in normal-form order, a sum's negative terms
+  // subtracted (`k - w`, not `k + (-w)`) after a first term that is not
+  // negative, operands in parentheses only where C needs them (operand())
   switch (n->kind()) {
   case NatKind::Sum: {
-    CExpr e = sub(n->operands()[0]);
-    for (std::size_t i = 1; i < n->operands().size(); ++i)
-      e = binary(COp::Add, e, sub(n->operands()[i]));
+    std::vector<Nat> terms = n->operands();
+    auto lead = std::find_if(terms.begin(), terms.end(),
+                             [](const Nat& t) { return negatedTerm(t) == nullptr; });
+    if (lead != terms.end())
+      std::rotate(terms.begin(), lead, lead + 1);
+    CExpr e = operand(terms[0], COp::Add, true);
+    for (std::size_t i = 1; i < terms.size(); ++i) {
+      Nat negated = negatedTerm(terms[i]);
+      e = negated ? binary(COp::Sub, e, operand(negated, COp::Sub, false))
+                  : binary(COp::Add, e, operand(terms[i], COp::Add, false));
+    }
     return e;
   }
   case NatKind::Prod: {
-    CExpr e = sub(n->operands()[0]);
+    CExpr e = operand(n->operands()[0], COp::Mul, true);
     for (std::size_t i = 1; i < n->operands().size(); ++i)
-      e = binary(COp::Mul, e, sub(n->operands()[i]));
+      e = binary(COp::Mul, e, operand(n->operands()[i], COp::Mul, false));
     return e;
   }
   case NatKind::Div:
-    return binary(COp::Div, sub(n->lhs()), sub(n->rhs()));
+    return binary(COp::Div, operand(n->lhs(), COp::Div, true), operand(n->rhs(), COp::Div, false));
   case NatKind::Mod:
-    return binary(COp::Mod, sub(n->lhs()), sub(n->rhs()));
+    return binary(COp::Mod, operand(n->lhs(), COp::Mod, true), operand(n->rhs(), COp::Mod, false));
   case NatKind::Pow:
     if (n->rhs()->isConst() && n->rhs()->value() >= 0 && n->rhs()->value() <= 8) {
       if (n->rhs()->value() == 0)
         return intLit(1);
-      CExpr e = sub(n->lhs());
+      CExpr e = operand(n->lhs(), COp::Mul, true);
       for (std::int64_t i = 1; i < n->rhs()->value(); ++i)
-        e = binary(COp::Mul, e, sub(n->lhs()));
+        e = binary(COp::Mul, e, operand(n->lhs(), COp::Mul, false));
       return e;
     }
     helpers->insert("risec_pow");

@@ -26,6 +26,11 @@ struct NatPrinter {
   /// A conservative upper bound evaluated in double (never overflows): used
   /// to check that array sizes fit the index type.
   CExpr upperBound(const rise::Nat& n) const;
+
+private:
+  /// `n` as an operand of `parent` (its first, or a later one), in
+  /// parentheses only where C's precedence and associativity need them.
+  CExpr operand(const rise::Nat& n, COp parent, bool first) const;
 };
 
 } // namespace risec::codegen::c

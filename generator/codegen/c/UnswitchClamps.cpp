@@ -380,10 +380,23 @@ std::optional<std::pair<Clamp, CExpr>> clampInSubscript(const CExpr& e, const CE
   return found;
 }
 
+/// `a + (b + c)` as `a + b + c` (and `a + (b - c)` as `a + b - c`): the
+/// same index, printed without the parentheses that unclamping a call in
+/// a sum would leave (`B[n * i + (l + 32 * j)]`).
+CExpr leftAssociated(const CExpr& e) {
+  if (e->kind() != Kind::Binary || e->op() != COp::Add)
+    return e;
+  const CExpr& rhs = e->operands()[1];
+  if (rhs->kind() != Kind::Binary || (rhs->op() != COp::Add && rhs->op() != COp::Sub))
+    return e;
+  CExpr head = leftAssociated(binary(COp::Add, e->operands()[0], rhs->operands()[0]));
+  return leftAssociated(binary(rhs->op(), head, rhs->operands()[1]));
+}
+
 CExpr unclamp(const CExpr& e, const Clamp& c) {
   if (exprEqual(e, c.call))
     return c.unclamped;
-  return mapChildren(e, [&](const CExpr& o) { return unclamp(o, c); });
+  return leftAssociated(mapChildren(e, [&](const CExpr& o) { return unclamp(o, c); }));
 }
 
 bool hasLoop(const std::vector<CStmt>& body) {
