@@ -94,39 +94,34 @@ int harris_strips_c(float* restrict output, int h, int w, const float* restrict 
       // mapSeq
       for (int k = 0; k < w; k += 1) {
         float tmp_2 =
-            tmp[2 + k + 2 * risec_min(h - 1, risec_max(0, risec_min(h + 1, j + 32 * i) - 1)) +
-                w * risec_min(h - 1, risec_max(0, risec_min(h + 1, j + 32 * i) - 1))] +
-            2.0f * tmp[4 + w + k +
-                       2 * risec_min(h - 1, risec_max(0, risec_min(h + 1, j + 32 * i) - 1)) +
-                       w * risec_min(h - 1, risec_max(0, risec_min(h + 1, j + 32 * i) - 1))] +
-            tmp[6 + k + 2 * w +
-                2 * risec_min(h - 1, risec_max(0, risec_min(h + 1, j + 32 * i) - 1)) +
-                w * risec_min(h - 1, risec_max(0, risec_min(h + 1, j + 32 * i) - 1))] -
-            (tmp[k + 2 * risec_min(h - 1, risec_max(0, risec_min(h + 1, j + 32 * i) - 1)) +
-                 w * risec_min(h - 1, risec_max(0, risec_min(h + 1, j + 32 * i) - 1))] +
-             2.0f * tmp[2 + w + k +
-                        2 * risec_min(h - 1, risec_max(0, risec_min(h + 1, j + 32 * i) - 1)) +
-                        w * risec_min(h - 1, risec_max(0, risec_min(h + 1, j + 32 * i) - 1))] +
-             tmp[4 + k + 2 * w +
-                 2 * risec_min(h - 1, risec_max(0, risec_min(h + 1, j + 32 * i) - 1)) +
-                 w * risec_min(h - 1, risec_max(0, risec_min(h + 1, j + 32 * i) - 1))]);
-        float tmp_3 =
-            tmp[4 + k + 2 * w +
-                2 * risec_min(h - 1, risec_max(0, risec_min(h + 1, j + 32 * i) - 1)) +
-                w * risec_min(h - 1, risec_max(0, risec_min(h + 1, j + 32 * i) - 1))] +
-            2.0f * tmp[5 + k + 2 * w +
-                       2 * risec_min(h - 1, risec_max(0, risec_min(h + 1, j + 32 * i) - 1)) +
-                       w * risec_min(h - 1, risec_max(0, risec_min(h + 1, j + 32 * i) - 1))] +
-            tmp[6 + k + 2 * w +
-                2 * risec_min(h - 1, risec_max(0, risec_min(h + 1, j + 32 * i) - 1)) +
-                w * risec_min(h - 1, risec_max(0, risec_min(h + 1, j + 32 * i) - 1))] -
+            tmp[k + 2 * risec_min(h - 1, risec_max(0, risec_min(h + 1, j + 32 * i) - 1)) +
+                w * risec_min(h - 1, risec_max(0, risec_min(h + 1, j + 32 * i) - 1)) + 2] +
+            2.0f *
+                tmp[w + k + 2 * risec_min(h - 1, risec_max(0, risec_min(h + 1, j + 32 * i) - 1)) +
+                    w * risec_min(h - 1, risec_max(0, risec_min(h + 1, j + 32 * i) - 1)) + 4] +
+            tmp[k + 2 * w + 2 * risec_min(h - 1, risec_max(0, risec_min(h + 1, j + 32 * i) - 1)) +
+                w * risec_min(h - 1, risec_max(0, risec_min(h + 1, j + 32 * i) - 1)) + 6] -
             (tmp[k + 2 * risec_min(h - 1, risec_max(0, risec_min(h + 1, j + 32 * i) - 1)) +
                  w * risec_min(h - 1, risec_max(0, risec_min(h + 1, j + 32 * i) - 1))] +
              2.0f *
-                 tmp[1 + k + 2 * risec_min(h - 1, risec_max(0, risec_min(h + 1, j + 32 * i) - 1)) +
-                     w * risec_min(h - 1, risec_max(0, risec_min(h + 1, j + 32 * i) - 1))] +
-             tmp[2 + k + 2 * risec_min(h - 1, risec_max(0, risec_min(h + 1, j + 32 * i) - 1)) +
-                 w * risec_min(h - 1, risec_max(0, risec_min(h + 1, j + 32 * i) - 1))]);
+                 tmp[w + k + 2 * risec_min(h - 1, risec_max(0, risec_min(h + 1, j + 32 * i) - 1)) +
+                     w * risec_min(h - 1, risec_max(0, risec_min(h + 1, j + 32 * i) - 1)) + 2] +
+             tmp[k + 2 * w + 2 * risec_min(h - 1, risec_max(0, risec_min(h + 1, j + 32 * i) - 1)) +
+                 w * risec_min(h - 1, risec_max(0, risec_min(h + 1, j + 32 * i) - 1)) + 4]);
+        float tmp_3 =
+            tmp[k + 2 * w + 2 * risec_min(h - 1, risec_max(0, risec_min(h + 1, j + 32 * i) - 1)) +
+                w * risec_min(h - 1, risec_max(0, risec_min(h + 1, j + 32 * i) - 1)) + 4] +
+            2.0f * tmp[k + 2 * w +
+                       2 * risec_min(h - 1, risec_max(0, risec_min(h + 1, j + 32 * i) - 1)) +
+                       w * risec_min(h - 1, risec_max(0, risec_min(h + 1, j + 32 * i) - 1)) + 5] +
+            tmp[k + 2 * w + 2 * risec_min(h - 1, risec_max(0, risec_min(h + 1, j + 32 * i) - 1)) +
+                w * risec_min(h - 1, risec_max(0, risec_min(h + 1, j + 32 * i) - 1)) + 6] -
+            (tmp[k + 2 * risec_min(h - 1, risec_max(0, risec_min(h + 1, j + 32 * i) - 1)) +
+                 w * risec_min(h - 1, risec_max(0, risec_min(h + 1, j + 32 * i) - 1))] +
+             2.0f * tmp[k + 2 * risec_min(h - 1, risec_max(0, risec_min(h + 1, j + 32 * i) - 1)) +
+                        w * risec_min(h - 1, risec_max(0, risec_min(h + 1, j + 32 * i) - 1)) + 1] +
+             tmp[k + 2 * risec_min(h - 1, risec_max(0, risec_min(h + 1, j + 32 * i) - 1)) +
+                 w * risec_min(h - 1, risec_max(0, risec_min(h + 1, j + 32 * i) - 1)) + 2]);
         tmp_fst_2[k] = tmp_2 * tmp_2;
         tmp_snd_2[k].fst = tmp_2 * tmp_3;
         tmp_snd_2[k].snd = tmp_3 * tmp_3;

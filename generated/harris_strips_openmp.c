@@ -86,7 +86,7 @@ int harris_strips_openmp(float* restrict output, int h, int w, const float* rest
           tmp_own[l + w * k + 2 * k] = 0.0f;
         }
         if (k + risec_min(h - 1, risec_max(0, risec_min(h + 1, j + 32 * i) - 1)) >= 1 &&
-            k - 1 + risec_min(h - 1, risec_max(0, risec_min(h + 1, j + 32 * i) - 1)) < h) {
+            k + risec_min(h - 1, risec_max(0, risec_min(h + 1, j + 32 * i) - 1)) - 1 < h) {
 #pragma omp simd
           // mapSeq
           for (int l = 0; l < w; l += 1) {
@@ -100,7 +100,7 @@ int harris_strips_openmp(float* restrict output, int h, int w, const float* rest
           for (int l = 0; l < w; l += 1) {
             tmp_own[l + w * k + 2 * k + 1] =
                 k + risec_min(h - 1, risec_max(0, risec_min(h + 1, j + 32 * i) - 1)) < 1 ? 0.0f
-                : k - 1 + risec_min(h - 1, risec_max(0, risec_min(h + 1, j + 32 * i) - 1)) < h
+                : k + risec_min(h - 1, risec_max(0, risec_min(h + 1, j + 32 * i) - 1)) - 1 < h
                     ? image[l - w + w * k +
                             w * risec_min(h - 1, risec_max(0, risec_min(h + 1, j + 32 * i) - 1))]
                     : 0.0f;

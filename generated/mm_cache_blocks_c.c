@@ -135,7 +135,7 @@ int mm_cache_blocks_c(float* restrict output, int m, int n, int k, const float* 
             for (int q = 0; q < 1; q += 1) {
               *(risec_f32x32u*)&acc_2[32 * q] =
                   *(const risec_f32x32u*)&acc_2[32 * q] +
-                  risec_f32x32_splat(A[1 + 4 * l + k * risec_min(m - 1, p + 32 * i)]) *
+                  risec_f32x32_splat(A[4 * l + k * risec_min(m - 1, p + 32 * i) + 1]) *
                       __builtin_convertvector(
                           *(const risec_f32x32u*)&tmp[128 * l + 32 * k * j + 32 * k * q + 32],
                           risec_f32x32);
@@ -152,7 +152,7 @@ int mm_cache_blocks_c(float* restrict output, int m, int n, int k, const float* 
             for (int q = 0; q < 1; q += 1) {
               *(risec_f32x32u*)&acc_2[32 * q] =
                   *(const risec_f32x32u*)&acc_2[32 * q] +
-                  risec_f32x32_splat(A[2 + 4 * l + k * risec_min(m - 1, p + 32 * i)]) *
+                  risec_f32x32_splat(A[4 * l + k * risec_min(m - 1, p + 32 * i) + 2]) *
                       __builtin_convertvector(
                           *(const risec_f32x32u*)&tmp[128 * l + 32 * k * j + 32 * k * q + 64],
                           risec_f32x32);
@@ -169,7 +169,7 @@ int mm_cache_blocks_c(float* restrict output, int m, int n, int k, const float* 
             for (int q = 0; q < 1; q += 1) {
               *(risec_f32x32u*)&acc_2[32 * q] =
                   *(const risec_f32x32u*)&acc_2[32 * q] +
-                  risec_f32x32_splat(A[3 + 4 * l + k * risec_min(m - 1, p + 32 * i)]) *
+                  risec_f32x32_splat(A[4 * l + k * risec_min(m - 1, p + 32 * i) + 3]) *
                       __builtin_convertvector(
                           *(const risec_f32x32u*)&tmp[128 * l + 32 * k * j + 32 * k * q + 96],
                           risec_f32x32);

@@ -110,12 +110,15 @@ CExpr NatPrinter::bare(const Nat& n) const {
     });
     return literal(rise::natToString(renamed));
   }
-  // structural form: operators in normal-form order, a sum's negative terms
-  // subtracted (`k - w`, not `k + (-w)`) after a first term that is not
-  // negative, operands in parentheses only where C needs them (operand())
+  // structural form: operators in normal-form order (a sum's constant
+  // last), a sum's negative terms subtracted (`k - w`, not `k + (-w)`) after
+  // a first term that is not negative, operands in parentheses only where C
+  // needs them (operand())
   switch (n->kind()) {
   case NatKind::Sum: {
     std::vector<Nat> terms = n->operands();
+    // the constant last, as rise::natToString writes it (`k + w * j + 2`)
+    std::stable_partition(terms.begin(), terms.end(), [](const Nat& t) { return !t->isConst(); });
     auto lead = std::find_if(terms.begin(), terms.end(),
                              [](const Nat& t) { return negatedTerm(t) == nullptr; });
     if (lead != terms.end())
