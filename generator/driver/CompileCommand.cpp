@@ -23,12 +23,7 @@ namespace risec::driver {
 using namespace risec::rise;
 
 int runCompile(const CompileOptions& opts, std::ostream& out) {
-  std::optional<codegen::Target> target = codegen::parseTarget(opts.target);
-  if (!target)
-    throw CompileError("E0611", {},
-                       "the target `" + opts.target +
-                           "` is not supported; the back ends are --target c, --target openmp "
-                           "and --target opencl");
+  codegen::Target target = commandLineTarget(opts.target);
   auto source = loadSource(opts.file);
   Program program = timed("parse", [&] { return parseProgram(source); });
   std::string entry = resolveEntry(program, opts.entry, opts.file);
@@ -36,7 +31,7 @@ int runCompile(const CompileOptions& opts, std::ostream& out) {
   if (!isCIdentifier(symbol))
     throw CompileError("E0610", {},
                        "`" + symbol + "` is not a valid C function name; choose one with --name");
-  if (std::string why = codegen::reservedSymbol(symbol, *target); !why.empty()) {
+  if (std::string why = codegen::reservedSymbol(symbol, target); !why.empty()) {
     // named after the entry: point at its def
     const rise::Def* d = opts.name.empty() ? program.findDef(entry) : nullptr;
     throw CompileError("E0610", d ? d->loc : SourceLocation{},
@@ -48,9 +43,9 @@ int runCompile(const CompileOptions& opts, std::ostream& out) {
   if (opts.dump.empty() && opts.outDir.empty())
     throw CompileError("E0612", {}, "no output directory; pass -o DIR");
   TypedDef def = timed("infer", [&] { return inferDef(program, entry); });
-  codegen::c::COptions copts{symbol, opts.file, RISEC_VERSION, opts.strategy, *target};
+  codegen::c::COptions copts{symbol, opts.file, RISEC_VERSION, opts.strategy, target};
   if (!opts.launch.empty()) {
-    if (*target != codegen::Target::OpenCL)
+    if (target != codegen::Target::OpenCL)
       throw CompileError("E0514", {},
                          "--launch only applies to --target opencl; remove it or compile with "
                          "--target opencl");

@@ -3,9 +3,20 @@
 #include "driver/SourceLoader.h"
 #include "elevate/Rewriter.h"
 #include "elevate/StrategyFile.h"
+#include "support/Diagnostic.h"
 #include "support/PassTimer.h"
 
 namespace risec::driver {
+
+codegen::Target commandLineTarget(const std::string& name) {
+  std::optional<codegen::Target> target = codegen::parseTarget(name);
+  if (!target)
+    throw CompileError("E0611", {},
+                       "the target `" + name +
+                           "` is not supported; the back ends are --target c, --target openmp "
+                           "and --target opencl");
+  return *target;
+}
 
 codegen::CompileResult compileWithStrategy(rise::Program program, rise::TypedDef def,
                                            const std::string& strategyPath,

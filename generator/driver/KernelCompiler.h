@@ -10,6 +10,10 @@
 
 namespace risec::driver {
 
+/// The target named by a command line's `--target` (c, openmp, opencl); another
+/// name is a user error (E0611).
+codegen::Target commandLineTarget(const std::string& name);
+
 /// Rewrites `def` of `program` with the strategy in `strategyPath` (none when
 /// empty: lowerToC makes every choice), its parameters bound by `bindings`
 /// (VariantSpec::strategyBindings), and compiles it with `opts`.

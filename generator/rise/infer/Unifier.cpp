@@ -349,30 +349,34 @@ void Unifier::scalarMismatch(ScalarKind a, ScalarKind b, const Type& topA, const
   throw e;
 }
 
-Type Unifier::boundType(const Type& t0) const {
-  Type t = t0;
-  while (t->kind() == TypeKind::Var && t->var().meta) {
-    auto next = subst_.types.find(t->var().id);
-    if (next == subst_.types.end())
-      break;
-    t = next->second;
-  }
-  return t;
+namespace {
+bool isUnknown(const Type& t) {
+  return t->kind() == TypeKind::Var && t->var().meta;
+}
+} // namespace
+
+Type Unifier::lastUnknown(const Type& t) const {
+  if (!isUnknown(t))
+    return nullptr;
+  auto next = subst_.types.find(t->var().id);
+  return next != subst_.types.end() && isUnknown(next->second) ? lastUnknown(next->second) : t;
 }
 
-SourceLocation Unifier::boundAt(const Type& t0) const {
-  Type t = t0;
-  while (t->kind() == TypeKind::Var && t->var().meta) {
-    auto next = subst_.types.find(t->var().id);
-    if (next == subst_.types.end())
-      return {};
-    if (!(next->second->kind() == TypeKind::Var && next->second->var().meta)) {
-      auto site = boundAt_.find(t->var().id);
-      return site == boundAt_.end() ? SourceLocation{} : site->second;
-    }
-    t = next->second;
-  }
-  return {};
+Type Unifier::boundType(const Type& t) const {
+  Type last = lastUnknown(t);
+  if (!last)
+    return t;
+  auto next = subst_.types.find(last->var().id);
+  return next == subst_.types.end() ? last : next->second;
+}
+
+SourceLocation Unifier::boundAt(const Type& t) const {
+  // only the binding of the chain's last unknown to a known type is recorded
+  Type last = lastUnknown(t);
+  if (!last)
+    return {};
+  auto site = boundAt_.find(last->var().id);
+  return site == boundAt_.end() ? SourceLocation{} : site->second;
 }
 
 void Unifier::unify(const Type& expected, const Type& found, const ConstraintSite& site) {

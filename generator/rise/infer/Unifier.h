@@ -87,6 +87,9 @@ private:
   /// Where the chain of unknowns starting at `t` was bound to a type that is
   /// not an unknown; unknown if `t` is not an unknown.
   SourceLocation boundAt(const Type& t) const;
+  /// The last unknown of the chain of bindings from `t`; null when `t` is
+  /// not an unknown.
+  Type lastUnknown(const Type& t) const;
   /// E0301: `expected a, found b` at the site, with `detail` in parentheses.
   CompileError mismatchError(const Type& a, const Type& b, const ConstraintSite& site,
                              const std::string& detail);
