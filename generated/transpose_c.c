@@ -37,8 +37,7 @@ int transpose_c(float* restrict output, int n, int m, const float* restrict A) {
       for (int k = 0; k < risec_min(32, m - 32 * i); k += 1) {
         // mapSeq
         for (int l = 0; l < risec_min(32, n - 32 * j); l += 1) {
-          output[l + n * k + 32 * j + 32 * n * i] =
-              A[m * (l + 32 * j) + risec_min(m - 1, k + 32 * i)];
+          output[l + n * k + 32 * j + 32 * n * i] = A[k + m * l + 32 * i + 32 * m * j];
         }
       }
     }

@@ -40,8 +40,7 @@ int transpose_openmp(float* restrict output, int n, int m, const float* restrict
 #pragma omp simd
         // mapSeq
         for (int l = 0; l < risec_min(32, n - 32 * j); l += 1) {
-          output[l + n * k + 32 * j + 32 * n * i] =
-              A[m * (l + 32 * j) + risec_min(m - 1, k + 32 * i)];
+          output[l + n * k + 32 * j + 32 * n * i] = A[k + m * l + 32 * i + 32 * m * j];
         }
       }
     }

@@ -111,7 +111,10 @@ CExpr Emitter::access(const Memory& m, Path& path, bool write) {
                             gridStack_);
     if (m.offset)
       flat = m.offset + flat;
-    e = index(e, nats_.bare(flat));
+    CExpr subscript = nats_.bare(flat);
+    if (rise::natContainsMinOrMax(flat))
+      clampedSubscripts_[subscript.get()] = {subscript, flat};
+    e = index(e, subscript);
   } else if (m.privateId) {
     privateMemory_.access(m.privateId, nullptr, "", !write, write, gridStack_);
   }

@@ -145,7 +145,34 @@ CExpr Emitter::boundedEnd(const LoopWrites& loop, std::vector<CStmt>& body) {
       drop.insert(g.condition.get());
   if (!drop.empty())
     body = withoutConditions(body, drop);
+  if (!natEqual(end, loop.count))
+    resimplifySubscripts(loop, end, body);
   return nats_.bare(end);
+}
+
+void Emitter::resimplifySubscripts(const LoopWrites& loop, const Nat& end,
+                                   std::vector<CStmt>& body) {
+  // the index with its narrower range, for the simplifier; then back
+  const rise::NatVarInfo& j = loop.index->var();
+  const Nat narrowed = rise::natVar(j.name, rise::natConst(0), end);
+  std::function<CExpr(const CExpr&)> again = [&](const CExpr& e) -> CExpr {
+    auto it = clampedSubscripts_.find(e.get());
+    if (it == clampedSubscripts_.end())
+      return mapChildren(e, again);
+    const Nat& before = it->second.second;
+    if (!rise::natContainsVar(before, j.id))
+      return e;
+    Nat after = rise::natSubstitute(rise::natSubstitute(before, {{j.id, narrowed}}),
+                                    {{narrowed->var().id, loop.index}});
+    if (rise::natEqual(after, before))
+      return e;
+    CExpr printed = nats_.bare(after);
+    if (rise::natContainsMinOrMax(after)) // an outer loop may narrow it further
+      clampedSubscripts_[printed.get()] = {printed, after};
+    return printed;
+  };
+  for (CStmt& s : body)
+    s = mapExpressions(s, again);
 }
 
 } // namespace risec::codegen::c

@@ -203,6 +203,11 @@ private:
   /// The end of `loop` that its writes need (its count when they need every
   /// iteration); removes from `body` the guard conditions that it makes true.
   CExpr boundedEnd(const LoopWrites& loop, std::vector<CStmt>& body);
+  /// `body` with its clamped subscripts simplified again now that `loop`
+  /// stops at `end` instead of its count: a clamp that cannot bite in
+  /// [0, end), `risec_min(m - 1, k + 32 * i)` for k < risec_min(32, m - 32 *
+  /// i), is decided by the Nat prover and goes (docs/dpia.md, "Guards").
+  void resimplifySubscripts(const LoopWrites& loop, const rise::Nat& end, std::vector<CStmt>& body);
 
   // ---- OpenMP (EmitOpenMPLoops.cpp; dpia/Parallel.h) --------------------------
 
@@ -259,6 +264,9 @@ private:
   NatPrinter nats_;
   std::set<std::string> helpers_;
   std::map<std::uint64_t, std::string> natNames_;
+  /// The subscripts with a min or max (a clamp) in them, by their C node:
+  /// the node (kept alive) and the Nat it prints (resimplifySubscripts).
+  std::map<const ExprNode*, std::pair<CExpr, rise::Nat>> clampedSubscripts_;
   std::map<std::uint64_t, Memory> memory_;
   bool math_ = false;
   bool openmp_ = false; ///< <omp.h> needed

@@ -152,6 +152,8 @@ Nat natMapVars(const Nat& n, const std::function<Nat(const NatVarInfo&)>& f);
 void natForEachVar(const Nat& n, const std::function<void(const NatVarInfo&)>& f);
 bool natContainsVar(const Nat& n, std::uint64_t id);
 bool natHasMeta(const Nat& n);
+/// A min or max anywhere in `n` (a clamp, in an index).
+bool natContainsMinOrMax(const Nat& n);
 
 /// Evaluates with concrete values for the variables (by id). Returns nullopt if
 /// a variable is unbound or a division/modulo by zero happens.

@@ -117,4 +117,9 @@ bool natHasMeta(const Nat& n) {
   return anyNode(n, [](const Nat& m) { return m->kind() == NatKind::Var && m->var().meta; });
 }
 
+bool natContainsMinOrMax(const Nat& n) {
+  return anyNode(
+      n, [](const Nat& m) { return m->kind() == NatKind::Min || m->kind() == NatKind::Max; });
+}
+
 } // namespace risec::rise
