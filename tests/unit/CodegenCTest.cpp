@@ -255,12 +255,13 @@ std::string strips(const std::string& map, codegen::Target target) {
 
 TEST(CodegenCWrites, TakeOfStripsEndsTheRowLoopSymbolically) {
   std::string c = strips("mapSeq", codegen::Target::C);
-  EXPECT_CONTAINS(c, "  for (int i = 0; i < (h + 31) / 32; i += 1) {\n"
-                     "    // mapSeq\n"
-                     "    for (int j = 0; j < risec_min(32, h - 32 * i); j += 1) {\n"
-                     "      // mapSeq\n"
-                     "      for (int k = 0; k < w; k += 1) {\n"
-                     "        output[k + w * j + 32 * w * i] = xs[k + w * j + 32 * w * i] * 2.0f;\n");
+  EXPECT_CONTAINS(c,
+                  "  for (int i = 0; i < (h + 31) / 32; i += 1) {\n"
+                  "    // mapSeq\n"
+                  "    for (int j = 0; j < risec_min(32, h - 32 * i); j += 1) {\n"
+                  "      // mapSeq\n"
+                  "      for (int k = 0; k < w; k += 1) {\n"
+                  "        output[k + w * j + 32 * w * i] = xs[k + w * j + 32 * w * i] * 2.0f;\n");
   EXPECT_EQ(c.find("if ((j"), std::string::npos) << c;
   // the row clamp of padClamp, risec_min(h - 1, j + 32 * i), cannot bite
   // for j < risec_min(32, h - 32 * i): simplified again with that range, it
