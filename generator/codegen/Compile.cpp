@@ -48,9 +48,7 @@ std::vector<OutputFile> outputFiles(const CompileResult& r) {
 CompileResult compileToC(const rise::Program& program, const rise::TypedDef& def,
                          const c::COptions& opts) {
   bool openmp = opts.target == Target::OpenMP, opencl = opts.target == Target::OpenCL;
-  lower::LowerTarget lowering = openmp   ? lower::LowerTarget::OpenMP
-                                : opencl ? lower::LowerTarget::OpenCL
-                                         : lower::LowerTarget::C;
+  lower::LowerTarget lowering = backendFor(opts.target);
   CompileResult r;
   // 0. what the target cannot compile: layouts, OpenCL's vectors (codegen/CheckProgram.h)
   checkTypedProgram(def, opts.target);

@@ -28,10 +28,7 @@ std::optional<Expr> lowerToCRule(const Expr&, rules::RuleContext& ctx) {
   annotated.expr = rules::annotateParams(annotated.expr);
   // For the back end the strategy is applied for: an OpenCL or OpenMP
   // strategy that ends in lowerToC keeps its parallel maps.
-  LowerTarget target = ctx.backend == rules::Backend::OpenCL   ? LowerTarget::OpenCL
-                       : ctx.backend == rules::Backend::OpenMP ? LowerTarget::OpenMP
-                                                               : LowerTarget::C;
-  TypedDef lowered = lowerToC(ctx.program, annotated, target);
+  TypedDef lowered = lowerToC(ctx.program, annotated, ctx.backend);
   return dropInnerAnnotations(rules::stripImplicit(lowered.expr));
 }
 

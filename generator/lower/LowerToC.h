@@ -29,15 +29,13 @@
 
 #include "rise/ast/Expr.h"
 #include "rise/infer/Infer.h"
+#include "rules/Rule.h"
 
 namespace risec::lower {
 
-/// The back end the lowering is for.
-enum class LowerTarget {
-  C,      ///< everything sequential
-  OpenMP, ///< mapPar and reducePar kept
-  OpenCL, ///< mapGlobal, mapWorkGroup and mapLocal kept
-};
+/// The back end the lowering is for: the strategy language's (a strategy's
+/// `lowerToC` lowers for the back end it is applied for).
+using LowerTarget = rules::Backend;
 
 /// Lowers the typed def `def` of `program` for the C (or OpenMP) target.
 rise::TypedDef lowerToC(const rise::Program& program, const rise::TypedDef& def,

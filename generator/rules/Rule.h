@@ -27,12 +27,15 @@ std::string_view paramKindName(ParamKind k);
 /// `reorder([2, 1])`.
 using RuleArg = std::variant<std::int64_t, rise::AddrSpace, std::vector<std::int64_t>>;
 
-/// What a rule may consult besides its focus.
-/// The back end a strategy is applied for. It decides what the lowering
-/// rule (`lowerToC`) keeps parallel: mapPar and reducePar for OpenMP,
-/// mapGlobal/mapWorkGroup/mapLocal and the address spaces for OpenCL.
-enum class Backend { C, OpenMP, OpenCL };
+/// The back end a strategy is applied for, and the lowering (`lowerToC`,
+/// lower::LowerTarget) is made for: what stays parallel.
+enum class Backend {
+  C,      ///< everything sequential
+  OpenMP, ///< mapPar and reducePar kept
+  OpenCL, ///< mapGlobal, mapWorkGroup, mapLocal and the address spaces kept
+};
 
+/// What a rule may consult besides its focus.
 struct RuleContext {
   NameSupply& names;
   const rise::Program& program;   ///< the foreign declarations of the program
