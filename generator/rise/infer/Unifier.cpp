@@ -410,12 +410,12 @@ void Unifier::unifyRec(const Type& a0, const Type& b0, const ConstraintSite& sit
   Type a = resolve(a0), b = resolve(b0);
   if (a->kind() == TypeKind::Var && a->var().meta)
     return bindTypeMeta(a, b, site);
+  if (b->kind() == TypeKind::Var && b->var().meta)
+    return bindTypeMeta(b, a, site);
   // The components are taken from the types before substitution (`sa`,
   // `sb`: the same shape as `a` and `b`), so that a mismatch deeper down
   // still sees the unknowns and can tell where they were bound.
   Type sa = boundType(a0), sb = boundType(b0);
-  if (b->kind() == TypeKind::Var && b->var().meta)
-    return bindTypeMeta(b, a, site);
   if (a->kind() != b->kind())
     mismatch(topA, topB, site, "");
   switch (a->kind()) {
