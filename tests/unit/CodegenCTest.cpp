@@ -364,6 +364,24 @@ TEST(CodegenCStretch, CircularBufferReadByAMapSeqKeepsOneWindow) {
                      "      buf[j] = buf[j + 1];\n");
 }
 
+TEST(CodegenCStretch, AChainOfCircularBuffersKeepsOneWindowPerBuffer) {
+  // Harris's gray rows read by the buffer of its Ix rows: each buffer holds
+  // sz = 3 values, and a value of the first is computed when the second
+  // first reads it (x[i + 4] in the loop: 2 values of the second ahead)
+  std::string c = source("def w = depFun(n: Nat => fun(xs: (n + 4).f32 =>\n"
+                         "  xs |> circularBuffer(Global)(3)(3)(fun(x => x * 2.0f))\n"
+                         "     |> circularBuffer(Global)(3)(3)(reduceSeq(add, 0.0f))\n"
+                         "     |> mapSeq(reduceSeq(add, 0.0f))))\n");
+  EXPECT_CONTAINS(c, "  float buf[3];\n  float buf_2[3];\n");
+  EXPECT_CONTAINS(c, "  // circularBuffer: the first values\n"
+                     "  for (int i = 0; i < 2; i += 1) {\n"
+                     "    buf[2] = xs[i + 2] * 2.0f;\n");
+  EXPECT_CONTAINS(c, "  for (int i = 0; i < n; i += 1) {\n"
+                     "    buf[2] = xs[i + 4] * 2.0f;\n");
+  EXPECT_CONTAINS(c, "    buf_2[2] = acc_2;\n");
+  EXPECT_EQ(c.find("n + 2"), std::string::npos) << c; // no buffer of all values
+}
+
 TEST(CodegenCStretch, CircularBufferReadOtherwiseStoresTheValuesOnceAndReadsWindows) {
   // read through a transpose, the windows are a slide view of all n + 2 values
   std::string c = source("def w = depFun(n: Nat => fun(xs: (n + 2).f32 =>\n"

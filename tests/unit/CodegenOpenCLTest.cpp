@@ -270,6 +270,15 @@ TEST(CodegenOpenCLEndToEnd, LineBufferInGlobalMemory) {
       {{{"n", 1}, {"m", 1}}, {{"n", 5}, {"m", 7}}, {{"n", 2}, {"m", 0}}, {{"n", 0}, {"m", 3}}});
 }
 
+TEST(CodegenOpenCLEndToEnd, AChainOfLineBuffersInGlobalMemory) {
+  // two circularBuffer(Global) in a row (Harris's gray and Ix rows), each
+  // streamed: 3 rows of each per work-item, a row of the first computed
+  // when the second first reads it
+  runOnPocl(
+      data("e2e", "ocl_line_buffer_chain.rise"), {oneDim(4, 2), oneDim(3, 1)},
+      {{{"n", 1}, {"m", 1}}, {{"n", 5}, {"m", 7}}, {{"n", 2}, {"m", 0}}, {{"n", 0}, {"m", 3}}});
+}
+
 TEST(CodegenOpenCLEndToEnd, ZippedMapComputedInTheLoopThatReadsIt) {
   // m row sums per work-item, zipped and read by a mapSeq: computed in that
   // loop, not stored into a private temporary of symbolic size (E0631)

@@ -8,7 +8,8 @@
 // space a: OpenCL's global memory for Shine's line buffers) and reads the
 // windows as a slide view of it: the same result as a circular buffer of
 // `alloc` values (or sz rotating registers), with more memory. A mapSeq
-// consuming the windows keeps only sz rotating values (Maps.cpp, as Shine's
+// consuming the windows, or a chain of such buffers that one consumes, keeps
+// only sz rotating values per buffer (Maps.cpp, as Shine's
 // iterateStream over oclRotateValues or a line buffer).
 #include "dpia/primitives/Common.h"
 

@@ -3,6 +3,8 @@
 //   mapSeq(n, s, t, f: Exp[s, Rd] -> Exp[t, Wr], x: Exp[n.s, Rd]): Exp[n.t, Wr]
 #include "dpia/primitives/Common.h"
 
+#include <functional>
+
 namespace risec::dpia {
 
 using namespace prims;
@@ -28,58 +30,104 @@ Phrase copyInto(const Phrase& v, const Phrase& a, const char* origin) {
   return assign(a, v);
 }
 
-/// mapSeq(g)(rotateValues(a)(sz)(f)(x)) (Shine's iterateStream over
-/// oclRotateValues) and mapSeq(g)(circularBuffer(a)(alloc)(sz)(f)(x)) (its
-/// line buffer): the windows are kept in `sz` rotating values, computed
-/// one step at a time, instead of all n + sz - 1 values of f at once
-/// (Buffers.cpp): buf[0 .. sz-2] = f(x[0 .. sz-2]); then for each step i,
-/// buf[sz-1] = f(x[i + sz - 1]), out[i] = g(buf), buf[j] = buf[j + 1]. The
-/// values of rotateValues are private (registers, in Shine); a circular
-/// buffer's are in its address space `a` (a row of a line buffer may not fit
-/// a work-item's private memory), `sz` of them whatever its `alloc`.
-Phrase rotatingWindows(Translator& t, const Phrase& e, const Phrase& out, const char* name,
-                       bool unroll) {
-  const Phrase& g = e->args()[0];
-  const Phrase& rv = e->args()[1];
-  bool circular = rv->isPrim(primitive::circularBuffer());
+/// A sequence of windows read once each, in order, by a sequential loop:
+/// `init` comes before the loop, and `at(i, use)` makes window i readable to
+/// `use` (i = 0, 1, 2, ... in turn, each once).
+struct WindowStream {
+  Phrase init;
+  std::function<Phrase(const rise::Nat&, const std::function<Phrase(const Phrase&)>&)> at;
+};
+
+bool isWindowBuffer(const Phrase& p) {
+  return p->kind() == PhraseKind::Prim &&
+         (p->isPrim(primitive::rotateValues()) || p->isPrim(primitive::circularBuffer()));
+}
+
+/// The elements of `x` as a stream for `body`. Where `x` is itself a
+/// rotateValues or circularBuffer (Shine's chain of line buffers: Harris's
+/// gray rows read by the buffer of its Ix/Iy rows), its windows are kept in
+/// `sz` rotating values, each computed when the loop first reads it: its
+/// first sz - 1 values before, then for window i, buf[sz-1] = f(x[i + sz - 1]),
+/// the window read, and buf[j] = buf[j + 1] after. A chain of buffers
+/// streams the same way at every level. Any other array is read in place.
+Phrase withWindowStream(Translator& t, const Phrase& x,
+                        const std::function<Phrase(const WindowStream&)>& body) {
+  if (!isWindowBuffer(x))
+    return t.conT(x, [&](const Phrase& xs) {
+      rise::Type index = rise::indexType(dataType(xs)->size());
+      WindowStream s{
+          skip(), [xs, index](const rise::Nat& i, const std::function<Phrase(const Phrase&)>& use) {
+            return use(idxExp(natural(i, index), xs));
+          }};
+      return body(s);
+    });
+  bool circular = x->isPrim(primitive::circularBuffer());
   // (a, sz, n, s) for rotateValues, (a, alloc, sz, n, s, t) for circularBuffer
   std::size_t first = circular ? 2 : 1;
-  const rise::Nat &sz = rv->natArg(first), &n = rv->natArg(first + 1);
-  const rise::Type& s = rv->dataArg(circular ? 5 : 3);
-  const Phrase& f = rv->args()[0];
-  rise::Type inIndex = rise::indexType(n + sz - 1), bufIndex = rise::indexType(sz);
-  return t.conT(rv->args()[1], [&](const Phrase& x) {
-    auto steps = [&](const Phrase& buf) {
-      Phrase init = forLoop(
+  const rise::Nat& sz = x->natArg(first);
+  const rise::Type& s = x->dataArg(circular ? 5 : 3);
+  const Phrase& f = x->args()[0];
+  rise::Type bufIndex = rise::indexType(sz);
+  const char* initName =
+      circular ? "circularBuffer: the first values" : "rotateValues: the first values";
+  const char* shiftName = circular ? "circularBuffer: shift" : "rotateValues: shift";
+  const char* rotateName = circular ? "circularBuffer: rotate" : "rotateValues: rotate";
+  return withWindowStream(t, x->args()[1], [&](const WindowStream& in) {
+    auto windows = [&](const Phrase& buf) {
+      Phrase first = forLoop(
           sz - 1, "i",
-          [&](const Phrase& i) { return t.accT(call(f, idxExp(i, x)), idxAcc(i, proj2(buf))); },
-          circular ? "circularBuffer: the first values" : "rotateValues: the first values");
-      Phrase loop = forLoop(
-          n, "i",
           [&](const Phrase& i) {
-            Phrase last = natural(sz - 1, bufIndex);
-            Phrase fill = t.accT(call(f, idxExp(natural(i->nat() + sz - 1, inIndex), x)),
-                                 idxAcc(last, proj2(buf)));
-            Phrase use = t.accT(call(g, proj1(buf)), idxAcc(i, out));
-            Phrase shift = forLoop(
-                sz - 1, "j",
-                [&](const Phrase& j) {
-                  return copyInto(idxExp(natural(j->nat() + 1, bufIndex), proj1(buf)),
-                                  idxAcc(j, proj2(buf)),
-                                  circular ? "circularBuffer: shift" : "rotateValues: shift");
-                },
-                circular ? "circularBuffer: rotate" : "rotateValues: rotate");
-            return seq({fill, use, shift});
+            return in.at(i->nat(), [&](const Phrase& v) {
+              return t.accT(call(f, v), idxAcc(i, proj2(buf)));
+            });
           },
-          name, unroll);
-      return seq({init, loop});
+          initName);
+      WindowStream out{seq({in.init, first}),
+                       [&t, &in, f, buf, sz, bufIndex, shiftName, rotateName](
+                           const rise::Nat& i, const std::function<Phrase(const Phrase&)>& use) {
+                         Phrase fill = in.at(i + sz - 1, [&](const Phrase& v) {
+                           return t.accT(call(f, v), idxAcc(natural(sz - 1, bufIndex), proj2(buf)));
+                         });
+                         Phrase shift = forLoop(
+                             sz - 1, "j",
+                             [&](const Phrase& j) {
+                               return copyInto(idxExp(natural(j->nat() + 1, bufIndex), proj1(buf)),
+                                               idxAcc(j, proj2(buf)), shiftName);
+                             },
+                             rotateName);
+                         return seq({fill, use(proj1(buf)), shift});
+                       }};
+      return body(out);
     };
     Origin origin{std::nullopt, nullptr, TempRole::Buffer};
     rise::Type bufType = rise::arrayType(sz, s);
     if (circular)
-      if (const auto* a = std::get_if<rise::AddrSpace>(&rv->typeArgs().at(0)))
-        return newVarIn(*a, rv->loc(), bufType, "buf", steps, origin);
-    return newVar(bufType, "buf", steps, rv->loc(), origin);
+      if (const auto* a = std::get_if<rise::AddrSpace>(&x->typeArgs().at(0)))
+        return newVarIn(*a, x->loc(), bufType, "buf", windows, origin);
+    return newVar(bufType, "buf", windows, x->loc(), origin);
+  });
+}
+
+/// mapSeq(g)(rotateValues(a)(sz)(f)(x)) (Shine's iterateStream over
+/// oclRotateValues) and mapSeq(g)(circularBuffer(a)(alloc)(sz)(f)(x)) (its
+/// line buffer): the windows are kept in `sz` rotating values, computed
+/// one step at a time (withWindowStream), instead of all n + sz - 1 values
+/// of f at once (Buffers.cpp). The values of rotateValues are private
+/// (registers, in Shine); a circular buffer's are in its address space `a`
+/// (a row of a line buffer may not fit a work-item's private memory), `sz`
+/// of them whatever its `alloc`.
+Phrase rotatingWindows(Translator& t, const Phrase& e, const Phrase& out, const char* name,
+                       bool unroll) {
+  const Phrase& g = e->args()[0];
+  return withWindowStream(t, e->args()[1], [&](const WindowStream& windows) {
+    Phrase loop = forLoop(
+        e->natArg(0), "i",
+        [&](const Phrase& i) {
+          return windows.at(i->nat(),
+                            [&](const Phrase& w) { return t.accT(call(g, w), idxAcc(i, out)); });
+        },
+        name, unroll);
+    return seq({windows.init, loop});
   });
 }
 
@@ -88,9 +136,7 @@ void addMap(PrimitiveRegistry& r, rise::Prim p, const char* name, bool unroll) {
   d.accT = [name, unroll](Translator& t, const Phrase& e, const Phrase& out) {
     const Phrase& f = e->args()[0];
     const rise::Nat& n = e->natArg(0);
-    if (e->args()[1]->kind() == PhraseKind::Prim &&
-        (e->args()[1]->isPrim(primitive::rotateValues()) ||
-         e->args()[1]->isPrim(primitive::circularBuffer())))
+    if (isWindowBuffer(e->args()[1]))
       return rotatingWindows(t, e, out, name, unroll);
     return t.conT(e->args()[1], [&](const Phrase& x) {
       return forLoop(
