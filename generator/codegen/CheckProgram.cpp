@@ -49,11 +49,12 @@ void checkTypedProgram(const rise::TypedDef& def, Target target) {
   checkLayouts(def);
 }
 
-void checkParallelMapping(const rise::TypedDef& lowered, Target target) {
+opencl::IndexingViolations checkParallelMapping(const rise::TypedDef& lowered, Target target) {
   if (target == Target::OpenMP)
     openmp::checkLegality(lowered);
   if (target == Target::OpenCL)
-    opencl::checkMappingLegality(lowered);
+    return opencl::checkMappingLegality(lowered);
+  return {};
 }
 
 } // namespace risec::codegen

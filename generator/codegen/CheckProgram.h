@@ -4,6 +4,7 @@
 #pragma once
 
 #include "codegen/Target.h"
+#include "codegen/opencl/MappingLegality.h"
 #include "rise/infer/Infer.h"
 
 #include <string>
@@ -18,7 +19,9 @@ void checkTypedProgram(const rise::TypedDef& def, Target target);
 
 /// Stage 2: the legality of the parallel mapping of the lowered program
 /// (docs/dpia.md, "Legality of parallel mappings"): openmp/Legality.h,
-/// opencl/MappingLegality.h; C has nothing to check.
-void checkParallelMapping(const rise::TypedDef& lowered, Target target);
+/// opencl/MappingLegality.h; C has nothing to check. Returns OpenCL's
+/// rule-7 violations, which stage 8 decides per kernel phase
+/// (opencl::checkIndexingPerPhase).
+opencl::IndexingViolations checkParallelMapping(const rise::TypedDef& lowered, Target target);
 
 } // namespace risec::codegen

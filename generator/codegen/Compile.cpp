@@ -54,8 +54,9 @@ CompileResult compileToC(const rise::Program& program, const rise::TypedDef& def
   checkTypedProgram(def, opts.target);
   // 1. lowerToC: every choice made, low-level RISE (lower/LowerToC.h)
   r.lowered = timed("lowerToC", [&] { return lower::lowerToC(program, def, lowering); });
-  // 2. the parallel mapping is legal for OpenMP / OpenCL (codegen/CheckProgram.h)
-  checkParallelMapping(r.lowered, opts.target);
+  // 2. the parallel mapping is legal for OpenMP / OpenCL (codegen/CheckProgram.h);
+  // OpenCL's rule 7 is decided per kernel phase at stage 8
+  opencl::IndexingViolations indexing = checkParallelMapping(r.lowered, opts.target);
   // 3. RISE -> functional DPIA, read/write checked (dpia/FromRise.h)
   r.functional = timed("DPIA", [&] { return dpia::fromRise(r.lowered); });
   // 4. accT / conT: imperative DPIA (dpia/Translate.h)
@@ -70,11 +71,14 @@ CompileResult compileToC(const rise::Program& program, const rise::TypedDef& def
     r.temporaries = hoisted.temporaries;
     // 7. the ABI prologue: parameters, size checks, allocations (c/EmitPrologue.cpp)
     c::Emission emission = c::emitPrologue(r.hoisted, r.temporaries, opts);
-    // 8. OpenCL: barriers for the local and global temporaries (opencl/Barriers.h)
+    // 8. OpenCL: barriers for the local and global temporaries (opencl/Barriers.h),
+    // and the kernel phases they cut, each exhaustive in its grid dimensions
+    // (rule 7, opencl/MappingLegality.h)
     r.barriers =
         !opencl ? r.hoisted
                 : withCommand(r.hoisted, opencl::insertBarriers(r.hoisted.command,
                                                                 c::sharedTemporaries(emission)));
+    opencl::checkIndexingPerPhase(r.barriers.command, indexing);
     // 9. views and commands -> C statements, parallel loops (c/EmitCommands.cpp)
     r.statements = c::emitStatements(emission, r.barriers.command);
     // 10. loops unswitched on the guards invariant in them (c/Unswitch.h)

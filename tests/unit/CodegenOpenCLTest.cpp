@@ -256,6 +256,12 @@ TEST(CodegenOpenCLEndToEnd, ThreePhases) {
             {{{"n", 0}}, {{"n", 1}}, {{"n", 9}}, {{"n", 100}}});
 }
 
+TEST(CodegenOpenCLEndToEnd, ASequentialPhaseBetweenTwoParallelOnes) {
+  // rule 7 per phase: the middle kernel, a mapSeq, runs as one work-item
+  runOnPocl(data("e2e", "ocl_phases_sequential.rise"), {oneDim(8, 4), oneDim(3, 1)},
+            {{{"n", 0}}, {{"n", 1}}, {{"n", 7}}, {{"n", 100}}});
+}
+
 TEST(CodegenOpenCLEndToEnd, GlobalTemporary) {
   runOnPocl(
       data("e2e", "ocl_global_temp.rise"), {oneDim(12, 4), oneDim(5, 5), oneDim(64, 32)},

@@ -1,10 +1,14 @@
 #include "codegen/opencl/MappingLegality.h"
 
 #include "codegen/MapNesting.h"
+#include "codegen/opencl/Barriers.h"
+#include "dpia/Imperative.h"
+#include "dpia/Primitive.h"
 #include "rise/ast/Spine.h"
 #include "support/Diagnostic.h"
 
 #include <algorithm>
+#include <set>
 #include <utility>
 
 namespace risec::codegen::opencl {
@@ -44,12 +48,24 @@ std::string mapLabel(MapDomain d, int dim) {
   return name + "(" + std::to_string(dim) + ")";
 }
 
-[[noreturn]] void reject(const std::string& code, const MapNode& at, const std::string& message,
-                         const MapNode* other = nullptr, const std::string& otherNote = "") {
+CompileError error(const std::string& code, const MapNode& at, const std::string& message,
+                   const MapNode* other = nullptr, const std::string& otherNote = "") {
   CompileError e(code, at.prim->loc(), "`" + at.label() + "` " + message);
   if (other)
     e.note(other->prim->loc(), otherNote);
-  throw e;
+  return e;
+}
+
+[[noreturn]] void reject(const std::string& code, const MapNode& at, const std::string& message,
+                         const MapNode* other = nullptr, const std::string& otherNote = "") {
+  throw error(code, at, message, other, otherNote);
+}
+
+GridLoop gridOf(MapDomain d, int dim) {
+  GridKind k = d == MapDomain::Global      ? GridKind::Global
+               : d == MapDomain::WorkGroup ? GridKind::WorkGroup
+                                           : GridKind::Local;
+  return GridLoop{k, dim};
 }
 
 /// The first map in `chain` (outermost first) with this domain and dimension.
@@ -71,6 +87,9 @@ class Checker {
 public:
   explicit Checker(const MapNesting& n) : n_(n), maps_(n.maps()), chains_(n.chains()) {}
 
+  /// The rule-7 violations run() found (it throws the others).
+  const IndexingViolations& indexing() const { return indexing_; }
+
   void run() {
     for (const MapNode* m : maps_)
       if (isOpenCL(*m) && (m->dim < 0 || m->dim > 2))
@@ -86,6 +105,7 @@ public:
   }
 
 private:
+  IndexingViolations indexing_;
   const MapNesting& n_;
   std::vector<const MapNode*> maps_;
   std::vector<std::vector<const MapNode*>> chains_;
@@ -364,20 +384,96 @@ private:
             break;
           }
         std::string label = mapLabel(d, dim);
-        reject("E0646", *chain.back(),
-               "does not use " + domainName(d) + " dimension " + std::to_string(dim) + ", but " +
-                   user->labelAt() + " does: every work-item would run all its iterations (" +
-                   rule(7, "exhaustive thread indexing") + "); make a map of its nest " + label,
-               user, "the map that uses the dimension");
+        CompileError e = error(
+            "E0646", *chain.back(),
+            "does not use " + domainName(d) + " dimension " + std::to_string(dim) + ", but " +
+                user->labelAt() + " does: every work-item would run all its iterations (" +
+                rule(7, "exhaustive thread indexing") + "); make a map of its nest " + label +
+                ", or make the nest a kernel phase of its own (docs/dpia.md, \"Kernel phases\")",
+            user, "the map that uses the dimension");
+        indexing_.add({gridOf(d, dim), [e] { throw e; }});
       }
   }
 };
 
 } // namespace
 
-void checkMappingLegality(const TypedDef& lowered) {
+IndexingViolations checkMappingLegality(const TypedDef& lowered) {
   MapNesting n = MapNesting::build(lowered.expr, MemorySpace::Private, true);
-  Checker(n).run();
+  Checker c(n);
+  c.run();
+  return c.indexing();
+}
+
+// ---- rule 7 per kernel phase ----------------------------------------------------------
+
+void IndexingViolations::rejectFirst() const {
+  if (!violations_.empty())
+    violations_.front().reject();
+}
+
+void IndexingViolations::reject(const GridLoop& g) const {
+  for (const Violation& v : violations_)
+    if (v.unused == g)
+      v.reject();
+  violations_.front().reject();
+  throw InternalError("IndexingViolations::reject: no violation");
+}
+
+namespace {
+
+/// The statements of a kernel's outermost sequence: through sequences and
+/// `new` blocks, down to the first command that is neither.
+void statements(const dpia::Phrase& c, std::vector<dpia::Phrase>& out) {
+  if (c->isPrim(dpia::primitive::seq())) {
+    for (const dpia::Phrase& x : c->args())
+      statements(x, out);
+  } else if (c->isPrim(dpia::primitive::newVar())) {
+    for (const dpia::Phrase& f : c->args())
+      if (f->kind() == dpia::PhraseKind::Lambda)
+        statements(f->body(), out);
+  } else if (!c->isPrim(dpia::primitive::skip())) {
+    out.push_back(c);
+  }
+}
+
+/// The grid loops in `c`, at any depth.
+void gridLoops(const dpia::Phrase& c, std::set<GridLoop>& out) {
+  if (c->isPrim(dpia::primitive::parFor()) && gridKind(c))
+    out.insert(gridLoop(c));
+  dpia::mapChildren(c, [&](const dpia::Phrase& x) {
+    gridLoops(x, out);
+    return x;
+  });
+}
+
+} // namespace
+
+void checkIndexingPerPhase(const dpia::Phrase& command, const IndexingViolations& violations) {
+  if (violations.empty())
+    return;
+  std::vector<dpia::Phrase> flat;
+  statements(command, flat);
+  std::vector<std::vector<dpia::Phrase>> phases(1);
+  for (const dpia::Phrase& s : flat)
+    if (isPhaseBoundary(s))
+      phases.emplace_back();
+    else if (!s->isPrim(dpia::primitive::barrier()))
+      phases.back().push_back(s);
+  if (phases.size() == 1)
+    violations.rejectFirst(); // one kernel: the violations stand
+  for (const auto& phase : phases) {
+    std::vector<std::set<GridLoop>> used(phase.size());
+    std::set<GridLoop> all;
+    for (std::size_t i = 0; i < phase.size(); ++i) {
+      gridLoops(phase[i], used[i]);
+      all.insert(used[i].begin(), used[i].end());
+    }
+    for (const std::set<GridLoop>& u : used) // every statement in every dimension
+      for (const GridLoop& g : all)
+        if (!u.count(g))
+          violations.reject(g);
+  }
 }
 
 } // namespace risec::codegen::opencl
