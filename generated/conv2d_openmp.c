@@ -53,10 +53,7 @@ int conv2d_openmp(float* restrict output, int h, int w, const float* restrict im
     float* restrict tmp_own = tmp + (size_t)omp_get_thread_num() * (size_t)(34 * w + 68);
     // mapSeq
     for (int j = 0; j < 34; j += 1) {
-      // mapSeq
-      for (int k = 0; k < 1; k += 1) {
-        tmp_own[k + w * j + 2 * j] = 0.0f;
-      }
+      tmp_own[w * j + 2 * j] = 0.0f;
       if (risec_min(h + 1, j + 32 * i) >= 1 && risec_min(h + 1, j + 32 * i) - 1 < h) {
 #pragma omp simd
         // mapSeq
@@ -73,10 +70,7 @@ int conv2d_openmp(float* restrict output, int h, int w, const float* restrict im
                                                : 0.0f;
         }
       }
-      // mapSeq
-      for (int k = 0; k < 1; k += 1) {
-        tmp_own[k + w + w * j + 2 * j + 1] = 0.0f;
-      }
+      tmp_own[w + w * j + 2 * j + 1] = 0.0f;
     }
     // mapSeq
     for (int j = 0; j < risec_min(32, h - 32 * i); j += 1) {

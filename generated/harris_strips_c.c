@@ -61,10 +61,7 @@ int harris_strips_c(float* restrict output, int h, int w, const float* restrict 
   }
   // mapSeq
   for (int i = 0; i < h + 2; i += 1) {
-    // mapSeq
-    for (int j = 0; j < 1; j += 1) {
-      tmp[j + w * i + 2 * i] = 0.0f;
-    }
+    tmp[w * i + 2 * i] = 0.0f;
     if (i >= 1 && i - 1 < h) {
       // mapSeq
       for (int j = 0; j < w; j += 1) {
@@ -76,21 +73,15 @@ int harris_strips_c(float* restrict output, int h, int w, const float* restrict 
         tmp[j + w * i + 2 * i + 1] = i < 1 ? 0.0f : i - 1 < h ? image[j + w * i - w] : 0.0f;
       }
     }
-    // mapSeq
-    for (int j = 0; j < 1; j += 1) {
-      tmp[j + w + w * i + 2 * i + 1] = 0.0f;
-    }
+    tmp[w + w * i + 2 * i + 1] = 0.0f;
   }
   // mapSeq
   for (int i = 0; i < (h + 31) / 32; i += 1) {
     // mapSeq
     for (int j = 0; j < 34; j += 1) {
-      // mapSeq
-      for (int k = 0; k < 1; k += 1) {
-        tmp_fst[k + w * j + 2 * j] = 0.0f;
-        tmp_snd[k + w * j + 2 * j].fst = 0.0f;
-        tmp_snd[k + w * j + 2 * j].snd = 0.0f;
-      }
+      tmp_fst[w * j + 2 * j] = 0.0f;
+      tmp_snd[w * j + 2 * j].fst = 0.0f;
+      tmp_snd[w * j + 2 * j].snd = 0.0f;
       // mapSeq
       for (int k = 0; k < w; k += 1) {
         float tmp_2 =
@@ -142,12 +133,9 @@ int harris_strips_c(float* restrict output, int h, int w, const float* restrict 
           tmp_snd[k + w * j + 2 * j + 1].snd = 0.0f;
         }
       }
-      // mapSeq
-      for (int k = 0; k < 1; k += 1) {
-        tmp_fst[k + w + w * j + 2 * j + 1] = 0.0f;
-        tmp_snd[k + w + w * j + 2 * j + 1].fst = 0.0f;
-        tmp_snd[k + w + w * j + 2 * j + 1].snd = 0.0f;
-      }
+      tmp_fst[w + w * j + 2 * j + 1] = 0.0f;
+      tmp_snd[w + w * j + 2 * j + 1].fst = 0.0f;
+      tmp_snd[w + w * j + 2 * j + 1].snd = 0.0f;
     }
     // mapSeq
     for (int j = 0; j < risec_min(32, h - 32 * i); j += 1) {

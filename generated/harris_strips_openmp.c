@@ -73,18 +73,12 @@ int harris_strips_openmp(float* restrict output, int h, int w, const float* rest
     float* restrict tmp_own = tmp + (size_t)omp_get_thread_num() * (size_t)(3 * w + 6);
     // mapSeq
     for (int j = 0; j < 34; j += 1) {
-      // mapSeq
-      for (int k = 0; k < 1; k += 1) {
-        tmp_fst_own[k + w * j + 2 * j] = 0.0f;
-        tmp_snd_own[k + w * j + 2 * j].fst = 0.0f;
-        tmp_snd_own[k + w * j + 2 * j].snd = 0.0f;
-      }
+      tmp_fst_own[w * j + 2 * j] = 0.0f;
+      tmp_snd_own[w * j + 2 * j].fst = 0.0f;
+      tmp_snd_own[w * j + 2 * j].snd = 0.0f;
       // mapSeq
       for (int k = 0; k < 3; k += 1) {
-        // mapSeq
-        for (int l = 0; l < 1; l += 1) {
-          tmp_own[l + w * k + 2 * k] = 0.0f;
-        }
+        tmp_own[w * k + 2 * k] = 0.0f;
         if (k + risec_min(h - 1, risec_max(0, risec_min(h + 1, j + 32 * i) - 1)) >= 1 &&
             k + risec_min(h - 1, risec_max(0, risec_min(h + 1, j + 32 * i) - 1)) - 1 < h) {
 #pragma omp simd
@@ -106,10 +100,7 @@ int harris_strips_openmp(float* restrict output, int h, int w, const float* rest
                     : 0.0f;
           }
         }
-        // mapSeq
-        for (int l = 0; l < 1; l += 1) {
-          tmp_own[l + w + w * k + 2 * k + 1] = 0.0f;
-        }
+        tmp_own[w + w * k + 2 * k + 1] = 0.0f;
       }
 #pragma omp simd
       // mapSeq
@@ -141,12 +132,9 @@ int harris_strips_openmp(float* restrict output, int h, int w, const float* rest
           tmp_snd_own[k + w * j + 2 * j + 1].snd = 0.0f;
         }
       }
-      // mapSeq
-      for (int k = 0; k < 1; k += 1) {
-        tmp_fst_own[k + w + w * j + 2 * j + 1] = 0.0f;
-        tmp_snd_own[k + w + w * j + 2 * j + 1].fst = 0.0f;
-        tmp_snd_own[k + w + w * j + 2 * j + 1].snd = 0.0f;
-      }
+      tmp_fst_own[w + w * j + 2 * j + 1] = 0.0f;
+      tmp_snd_own[w + w * j + 2 * j + 1].fst = 0.0f;
+      tmp_snd_own[w + w * j + 2 * j + 1].snd = 0.0f;
     }
     // mapSeq
     for (int j = 0; j < risec_min(32, h - 32 * i); j += 1) {

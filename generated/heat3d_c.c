@@ -56,10 +56,7 @@ int heat3d_c(float* restrict output, int d, int h, int w, const float* restrict 
       if (risec_min(d + 1, j + 4 * i) >= 1 && risec_min(d + 1, j + 4 * i) - 1 < d) {
         // mapSeq
         for (int k = 0; k < h + 2; k += 1) {
-          // mapSeq
-          for (int l = 0; l < 1; l += 1) {
-            tmp[l + w * k + h * w * j + 4 * j + 2 * k + 2 * h * j + 2 * w * j] = 0.0f;
-          }
+          tmp[w * k + h * w * j + 4 * j + 2 * k + 2 * h * j + 2 * w * j] = 0.0f;
           if (k >= 1 && k - 1 < h) {
             // mapSeq
             for (int l = 0; l < w; l += 1) {
@@ -75,18 +72,12 @@ int heat3d_c(float* restrict output, int d, int h, int w, const float* restrict 
                               : 0.0f;
             }
           }
-          // mapSeq
-          for (int l = 0; l < 1; l += 1) {
-            tmp[l + w + w * k + h * w * j + 4 * j + 2 * k + 2 * h * j + 2 * w * j + 1] = 0.0f;
-          }
+          tmp[w + w * k + h * w * j + 4 * j + 2 * k + 2 * h * j + 2 * w * j + 1] = 0.0f;
         }
       } else {
         // mapSeq
         for (int k = 0; k < h + 2; k += 1) {
-          // mapSeq
-          for (int l = 0; l < 1; l += 1) {
-            tmp[l + w * k + h * w * j + 4 * j + 2 * k + 2 * h * j + 2 * w * j] = 0.0f;
-          }
+          tmp[w * k + h * w * j + 4 * j + 2 * k + 2 * h * j + 2 * w * j] = 0.0f;
           if (k >= 1 && k - 1 < h && risec_min(d + 1, j + 4 * i) >= 1 &&
               risec_min(d + 1, j + 4 * i) - 1 < d) {
             // mapSeq
@@ -107,10 +98,7 @@ int heat3d_c(float* restrict output, int d, int h, int w, const float* restrict 
                       : 0.0f;
             }
           }
-          // mapSeq
-          for (int l = 0; l < 1; l += 1) {
-            tmp[l + w + w * k + h * w * j + 4 * j + 2 * k + 2 * h * j + 2 * w * j + 1] = 0.0f;
-          }
+          tmp[w + w * k + h * w * j + 4 * j + 2 * k + 2 * h * j + 2 * w * j + 1] = 0.0f;
         }
       }
     }

@@ -62,10 +62,7 @@ int heat3d_openmp(float* restrict output, int d, int h, int w, const float* rest
       if (risec_min(d + 1, j + 4 * i) >= 1 && risec_min(d + 1, j + 4 * i) - 1 < d) {
         // mapSeq
         for (int k = 0; k < h + 2; k += 1) {
-          // mapSeq
-          for (int l = 0; l < 1; l += 1) {
-            tmp_own[l + w * k + h * w * j + 4 * j + 2 * k + 2 * h * j + 2 * w * j] = 0.0f;
-          }
+          tmp_own[w * k + h * w * j + 4 * j + 2 * k + 2 * h * j + 2 * w * j] = 0.0f;
           if (k >= 1 && k - 1 < h) {
 #pragma omp simd
             // mapSeq
@@ -83,18 +80,12 @@ int heat3d_openmp(float* restrict output, int d, int h, int w, const float* rest
                               : 0.0f;
             }
           }
-          // mapSeq
-          for (int l = 0; l < 1; l += 1) {
-            tmp_own[l + w + w * k + h * w * j + 4 * j + 2 * k + 2 * h * j + 2 * w * j + 1] = 0.0f;
-          }
+          tmp_own[w + w * k + h * w * j + 4 * j + 2 * k + 2 * h * j + 2 * w * j + 1] = 0.0f;
         }
       } else {
         // mapSeq
         for (int k = 0; k < h + 2; k += 1) {
-          // mapSeq
-          for (int l = 0; l < 1; l += 1) {
-            tmp_own[l + w * k + h * w * j + 4 * j + 2 * k + 2 * h * j + 2 * w * j] = 0.0f;
-          }
+          tmp_own[w * k + h * w * j + 4 * j + 2 * k + 2 * h * j + 2 * w * j] = 0.0f;
           if (k >= 1 && k - 1 < h && risec_min(d + 1, j + 4 * i) >= 1 &&
               risec_min(d + 1, j + 4 * i) - 1 < d) {
 #pragma omp simd
@@ -117,10 +108,7 @@ int heat3d_openmp(float* restrict output, int d, int h, int w, const float* rest
                       : 0.0f;
             }
           }
-          // mapSeq
-          for (int l = 0; l < 1; l += 1) {
-            tmp_own[l + w + w * k + h * w * j + 4 * j + 2 * k + 2 * h * j + 2 * w * j + 1] = 0.0f;
-          }
+          tmp_own[w + w * k + h * w * j + 4 * j + 2 * k + 2 * h * j + 2 * w * j + 1] = 0.0f;
         }
       }
     }

@@ -47,10 +47,7 @@ int jacobi2d_c(float* restrict output, int h, int w, const float* restrict grid)
   for (int i = 0; i < (h + 31) / 32; i += 1) {
     // mapSeq
     for (int j = 0; j < 34; j += 1) {
-      // mapSeq
-      for (int k = 0; k < 1; k += 1) {
-        tmp[k + w * j + 2 * j] = 0.0f;
-      }
+      tmp[w * j + 2 * j] = 0.0f;
       if (risec_min(h + 1, j + 32 * i) >= 1 && risec_min(h + 1, j + 32 * i) - 1 < h) {
         // mapSeq
         for (int k = 0; k < w; k += 1) {
@@ -65,10 +62,7 @@ int jacobi2d_c(float* restrict output, int h, int w, const float* restrict grid)
                                            : 0.0f;
         }
       }
-      // mapSeq
-      for (int k = 0; k < 1; k += 1) {
-        tmp[k + w + w * j + 2 * j + 1] = 0.0f;
-      }
+      tmp[w + w * j + 2 * j + 1] = 0.0f;
     }
     // mapSeq
     for (int j = 0; j < risec_min(32, h - 32 * i); j += 1) {

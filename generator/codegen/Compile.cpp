@@ -63,7 +63,8 @@ CompileResult compileToC(const rise::Program& program, const rise::TypedDef& def
   r.imperative = r.functional;
   timed("imperative", [&] { dpia::translateToImperative(r.imperative); });
   timed("emit", [&] {
-    // 5. forUnroll loops of a constant trip count copied per index (dpia/Passes.h)
+    // 5. forUnroll loops of a constant trip count copied per index, loops of one
+    // iteration replaced by their body (dpia/Passes.h)
     r.unrolled = withCommand(r.imperative, dpia::unrollLoops(r.imperative.command));
     // 6. heap (C), local and global (OpenCL) temporaries out of every loop (HoistTemporaries.h)
     HoistedCommand hoisted = hoistTemporaries(r.unrolled.command, opts.target);

@@ -78,6 +78,14 @@ TEST(CodegenCIndices, UnrolledLoopsHaveConstantOffsets) {
   EXPECT_EQ(c.find("reduceSeqUnroll\n    for"), std::string::npos) << c;
 }
 
+TEST(CodegenCIndices, ALoopOfOneIterationIsItsBody) {
+  // rows of one element: no `for (int j = 0; j < 1; j += 1)` around the copy
+  std::string c = source("def one = depFun(n: Nat => fun(xs: n.1.f32 =>\n"
+                         "  xs |> mapSeq(mapSeq(fun(x => x * 2.0f)))))\n");
+  EXPECT_CONTAINS(c, "  for (int i = 0; i < n; i += 1) {\n    output[i] = xs[i] * 2.0f;\n  }\n");
+  EXPECT_EQ(c.find("< 1;"), std::string::npos) << c;
+}
+
 TEST(CodegenCAbi, OutputFirstThenSizesThenInputs) {
   codegen::c::CFiles f = compile(kMv, "mv_c");
   EXPECT_CONTAINS(f.source, "int mv_c(float* restrict output, int n, int m, const float* restrict "

@@ -213,3 +213,20 @@ TEST(Unswitch, AMaxClampIsTestedAtTheStartOfTheLoop) {
             0u)
       << c;
 }
+
+TEST(Unswitch, TheConversionsOfAResolvedTernaryDoNotNest) {
+  // VectorTypes::exactly converts both branches of a ternary that mixes a
+  // load with a vector built from lanes, and the ternary itself: in each
+  // copy one conversion to the value type is left (none around the literal)
+  CType v = namedType("risec_f32x4");
+  auto convert = [&](CExpr e) { return call("__builtin_convertvector", {e, id("risec_f32x4")}); };
+  CExpr load = index(id("x"), id("q")); // stands for the unaligned load
+  CExpr lanes =
+      compoundLiteral(v, {literal("0.0f"), literal("0.0f"), literal("0.0f"), literal("0.0f")});
+  CExpr read = convert(ternary(padGuard(), convert(load), convert(lanes)));
+  CStmt loop = countingLoop(namedType("int"), "q", intLit(0), intLit(4), intLit(1),
+                            {assign(index(id("acc"), id("q")), read)}, "mapSeq");
+  std::string c = printStmts(unswitchLoops({loop}));
+  EXPECT_NE(c.find("acc[q] = __builtin_convertvector(x[q], risec_f32x4);"), std::string::npos) << c;
+  EXPECT_NE(c.find("acc[q] = (risec_f32x4){0.0f, 0.0f, 0.0f, 0.0f};"), std::string::npos) << c;
+}

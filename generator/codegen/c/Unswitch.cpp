@@ -1,4 +1,5 @@
 #include "codegen/c/Unswitch.h"
+#include "codegen/c/CPrinter.h"
 #include "codegen/c/UnswitchInternal.h"
 
 #include <cstdlib>
@@ -147,12 +148,29 @@ CExpr taken(const CExpr& c, bool value) {
   return unary(COp::Not, c);
 }
 
+/// `__builtin_convertvector(v, T)` (VectorTypes::exactly) of a `v` that has
+/// type T already: a conversion to T or a compound literal of T. A ternary
+/// that mixed a vector load with another vector converts both to the value
+/// type; once it is resolved to the load, the two conversions nest.
+CExpr withoutRedundantConversion(const CExpr& e) {
+  if (e->kind() != Kind::Call || e->text() != "__builtin_convertvector" ||
+      e->operands().size() != 2 || e->operands()[1]->kind() != Kind::Ident)
+    return e;
+  const CExpr& v = e->operands()[0];
+  const std::string& to = e->operands()[1]->text();
+  bool converted = v->kind() == Kind::Call && v->text() == e->text() && v->operands().size() == 2 &&
+                   exprEqual(v->operands()[1], e->operands()[1]);
+  bool literal = v->kind() == Kind::Compound && printType(v->type()) == to;
+  return converted || literal ? v : e;
+}
+
 /// `e` with every ternary of condition `guard` replaced by the branch that
 /// `value` selects.
 CExpr resolve(const CExpr& e, const CExpr& guard, bool value) {
   if (e->kind() == Kind::Ternary && exprEqual(e->operands()[0], guard))
     return resolve(e->operands()[value ? 1 : 2], guard, value);
-  return mapChildren(e, [&](const CExpr& o) { return resolve(o, guard, value); });
+  return withoutRedundantConversion(
+      mapChildren(e, [&](const CExpr& o) { return resolve(o, guard, value); }));
 }
 
 /// Whether a ternary in `s` chooses a read of memory (`c ? xs[i] : 0.0f`).

@@ -62,51 +62,45 @@ int mm_parallel(float* restrict output, int m, int n, int k, const float* restri
     if (32 * i + 31 <= n - 1) {
       // mapSeq
       for (int j = 0; j < k; j += 1) {
-        // mapSeq
-        for (int l = 0; l < 1; l += 1) {
-          *(risec_f32x32u*)&tmp[32 * j + 32 * l + 32 * k * i] = __builtin_convertvector(
-              *(const risec_f32x32u*)&B[n * j + 32 * i + 32 * l], risec_f32x32);
-        }
+        *(risec_f32x32u*)&tmp[32 * j + 32 * k * i] =
+            __builtin_convertvector(*(const risec_f32x32u*)&B[n * j + 32 * i], risec_f32x32);
       }
     } else {
       // mapSeq
       for (int j = 0; j < k; j += 1) {
-        // mapSeq
-        for (int l = 0; l < 1; l += 1) {
-          *(risec_f32x32u*)&tmp[32 * j + 32 * l + 32 * k * i] =
-              (risec_f32x32){B[n * j + 32 * i + 32 * l],
-                             B[n * j + risec_min(n - 1, 32 * i + 32 * l + 1)],
-                             B[n * j + risec_min(n - 1, 32 * i + 32 * l + 2)],
-                             B[n * j + risec_min(n - 1, 32 * i + 32 * l + 3)],
-                             B[n * j + risec_min(n - 1, 32 * i + 32 * l + 4)],
-                             B[n * j + risec_min(n - 1, 32 * i + 32 * l + 5)],
-                             B[n * j + risec_min(n - 1, 32 * i + 32 * l + 6)],
-                             B[n * j + risec_min(n - 1, 32 * i + 32 * l + 7)],
-                             B[n * j + risec_min(n - 1, 32 * i + 32 * l + 8)],
-                             B[n * j + risec_min(n - 1, 32 * i + 32 * l + 9)],
-                             B[n * j + risec_min(n - 1, 32 * i + 32 * l + 10)],
-                             B[n * j + risec_min(n - 1, 32 * i + 32 * l + 11)],
-                             B[n * j + risec_min(n - 1, 32 * i + 32 * l + 12)],
-                             B[n * j + risec_min(n - 1, 32 * i + 32 * l + 13)],
-                             B[n * j + risec_min(n - 1, 32 * i + 32 * l + 14)],
-                             B[n * j + risec_min(n - 1, 32 * i + 32 * l + 15)],
-                             B[n * j + risec_min(n - 1, 32 * i + 32 * l + 16)],
-                             B[n * j + risec_min(n - 1, 32 * i + 32 * l + 17)],
-                             B[n * j + risec_min(n - 1, 32 * i + 32 * l + 18)],
-                             B[n * j + risec_min(n - 1, 32 * i + 32 * l + 19)],
-                             B[n * j + risec_min(n - 1, 32 * i + 32 * l + 20)],
-                             B[n * j + risec_min(n - 1, 32 * i + 32 * l + 21)],
-                             B[n * j + risec_min(n - 1, 32 * i + 32 * l + 22)],
-                             B[n * j + risec_min(n - 1, 32 * i + 32 * l + 23)],
-                             B[n * j + risec_min(n - 1, 32 * i + 32 * l + 24)],
-                             B[n * j + risec_min(n - 1, 32 * i + 32 * l + 25)],
-                             B[n * j + risec_min(n - 1, 32 * i + 32 * l + 26)],
-                             B[n * j + risec_min(n - 1, 32 * i + 32 * l + 27)],
-                             B[n * j + risec_min(n - 1, 32 * i + 32 * l + 28)],
-                             B[n * j + risec_min(n - 1, 32 * i + 32 * l + 29)],
-                             B[n * j + risec_min(n - 1, 32 * i + 32 * l + 30)],
-                             B[n * j + risec_min(n - 1, 32 * i + 32 * l + 31)]};
-        }
+        *(risec_f32x32u*)&tmp[32 * j + 32 * k * i] =
+            (risec_f32x32){B[n * j + 32 * i],
+                           B[n * j + risec_min(n - 1, 32 * i + 1)],
+                           B[n * j + risec_min(n - 1, 32 * i + 2)],
+                           B[n * j + risec_min(n - 1, 32 * i + 3)],
+                           B[n * j + risec_min(n - 1, 32 * i + 4)],
+                           B[n * j + risec_min(n - 1, 32 * i + 5)],
+                           B[n * j + risec_min(n - 1, 32 * i + 6)],
+                           B[n * j + risec_min(n - 1, 32 * i + 7)],
+                           B[n * j + risec_min(n - 1, 32 * i + 8)],
+                           B[n * j + risec_min(n - 1, 32 * i + 9)],
+                           B[n * j + risec_min(n - 1, 32 * i + 10)],
+                           B[n * j + risec_min(n - 1, 32 * i + 11)],
+                           B[n * j + risec_min(n - 1, 32 * i + 12)],
+                           B[n * j + risec_min(n - 1, 32 * i + 13)],
+                           B[n * j + risec_min(n - 1, 32 * i + 14)],
+                           B[n * j + risec_min(n - 1, 32 * i + 15)],
+                           B[n * j + risec_min(n - 1, 32 * i + 16)],
+                           B[n * j + risec_min(n - 1, 32 * i + 17)],
+                           B[n * j + risec_min(n - 1, 32 * i + 18)],
+                           B[n * j + risec_min(n - 1, 32 * i + 19)],
+                           B[n * j + risec_min(n - 1, 32 * i + 20)],
+                           B[n * j + risec_min(n - 1, 32 * i + 21)],
+                           B[n * j + risec_min(n - 1, 32 * i + 22)],
+                           B[n * j + risec_min(n - 1, 32 * i + 23)],
+                           B[n * j + risec_min(n - 1, 32 * i + 24)],
+                           B[n * j + risec_min(n - 1, 32 * i + 25)],
+                           B[n * j + risec_min(n - 1, 32 * i + 26)],
+                           B[n * j + risec_min(n - 1, 32 * i + 27)],
+                           B[n * j + risec_min(n - 1, 32 * i + 28)],
+                           B[n * j + risec_min(n - 1, 32 * i + 29)],
+                           B[n * j + risec_min(n - 1, 32 * i + 30)],
+                           B[n * j + risec_min(n - 1, 32 * i + 31)]};
       }
     }
   }
@@ -130,64 +124,34 @@ int mm_parallel(float* restrict output, int m, int n, int k, const float* restri
           for (int q = 0; q < 32; q += 1) {
             acc_2[q] = acc[q + 32 * p];
           }
-          // mapSeq
-          for (int q = 0; q < 1; q += 1) {
-            *(risec_f32x32u*)&acc_2[32 * q] =
-                *(const risec_f32x32u*)&acc_2[32 * q] +
-                risec_f32x32_splat(A[4 * l + k * risec_min(m - 1, p + 32 * i)]) *
-                    *(const risec_f32x32u*)&tmp[128 * l + 32 * k * j + 32 * k * q];
-          }
-          if (4 * l + 1 < k) {
-            // mapSeq
-            for (int q = 0; q < 1; q += 1) {
-              *(risec_f32x32u*)&acc_2[32 * q] =
-                  *(const risec_f32x32u*)&acc_2[32 * q] +
-                  risec_f32x32_splat(A[4 * l + k * risec_min(m - 1, p + 32 * i) + 1]) *
-                      __builtin_convertvector(
-                          *(const risec_f32x32u*)&tmp[128 * l + 32 * k * j + 32 * k * q + 32],
-                          risec_f32x32);
-            }
-          } else {
-            // mapSeq
-            for (int q = 0; q < 1; q += 1) {
-              *(risec_f32x32u*)&acc_2[32 * q] = *(const risec_f32x32u*)&acc_2[32 * q] +
-                                                risec_f32x32_splat(0.0f) * risec_f32x32_splat(0.0f);
-            }
-          }
-          if (4 * l + 2 < k) {
-            // mapSeq
-            for (int q = 0; q < 1; q += 1) {
-              *(risec_f32x32u*)&acc_2[32 * q] =
-                  *(const risec_f32x32u*)&acc_2[32 * q] +
-                  risec_f32x32_splat(A[4 * l + k * risec_min(m - 1, p + 32 * i) + 2]) *
-                      __builtin_convertvector(
-                          *(const risec_f32x32u*)&tmp[128 * l + 32 * k * j + 32 * k * q + 64],
-                          risec_f32x32);
-            }
-          } else {
-            // mapSeq
-            for (int q = 0; q < 1; q += 1) {
-              *(risec_f32x32u*)&acc_2[32 * q] = *(const risec_f32x32u*)&acc_2[32 * q] +
-                                                risec_f32x32_splat(0.0f) * risec_f32x32_splat(0.0f);
-            }
-          }
-          if (4 * l + 3 < k) {
-            // mapSeq
-            for (int q = 0; q < 1; q += 1) {
-              *(risec_f32x32u*)&acc_2[32 * q] =
-                  *(const risec_f32x32u*)&acc_2[32 * q] +
-                  risec_f32x32_splat(A[4 * l + k * risec_min(m - 1, p + 32 * i) + 3]) *
-                      __builtin_convertvector(
-                          *(const risec_f32x32u*)&tmp[128 * l + 32 * k * j + 32 * k * q + 96],
-                          risec_f32x32);
-            }
-          } else {
-            // mapSeq
-            for (int q = 0; q < 1; q += 1) {
-              *(risec_f32x32u*)&acc_2[32 * q] = *(const risec_f32x32u*)&acc_2[32 * q] +
-                                                risec_f32x32_splat(0.0f) * risec_f32x32_splat(0.0f);
-            }
-          }
+          *(risec_f32x32u*)&acc_2[0] =
+              *(const risec_f32x32u*)&acc_2[0] +
+              risec_f32x32_splat(A[4 * l + k * risec_min(m - 1, p + 32 * i)]) *
+                  *(const risec_f32x32u*)&tmp[128 * l + 32 * k * j];
+          *(risec_f32x32u*)&acc_2[0] =
+              *(const risec_f32x32u*)&acc_2[0] +
+              risec_f32x32_splat(4 * l + 1 < k ? A[4 * l + k * risec_min(m - 1, p + 32 * i) + 1]
+                                               : 0.0f) *
+                  (4 * l + 1 < k
+                       ? __builtin_convertvector(
+                             *(const risec_f32x32u*)&tmp[128 * l + 32 * k * j + 32], risec_f32x32)
+                       : risec_f32x32_splat(0.0f));
+          *(risec_f32x32u*)&acc_2[0] =
+              *(const risec_f32x32u*)&acc_2[0] +
+              risec_f32x32_splat(4 * l + 2 < k ? A[4 * l + k * risec_min(m - 1, p + 32 * i) + 2]
+                                               : 0.0f) *
+                  (4 * l + 2 < k
+                       ? __builtin_convertvector(
+                             *(const risec_f32x32u*)&tmp[128 * l + 32 * k * j + 64], risec_f32x32)
+                       : risec_f32x32_splat(0.0f));
+          *(risec_f32x32u*)&acc_2[0] =
+              *(const risec_f32x32u*)&acc_2[0] +
+              risec_f32x32_splat(4 * l + 3 < k ? A[4 * l + k * risec_min(m - 1, p + 32 * i) + 3]
+                                               : 0.0f) *
+                  (4 * l + 3 < k
+                       ? __builtin_convertvector(
+                             *(const risec_f32x32u*)&tmp[128 * l + 32 * k * j + 96], risec_f32x32)
+                       : risec_f32x32_splat(0.0f));
           // mapSeq
           for (int q = 0; q < 32; q += 1) {
             tmp_3[q + 32 * p] = acc_2[q];
