@@ -71,7 +71,10 @@ __kernel void asum_opencl_cpu(global float* restrict output, int n, const global
     // barrier: tmp_2 (toLocal at asum.rise:3:22) is read by other work-items
     barrier(CLK_LOCAL_MEM_FENCE);
     float acc_5 = 0.0f;
-    acc_5 = acc_5 + tmp_2[0];
+    // reduceSeq
+    for (int j = 0; j < 1; j += 1) {
+      acc_5 = acc_5 + tmp_2[j];
+    }
     tmp[i] = acc_5;
     // barrier: tmp_2 (toLocal at asum.rise:3:22) is written again by the next iteration while other
     // work-items may still read it

@@ -68,83 +68,64 @@ int mm_loop_permutation_c(float* restrict output, int m, int n, int k, const flo
           for (int q = 0; q < 32; q += 1) {
             acc_2[q] = acc[q + 32 * p];
           }
-          // reduceSeq
-          for (int q = 0; q < 4; q += 1) {
-            *(risec_f32x32u*)&acc_2[0] =
-                *(const risec_f32x32u*)&acc_2[0] +
-                risec_f32x32_splat(q + 4 * l < k ? A[q + 4 * l + k * risec_min(m - 1, p + 32 * i)]
-                                                 : 0.0f) *
-                    (q + 4 * l < k
-                         ? __builtin_convertvector(
-                               32 * j + 31 <= n - 1
-                                   ? __builtin_convertvector(
-                                         *(const risec_f32x32u*)&B[n * q + 32 * j + 4 * n * l],
-                                         risec_f32x32)
-                                   : (risec_f32x32){B[n * q + 32 * j + 4 * n * l],
-                                                    B[4 * n * l + n * q +
-                                                      risec_min(n - 1, 32 * j + 1)],
-                                                    B[4 * n * l + n * q +
-                                                      risec_min(n - 1, 32 * j + 2)],
-                                                    B[4 * n * l + n * q +
-                                                      risec_min(n - 1, 32 * j + 3)],
-                                                    B[4 * n * l + n * q +
-                                                      risec_min(n - 1, 32 * j + 4)],
-                                                    B[4 * n * l +
-                                                      n * q + risec_min(n - 1, 32 * j + 5)],
-                                                    B[4 * n * l +
-                                                      n * q + risec_min(n - 1, 32 * j + 6)],
-                                                    B[4 * n * l +
-                                                      n * q + risec_min(n - 1, 32 * j + 7)],
-                                                    B[4 * n * l +
-                                                      n * q + risec_min(n - 1, 32 * j + 8)],
-                                                    B[4 * n * l +
-                                                      n * q + risec_min(n - 1, 32 * j + 9)],
-                                                    B[4 * n * l +
-                                                      n * q + risec_min(n - 1, 32 * j + 10)],
-                                                    B[4 * n * l +
-                                                      n * q + risec_min(n - 1, 32 * j + 11)],
-                                                    B[4 * n * l +
-                                                      n * q + risec_min(n - 1, 32 * j + 12)],
-                                                    B[4 * n * l +
-                                                      n * q + risec_min(n - 1, 32 * j + 13)],
-                                                    B[4 * n * l +
-                                                      n * q + risec_min(n - 1, 32 * j + 14)],
-                                                    B[4 * n * l +
-                                                      n * q + risec_min(n - 1, 32 * j + 15)],
-                                                    B[4 * n * l +
-                                                      n * q + risec_min(n - 1, 32 * j + 16)],
-                                                    B[4 * n * l +
-                                                      n * q + risec_min(n - 1, 32 * j + 17)],
-                                                    B[4 * n * l +
-                                                      n * q + risec_min(n - 1, 32 * j + 18)],
-                                                    B[4 * n * l +
-                                                      n * q + risec_min(n - 1, 32 * j + 19)],
-                                                    B[4 * n * l +
-                                                      n * q + risec_min(n - 1, 32 * j + 20)],
-                                                    B[4 * n * l +
-                                                      n * q + risec_min(n - 1, 32 * j + 21)],
-                                                    B[4 * n * l +
-                                                      n * q + risec_min(n - 1, 32 * j + 22)],
-                                                    B[4 * n * l +
-                                                      n * q + risec_min(n - 1, 32 * j + 23)],
-                                                    B[4 * n * l +
-                                                      n * q + risec_min(n - 1, 32 * j + 24)],
-                                                    B[4 * n * l +
-                                                      n * q + risec_min(n - 1, 32 * j + 25)],
-                                                    B[4 * n * l +
-                                                      n * q + risec_min(n - 1, 32 * j + 26)],
-                                                    B[4 * n * l +
-                                                      n * q + risec_min(n - 1, 32 * j + 27)],
-                                                    B[4 * n * l +
-                                                      n * q + risec_min(n - 1, 32 * j + 28)],
-                                                    B[4 * n * l +
-                                                      n * q + risec_min(n - 1, 32 * j + 29)],
-                                                    B[4 * n * l +
-                                                      n * q + risec_min(n - 1, 32 * j + 30)],
-                                                    B[4 * n * l +
-                                                      n * q + risec_min(n - 1, 32 * j + 31)]},
-                               risec_f32x32)
-                         : risec_f32x32_splat(0.0f));
+          if (32 * j + 31 <= n - 1) {
+            // reduceSeq
+            for (int q = 0; q < 4; q += 1) {
+              if (q + 4 * l < k) {
+                *(risec_f32x32u*)&acc_2[0] =
+                    *(const risec_f32x32u*)&acc_2[0] +
+                    risec_f32x32_splat(A[q + 4 * l + k * risec_min(m - 1, p + 32 * i)]) *
+                        __builtin_convertvector(
+                            *(const risec_f32x32u*)&B[n * q + 32 * j + 4 * n * l], risec_f32x32);
+              } else {
+                *(risec_f32x32u*)&acc_2[0] = *(const risec_f32x32u*)&acc_2[0] +
+                                             risec_f32x32_splat(0.0f) * risec_f32x32_splat(0.0f);
+              }
+            }
+          } else {
+            // reduceSeq
+            for (int q = 0; q < 4; q += 1) {
+              if (q + 4 * l < k) {
+                *(risec_f32x32u*)&acc_2[0] =
+                    *(const risec_f32x32u*)&acc_2[0] +
+                    risec_f32x32_splat(A[q + 4 * l + k * risec_min(m - 1, p + 32 * i)]) *
+                        (risec_f32x32){B[n * q + 32 * j + 4 * n * l],
+                                       B[4 * n * l + n * q + risec_min(n - 1, 32 * j + 1)],
+                                       B[4 * n * l + n * q + risec_min(n - 1, 32 * j + 2)],
+                                       B[4 * n * l + n * q + risec_min(n - 1, 32 * j + 3)],
+                                       B[4 * n * l + n * q + risec_min(n - 1, 32 * j + 4)],
+                                       B[4 * n * l + n * q + risec_min(n - 1, 32 * j + 5)],
+                                       B[4 * n * l + n * q + risec_min(n - 1, 32 * j + 6)],
+                                       B[4 * n * l + n * q + risec_min(n - 1, 32 * j + 7)],
+                                       B[4 * n * l + n * q + risec_min(n - 1, 32 * j + 8)],
+                                       B[4 * n * l + n * q + risec_min(n - 1, 32 * j + 9)],
+                                       B[4 * n * l + n * q + risec_min(n - 1, 32 * j + 10)],
+                                       B[4 * n * l + n * q + risec_min(n - 1, 32 * j + 11)],
+                                       B[4 * n * l + n * q + risec_min(n - 1, 32 * j + 12)],
+                                       B[4 * n * l + n * q + risec_min(n - 1, 32 * j + 13)],
+                                       B[4 * n * l + n * q + risec_min(n - 1, 32 * j + 14)],
+                                       B[4 * n * l + n * q + risec_min(n - 1, 32 * j + 15)],
+                                       B[4 * n * l + n * q + risec_min(n - 1, 32 * j + 16)],
+                                       B[4 * n * l + n * q + risec_min(n - 1, 32 * j + 17)],
+                                       B[4 * n * l + n * q + risec_min(n - 1, 32 * j + 18)],
+                                       B[4 * n * l + n * q + risec_min(n - 1, 32 * j + 19)],
+                                       B[4 * n * l + n * q + risec_min(n - 1, 32 * j + 20)],
+                                       B[4 * n * l + n * q + risec_min(n - 1, 32 * j + 21)],
+                                       B[4 * n * l + n * q + risec_min(n - 1, 32 * j + 22)],
+                                       B[4 * n * l + n * q + risec_min(n - 1, 32 * j + 23)],
+                                       B[4 * n * l + n * q + risec_min(n - 1, 32 * j + 24)],
+                                       B[4 * n * l + n * q + risec_min(n - 1, 32 * j + 25)],
+                                       B[4 * n * l + n * q + risec_min(n - 1, 32 * j + 26)],
+                                       B[4 * n * l + n * q + risec_min(n - 1, 32 * j + 27)],
+                                       B[4 * n * l + n * q + risec_min(n - 1, 32 * j + 28)],
+                                       B[4 * n * l + n * q + risec_min(n - 1, 32 * j + 29)],
+                                       B[4 * n * l + n * q + risec_min(n - 1, 32 * j + 30)],
+                                       B[4 * n * l + n * q + risec_min(n - 1, 32 * j + 31)]};
+              } else {
+                *(risec_f32x32u*)&acc_2[0] = *(const risec_f32x32u*)&acc_2[0] +
+                                             risec_f32x32_splat(0.0f) * risec_f32x32_splat(0.0f);
+              }
+            }
           }
           // mapSeq
           for (int q = 0; q < 32; q += 1) {

@@ -104,7 +104,10 @@ int scan_openmp_x86_64(float* restrict output, int n, const float* restrict xs) 
   }
   float acc_7;
   float acc_8 = 0.0f;
-  acc_8 = acc_8 + tmp_2[n / 1024];
+  // reduceSeq
+  for (int i = 0; i < 1; i += 1) {
+    acc_8 = acc_8 + tmp_2[i + n / 1024];
+  }
   acc_7 = acc_8;
   // scanSeq
   for (int i = 0; i < n % 1024; i += 1) {

@@ -44,9 +44,12 @@ __kernel void tree_reduce_opencl(global float* restrict output, int m,
       acc_3 = acc_3 + bufB[2 * j + 1];
       bufA[j] = acc_3;
     }
-    float acc_4 = 0.0f;
-    acc_4 = acc_4 + bufA[0];
-    acc_4 = acc_4 + bufA[1];
-    output[i] = acc_4;
+    // mapSeq
+    for (int j = 0; j < 1; j += 1) {
+      float acc_4 = 0.0f;
+      acc_4 = acc_4 + bufA[2 * j];
+      acc_4 = acc_4 + bufA[2 * j + 1];
+      output[i + j] = acc_4;
+    }
   }
 }

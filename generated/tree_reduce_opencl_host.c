@@ -64,10 +64,13 @@ static const char tree_reduce_opencl_source[] =
     "      acc_3 = acc_3 + bufB[2 * j + 1];\n"
     "      bufA[j] = acc_3;\n"
     "    }\n"
-    "    float acc_4 = 0.0f;\n"
-    "    acc_4 = acc_4 + bufA[0];\n"
-    "    acc_4 = acc_4 + bufA[1];\n"
-    "    output[i] = acc_4;\n"
+    "    // mapSeq\n"
+    "    for (int j = 0; j < 1; j += 1) {\n"
+    "      float acc_4 = 0.0f;\n"
+    "      acc_4 = acc_4 + bufA[2 * j];\n"
+    "      acc_4 = acc_4 + bufA[2 * j + 1];\n"
+    "      output[i + j] = acc_4;\n"
+    "    }\n"
     "  }\n"
     "}\n";
 

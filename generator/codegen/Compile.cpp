@@ -63,8 +63,7 @@ CompileResult compileToC(const rise::Program& program, const rise::TypedDef& def
   r.imperative = r.functional;
   timed("imperative", [&] { dpia::translateToImperative(r.imperative); });
   timed("emit", [&] {
-    // 5. forUnroll loops of a constant trip count copied per index, loops of one
-    // iteration replaced by their body (dpia/Passes.h)
+    // 5. forUnroll loops of a constant trip count copied per index (dpia/Passes.h)
     r.unrolled = withCommand(r.imperative, dpia::unrollLoops(r.imperative.command));
     // 6. heap (C), local and global (OpenCL) temporaries out of every loop (HoistTemporaries.h)
     HoistedCommand hoisted = hoistTemporaries(r.unrolled.command, opts.target);
@@ -82,8 +81,10 @@ CompileResult compileToC(const rise::Program& program, const rise::TypedDef& def
     opencl::checkIndexingPerPhase(r.barriers.command, indexing);
     // 9. views and commands -> C statements, parallel loops (c/EmitCommands.cpp)
     r.statements = c::emitStatements(emission, r.barriers.command);
-    // 10. loops unswitched on the guards invariant in them (c/Unswitch.h)
-    r.unswitched = opencl ? r.statements : c::unswitchLoops(r.statements);
+    // 10. loops unswitched on the guards invariant in them, then loops of one
+    // iteration replaced by their body (c/Unswitch.h)
+    r.unswitched =
+        opencl ? r.statements : c::inlineSingleIterations(c::unswitchLoops(r.statements));
     // 11. temporaries written but never read removed, with the prologue's
     // declarations of those on the stack (c/DeadStores.h)
     std::set<std::string> removed;

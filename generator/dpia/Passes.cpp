@@ -11,13 +11,9 @@ namespace risec::dpia {
 
 Phrase unrollLoops(const Phrase& command) {
   Phrase c = mapChildren(command, unrollLoops);
-  if (!c->isPrim(primitive::forLoop()))
+  if (!c->isPrim(primitive::forLoop()) || !forUnroll(c))
     return c;
   const rise::Nat& n = forCount(c);
-  // a loop of one iteration is its body, unrolled or not (`for (k = 0; k <
-  // 1; ...)` is noise in the generated code)
-  if (!forUnroll(c) && !n->isConst(1))
-    return c;
   if (!n->isConst() || n->value() > kMaxUnroll)
     return c; // stays a loop (still marked unroll in --dump=imperative)
   std::vector<Phrase> copies;

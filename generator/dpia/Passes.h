@@ -1,8 +1,7 @@
 // Imperative DPIA passes (pipeline stage "imperative", after accT/conT):
 //   - unrollLoops: `mapSeqUnroll` / `reduceSeqUnroll` loops with a small
 //     constant trip count become one copy of the body per index, the index
-//     substituted and every index expression re-simplified; any sequential
-//     loop of one iteration becomes its body, the index 0;
+//     substituted and every index expression re-simplified;
 //   - hoistAllocations: allocations the back end places on the heap move to
 //     the top of the program (allocated once, before any loop; freed at the
 //     end), which requires their size not to depend on a loop index.

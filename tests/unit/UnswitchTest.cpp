@@ -230,3 +230,42 @@ TEST(Unswitch, TheConversionsOfAResolvedTernaryDoNotNest) {
   EXPECT_NE(c.find("acc[q] = __builtin_convertvector(x[q], risec_f32x4);"), std::string::npos) << c;
   EXPECT_NE(c.find("acc[q] = (risec_f32x4){0.0f, 0.0f, 0.0f, 0.0f};"), std::string::npos) << c;
 }
+
+TEST(Unswitch, ALoopOfOneIterationBecomesItsBodyAfterTheVersioning) {
+  // for (int k = 0; k < 1; k += 1) { y[k + 32 * j] = x[k]; }: the index 0,
+  // folded in the pre-rendered subscript
+  auto once = [&](CExpr subscript) {
+    return countingLoop(namedType("int"), "k", intLit(0), intLit(1), intLit(1),
+                        {assign(index(id("y"), std::move(subscript)), index(id("x"), id("k")))},
+                        "mapSeq");
+  };
+  EXPECT_EQ(printStmts(inlineSingleIterations({once(literal("k + 32 * j"))})),
+            "y[32 * j] = x[0];\n");
+  // a size the substitution cannot read (a division) keeps its loop, as does
+  // a loop behind a pragma
+  std::string kept = printStmts(inlineSingleIterations({once(literal("(k + j) / 4"))}));
+  EXPECT_NE(kept.find("for (int k = 0; k < 1; k += 1)"), std::string::npos) << kept;
+  std::string pragmaLoop =
+      printStmts(inlineSingleIterations({pragma("omp simd"), once(literal("k + 32 * j"))}));
+  EXPECT_NE(pragmaLoop.find("for (int k = 0; k < 1; k += 1)"), std::string::npos) << pragmaLoop;
+  // the loops a collapse(2) pragma needs stay loops (rewrite fuzz: "expected
+  // 2 for loops after '#pragma omp parallel for'")
+  CStmt outer = countingLoop(namedType("int"), "i", intLit(0), id("n"), intLit(1),
+                             {once(literal("k + 32 * i"))}, "mapPar");
+  std::string collapsedNest =
+      printStmts(inlineSingleIterations({pragma("omp parallel for collapse(2)"), outer}));
+  EXPECT_NE(collapsedNest.find("for (int k = 0; k < 1; k += 1)"), std::string::npos)
+      << collapsedNest;
+  // a body that declares a variable keeps its scope
+  CStmt declaring = countingLoop(namedType("int"), "k", intLit(0), intLit(1), intLit(1),
+                                 {declStmt(namedType("float"), "t", index(id("x"), id("k"))),
+                                  assign(index(id("y"), id("k")), id("t"))},
+                                 "mapSeq");
+  EXPECT_EQ(printStmts(inlineSingleIterations({declaring})), "float t = x[0];\ny[0] = t;\n");
+  // a body whose declaration another statement of the same list names keeps
+  // its scope
+  EXPECT_EQ(printStmts(inlineSingleIterations({declaring, assign(id("t"), literal("1.0f"))})),
+            "{\n  float t = x[0];\n  y[0] = t;\n}\nt = 1.0f;\n");
+  EXPECT_EQ(printStmts(inlineSingleIterations({declStmt(namedType("int"), "t"), declaring})),
+            "int t;\n{\n  float t = x[0];\n  y[0] = t;\n}\n");
+}

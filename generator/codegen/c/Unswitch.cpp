@@ -268,39 +268,13 @@ CStmt unswitchLoop(const CStmt& loop) {
 
 } // namespace
 
-namespace {
-
-/// The number of loops a pragma collapses (`collapse(2)`: 2), else 1.
-int collapsed(const CStmt& pragma) {
-  const std::string& t = pragma->text();
-  std::size_t at = t.find("collapse(");
-  return at == std::string::npos ? 1 : std::atoi(t.c_str() + at + 9);
-}
-
-/// `loop` with the `depth - 1` loops nested in it kept as they are (a
-/// `collapse(depth)` pragma needs them perfectly nested) and the loops
-/// inside those unswitched.
-CStmt keepNest(const CStmt& loop, int depth) {
-  if (depth <= 1)
-    return mapBodies(loop, unswitchLoops);
-  return mapBodies(loop, [&](const std::vector<CStmt>& body) {
-    std::vector<CStmt> out;
-    for (const CStmt& s : body)
-      out.push_back(s->kind() == StmtNode::Kind::For ? keepNest(s, depth - 1)
-                                                     : mapBodies(s, unswitchLoops));
-    return out;
-  });
-}
-
-} // namespace
-
 std::vector<CStmt> unswitchLoops(const std::vector<CStmt>& body) {
   std::vector<CStmt> out;
   for (std::size_t i = 0; i < body.size(); ++i) {
     const CStmt& s = body[i];
     bool afterPragma = i > 0 && body[i - 1]->kind() == StmtNode::Kind::Pragma;
     if (s->kind() == StmtNode::Kind::For && afterPragma) {
-      out.push_back(keepNest(s, collapsed(body[i - 1])));
+      out.push_back(keepNest(s, collapsed(body[i - 1]), unswitchLoops));
       continue;
     }
     if (s->kind() == StmtNode::Kind::For)
@@ -311,6 +285,24 @@ std::vector<CStmt> unswitchLoops(const std::vector<CStmt>& body) {
     out.push_back(mapBodies(s, unswitchLoops));
   }
   return out;
+}
+
+int collapsed(const CStmt& pragma) {
+  const std::string& t = pragma->text();
+  std::size_t at = t.find("collapse(");
+  return at == std::string::npos ? 1 : std::atoi(t.c_str() + at + 9);
+}
+
+CStmt keepNest(const CStmt& loop, int depth, const BodyPass& inside) {
+  if (depth <= 1)
+    return mapBodies(loop, inside);
+  return mapBodies(loop, [&](const std::vector<CStmt>& body) {
+    std::vector<CStmt> out;
+    for (const CStmt& s : body)
+      out.push_back(s->kind() == StmtNode::Kind::For ? keepNest(s, depth - 1, inside)
+                                                     : mapBodies(s, inside));
+    return out;
+  });
 }
 
 } // namespace risec::codegen::c

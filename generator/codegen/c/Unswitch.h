@@ -62,4 +62,13 @@ namespace risec::codegen::c {
 /// `body` with its loops unswitched on the guards invariant in them.
 std::vector<CStmt> unswitchLoops(const std::vector<CStmt>& body);
 
+/// `body` with every counting loop of one iteration (`for (int k = 0; k <
+/// 1; k += 1)`: a mapSeq over rows of one element, a vector map of one
+/// vector) replaced by its body, the index 0 (c/SingleIterationLoops.cpp).
+/// It runs after the versioning, which takes such a loop as the innermost
+/// one its guards do not change in (mm's loop permutation). A loop behind a
+/// pragma stays, as does one whose index the substitution cannot remove
+/// from a pre-rendered size.
+std::vector<CStmt> inlineSingleIterations(const std::vector<CStmt>& body);
+
 } // namespace risec::codegen::c

@@ -135,29 +135,6 @@ std::optional<std::int64_t> slope(const CExpr& e, const std::string& var) {
   }
 }
 
-/// `e` with `var` replaced by `by` and integer literals folded where they
-/// meet (`0 + 32 * j` -> `32 * j`, `(32 - 1)` -> `31`, a literal term last).
-CExpr substituteFolded(const CExpr& e, const std::string& var, const CExpr& by) {
-  if (e->kind() == Kind::Ident && e->text() == var)
-    return by;
-  if (CExpr parsed = structured(e); parsed != e)
-    return substituteFolded(parsed, var, by);
-  CExpr r = mapChildren(e, [&](const CExpr& o) { return substituteFolded(o, var, by); });
-  if (r->kind() != Kind::Binary)
-    return r;
-  std::optional<std::int64_t> a = intValue(r->operands()[0]), b = intValue(r->operands()[1]);
-  COp op = r->op();
-  if (a && b && (op == COp::Add || op == COp::Sub || op == COp::Mul))
-    return intLit(op == COp::Add ? *a + *b : op == COp::Sub ? *a - *b : *a * *b);
-  if ((op == COp::Add && a && *a == 0) || (op == COp::Mul && a && *a == 1))
-    return r->operands()[1];
-  if (((op == COp::Add || op == COp::Sub) && b && *b == 0) || (op == COp::Mul && b && *b == 1))
-    return r->operands()[0];
-  if (op == COp::Mul && ((a && *a == 0) || (b && *b == 0)))
-    return intLit(0);
-  return r;
-}
-
 /// `e` with the integer literals of its sum added into one term, last
 /// (`31 + 32 * j` -> `32 * j + 31`, `128 * i + 7 + 8 * j` -> `128 * i + 8 * j + 7`).
 CExpr constantLast(const CExpr& e) {
@@ -192,36 +169,6 @@ CExpr atMost(const CExpr& lhs, const CExpr& bound) {
     if (std::optional<std::int64_t> one = intValue(rhs->operands()[1]); one && *one == 1)
       return binary(COp::Lt, lhs, rhs->operands()[0]);
   return binary(COp::Le, lhs, bound);
-}
-
-/// A counting loop `for (int var = first; var < end; var += 1)` whose bounds
-/// do not change in it.
-struct CountingLoop {
-  std::string var;
-  CExpr first, last; ///< `first` and `end - 1`
-};
-
-std::optional<CountingLoop> countingLoopOf(const CStmt& loop,
-                                           const std::set<std::string>& changed) {
-  const CStmt& init = loop->forInit();
-  if (!init || init->kind() != StmtNode::Kind::Decl || !init->init() || !loop->expr() ||
-      !loop->forStep())
-    return std::nullopt;
-  const std::string& var = init->name();
-  const CExpr& cond = loop->expr();
-  const CExpr& step = loop->forStep();
-  bool byOne = isBinary(step, COp::AddAssign) && step->operands()[0]->kind() == Kind::Ident &&
-               step->operands()[0]->text() == var && intValue(step->operands()[1]) == 1;
-  if (!byOne || !isBinary(cond, COp::Lt) || cond->operands()[0]->kind() != Kind::Ident ||
-      cond->operands()[0]->text() != var)
-    return std::nullopt;
-  CExpr first = init->init(), end = cond->operands()[1];
-  for (const CExpr& bound : {first, end})
-    for (const std::string& v : identifiersUsed({exprStmt(bound)}))
-      if (changed.count(v) || !pureGuard(bound))
-        return std::nullopt;
-  CExpr last = substituteFolded(binary(COp::Sub, end, intLit(1)), var, intLit(0));
-  return CountingLoop{var, first, last};
 }
 
 /// A sum of integer multiples of terms (compared by their C text) and a
@@ -407,6 +354,52 @@ bool hasLoop(const std::vector<CStmt>& body) {
 }
 
 } // namespace
+
+std::optional<CountingLoop> countingLoopOf(const CStmt& loop,
+                                           const std::set<std::string>& changed) {
+  const CStmt& init = loop->forInit();
+  if (!init || init->kind() != StmtNode::Kind::Decl || !init->init() || !loop->expr() ||
+      !loop->forStep())
+    return std::nullopt;
+  const std::string& var = init->name();
+  const CExpr& cond = loop->expr();
+  const CExpr& step = loop->forStep();
+  bool byOne = isBinary(step, COp::AddAssign) && step->operands()[0]->kind() == Kind::Ident &&
+               step->operands()[0]->text() == var && intValue(step->operands()[1]) == 1;
+  if (!byOne || !isBinary(cond, COp::Lt) || cond->operands()[0]->kind() != Kind::Ident ||
+      cond->operands()[0]->text() != var)
+    return std::nullopt;
+  CExpr first = init->init(), end = cond->operands()[1];
+  for (const CExpr& bound : {first, end})
+    for (const std::string& v : identifiersUsed({exprStmt(bound)}))
+      if (changed.count(v) || !pureGuard(bound))
+        return std::nullopt;
+  CExpr last = substituteFolded(binary(COp::Sub, end, intLit(1)), var, intLit(0));
+  return CountingLoop{var, first, last};
+}
+
+/// `e` with `var` replaced by `by` and integer literals folded where they
+/// meet (`0 + 32 * j` -> `32 * j`, `(32 - 1)` -> `31`, a literal term last).
+CExpr substituteFolded(const CExpr& e, const std::string& var, const CExpr& by) {
+  if (e->kind() == Kind::Ident && e->text() == var)
+    return by;
+  if (CExpr parsed = structured(e); parsed != e)
+    return substituteFolded(parsed, var, by);
+  CExpr r = mapChildren(e, [&](const CExpr& o) { return substituteFolded(o, var, by); });
+  if (r->kind() != Kind::Binary)
+    return r;
+  std::optional<std::int64_t> a = intValue(r->operands()[0]), b = intValue(r->operands()[1]);
+  COp op = r->op();
+  if (a && b && (op == COp::Add || op == COp::Sub || op == COp::Mul))
+    return intLit(op == COp::Add ? *a + *b : op == COp::Sub ? *a - *b : *a * *b);
+  if ((op == COp::Add && a && *a == 0) || (op == COp::Mul && a && *a == 1))
+    return r->operands()[1];
+  if (((op == COp::Add || op == COp::Sub) && b && *b == 0) || (op == COp::Mul && b && *b == 1))
+    return r->operands()[0];
+  if (op == COp::Mul && ((a && *a == 0) || (b && *b == 0)))
+    return intLit(0);
+  return r;
+}
 
 /// The innermost loop `loop` without the clamps of its subscripts that
 /// cannot bite in it, versioned on those of the subscripts that step by one

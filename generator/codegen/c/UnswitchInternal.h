@@ -19,11 +19,42 @@ std::optional<std::int64_t> intValue(const CExpr& e);
 /// every iteration: no memory, no side effect, nothing that can trap.
 bool pureGuard(const CExpr& e);
 
+/// The number of loops a pragma collapses (`collapse(2)`: 2), else 1: the
+/// loops nested in its loop that must stay perfectly nested loops.
+int collapsed(const CStmt& pragma);
+
+/// A pass over a list of statements (unswitchLoops, inlineSingleIterations).
+using BodyPass = std::vector<CStmt> (*)(const std::vector<CStmt>&);
+
+/// `loop`, behind a pragma that collapses `depth` loops, with the `depth -
+/// 1` loops nested in it kept as they are (they must stay perfectly nested
+/// loops, whatever their trip counts) and `inside` applied to the
+/// statements inside those.
+CStmt keepNest(const CStmt& loop, int depth, const BodyPass& inside);
+
 /// Whether a statement in `body` declares a variable.
 bool declares(const std::vector<CStmt>& body);
 
 /// The variables `s` declares or assigns (loop indices included).
 void changedIn(const CStmt& s, std::set<std::string>& out);
+
+/// A counting loop `for (int var = first; var < end; var += 1)` whose bounds
+/// do not change in it.
+struct CountingLoop {
+  std::string var;
+  CExpr first, last; ///< `first` and `end - 1`
+};
+
+/// `loop` as a counting loop; nullopt if it is not one or a bound uses a
+/// variable in `changed` (what the loop changes, changedIn) or is not a
+/// pureGuard (c/UnswitchClamps.cpp).
+std::optional<CountingLoop> countingLoopOf(const CStmt& loop, const std::set<std::string>& changed);
+
+/// `e` with `var` replaced by `by` and integer literals folded where they
+/// meet (`0 + 32 * j` -> `32 * j`); the sizes EmitNat pre-rendered are
+/// read as sums and products of names and integers where they are that
+/// (c/UnswitchClamps.cpp).
+CExpr substituteFolded(const CExpr& e, const std::string& var, const CExpr& by);
 
 /// The innermost counting loop `loop` without the clamps of its subscripts
 /// that cannot bite in it, and versioned on those that may where the

@@ -119,14 +119,16 @@ int mm_array_packing(float* restrict output, int m, int n, int k, const float* r
           }
           // reduceSeq
           for (int q = 0; q < 4; q += 1) {
-            *(risec_f32x32u*)&acc_2[0] =
-                *(const risec_f32x32u*)&acc_2[0] +
-                risec_f32x32_splat(q + 4 * l < k ? A[q + 4 * l + k * risec_min(m - 1, p + 32 * i)]
-                                                 : 0.0f) *
-                    (q + 4 * l < k ? __builtin_convertvector(
-                                         *(const risec_f32x32u*)&tmp[128 * l + 32 * q + 32 * k * j],
-                                         risec_f32x32)
-                                   : risec_f32x32_splat(0.0f));
+            if (q + 4 * l < k) {
+              *(risec_f32x32u*)&acc_2[0] =
+                  *(const risec_f32x32u*)&acc_2[0] +
+                  risec_f32x32_splat(A[q + 4 * l + k * risec_min(m - 1, p + 32 * i)]) *
+                      __builtin_convertvector(
+                          *(const risec_f32x32u*)&tmp[128 * l + 32 * q + 32 * k * j], risec_f32x32);
+            } else {
+              *(risec_f32x32u*)&acc_2[0] = *(const risec_f32x32u*)&acc_2[0] +
+                                           risec_f32x32_splat(0.0f) * risec_f32x32_splat(0.0f);
+            }
           }
           // mapSeq
           for (int q = 0; q < 32; q += 1) {

@@ -128,30 +128,36 @@ int mm_parallel(float* restrict output, int m, int n, int k, const float* restri
               *(const risec_f32x32u*)&acc_2[0] +
               risec_f32x32_splat(A[4 * l + k * risec_min(m - 1, p + 32 * i)]) *
                   *(const risec_f32x32u*)&tmp[128 * l + 32 * k * j];
-          *(risec_f32x32u*)&acc_2[0] =
-              *(const risec_f32x32u*)&acc_2[0] +
-              risec_f32x32_splat(4 * l + 1 < k ? A[4 * l + k * risec_min(m - 1, p + 32 * i) + 1]
-                                               : 0.0f) *
-                  (4 * l + 1 < k
-                       ? __builtin_convertvector(
-                             *(const risec_f32x32u*)&tmp[128 * l + 32 * k * j + 32], risec_f32x32)
-                       : risec_f32x32_splat(0.0f));
-          *(risec_f32x32u*)&acc_2[0] =
-              *(const risec_f32x32u*)&acc_2[0] +
-              risec_f32x32_splat(4 * l + 2 < k ? A[4 * l + k * risec_min(m - 1, p + 32 * i) + 2]
-                                               : 0.0f) *
-                  (4 * l + 2 < k
-                       ? __builtin_convertvector(
-                             *(const risec_f32x32u*)&tmp[128 * l + 32 * k * j + 64], risec_f32x32)
-                       : risec_f32x32_splat(0.0f));
-          *(risec_f32x32u*)&acc_2[0] =
-              *(const risec_f32x32u*)&acc_2[0] +
-              risec_f32x32_splat(4 * l + 3 < k ? A[4 * l + k * risec_min(m - 1, p + 32 * i) + 3]
-                                               : 0.0f) *
-                  (4 * l + 3 < k
-                       ? __builtin_convertvector(
-                             *(const risec_f32x32u*)&tmp[128 * l + 32 * k * j + 96], risec_f32x32)
-                       : risec_f32x32_splat(0.0f));
+          if (4 * l + 1 < k) {
+            *(risec_f32x32u*)&acc_2[0] =
+                *(const risec_f32x32u*)&acc_2[0] +
+                risec_f32x32_splat(A[4 * l + k * risec_min(m - 1, p + 32 * i) + 1]) *
+                    __builtin_convertvector(*(const risec_f32x32u*)&tmp[128 * l + 32 * k * j + 32],
+                                            risec_f32x32);
+          } else {
+            *(risec_f32x32u*)&acc_2[0] = *(const risec_f32x32u*)&acc_2[0] +
+                                         risec_f32x32_splat(0.0f) * risec_f32x32_splat(0.0f);
+          }
+          if (4 * l + 2 < k) {
+            *(risec_f32x32u*)&acc_2[0] =
+                *(const risec_f32x32u*)&acc_2[0] +
+                risec_f32x32_splat(A[4 * l + k * risec_min(m - 1, p + 32 * i) + 2]) *
+                    __builtin_convertvector(*(const risec_f32x32u*)&tmp[128 * l + 32 * k * j + 64],
+                                            risec_f32x32);
+          } else {
+            *(risec_f32x32u*)&acc_2[0] = *(const risec_f32x32u*)&acc_2[0] +
+                                         risec_f32x32_splat(0.0f) * risec_f32x32_splat(0.0f);
+          }
+          if (4 * l + 3 < k) {
+            *(risec_f32x32u*)&acc_2[0] =
+                *(const risec_f32x32u*)&acc_2[0] +
+                risec_f32x32_splat(A[4 * l + k * risec_min(m - 1, p + 32 * i) + 3]) *
+                    __builtin_convertvector(*(const risec_f32x32u*)&tmp[128 * l + 32 * k * j + 96],
+                                            risec_f32x32);
+          } else {
+            *(risec_f32x32u*)&acc_2[0] = *(const risec_f32x32u*)&acc_2[0] +
+                                         risec_f32x32_splat(0.0f) * risec_f32x32_splat(0.0f);
+          }
           // mapSeq
           for (int q = 0; q < 32; q += 1) {
             tmp_3[q + 32 * p] = acc_2[q];
