@@ -391,7 +391,7 @@ private:
                 rule(7, "exhaustive thread indexing") + "); make a map of its nest " + label +
                 ", or make the nest a kernel phase of its own (docs/dpia.md, \"Kernel phases\")",
             user, "the map that uses the dimension");
-        indexing_.add({gridOf(d, dim), [e] { throw e; }});
+        indexing_.add({gridOf(d, dim), std::move(e)});
       }
   }
 };
@@ -409,15 +409,14 @@ IndexingViolations checkMappingLegality(const TypedDef& lowered) {
 
 void IndexingViolations::rejectFirst() const {
   if (!violations_.empty())
-    violations_.front().reject();
+    throw violations_.front().error;
 }
 
 void IndexingViolations::reject(const GridLoop& g) const {
   for (const Violation& v : violations_)
     if (v.unused == g)
-      v.reject();
-  violations_.front().reject();
-  throw InternalError("IndexingViolations::reject: no violation");
+      throw v.error;
+  throw violations_.front().error;
 }
 
 namespace {

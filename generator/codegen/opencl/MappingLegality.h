@@ -28,20 +28,20 @@
 #include "codegen/opencl/GridLoop.h"
 #include "dpia/Phrase.h"
 #include "rise/infer/Infer.h"
+#include "support/Diagnostic.h"
 
-#include <functional>
 #include <vector>
 
 namespace risec::codegen::opencl {
 
 /// The rule-7 (E0646) violations of a program as one kernel, in the order
 /// the checker found them: each the grid dimension a nest does not use and
-/// the error to throw for it.
+/// the E0646 at that nest.
 class IndexingViolations {
 public:
   struct Violation {
-    GridLoop unused;              ///< the dimension the nest does not use
-    std::function<void()> reject; ///< throws the E0646 at the nest
+    GridLoop unused;    ///< the dimension the nest does not use
+    CompileError error; ///< the E0646 at the nest
   };
   void add(Violation v) { violations_.push_back(std::move(v)); }
   bool empty() const { return violations_.empty(); }

@@ -74,7 +74,7 @@ Phrase withWindowStream(Translator& t, const Phrase& x,
   const char* rotateName = circular ? "circularBuffer: rotate" : "rotateValues: rotate";
   return withWindowStream(t, x->args()[1], [&](const WindowStream& in) {
     auto windows = [&](const Phrase& buf) {
-      Phrase first = forLoop(
+      Phrase prologue = forLoop(
           sz - 1, "i",
           [&](const Phrase& i) {
             return in.at(i->nat(), [&](const Phrase& v) {
@@ -82,7 +82,7 @@ Phrase withWindowStream(Translator& t, const Phrase& x,
             });
           },
           initName);
-      WindowStream out{seq({in.init, first}),
+      WindowStream out{seq({in.init, prologue}),
                        [&t, &in, f, buf, sz, bufIndex, shiftName, rotateName](
                            const rise::Nat& i, const std::function<Phrase(const Phrase&)>& use) {
                          Phrase fill = in.at(i + sz - 1, [&](const Phrase& v) {
