@@ -43,11 +43,9 @@ int mm_cache_blocks_c(float* restrict output, int m, int n, int k, const float* 
   }
   float* restrict tmp = malloc((size_t)(32 * k * ((n + 31) / 32)) * sizeof(float));
   float* restrict acc = malloc((size_t)1024 * sizeof(float));
-  float* restrict tmp_2 = malloc((size_t)1024 * sizeof(float));
-  if ((tmp == NULL && 32 * k * ((n + 31) / 32) != 0) || acc == NULL || tmp_2 == NULL) {
+  if ((tmp == NULL && 32 * k * ((n + 31) / 32) != 0) || acc == NULL) {
     free(tmp);
     free(acc);
-    free(tmp_2);
     return 4;
   }
   // mapSeq
@@ -153,14 +151,7 @@ int mm_cache_blocks_c(float* restrict output, int m, int n, int k, const float* 
           }
           // mapSeq
           for (int q = 0; q < 32; q += 1) {
-            tmp_2[q + 32 * p] = acc_2[q];
-          }
-        }
-        // mapSeq
-        for (int p = 0; p < 32; p += 1) {
-          // mapSeq
-          for (int q = 0; q < 32; q += 1) {
-            acc[q + 32 * p] = tmp_2[q + 32 * p];
+            acc[q + 32 * p] = acc_2[q];
           }
         }
       }
@@ -173,7 +164,6 @@ int mm_cache_blocks_c(float* restrict output, int m, int n, int k, const float* 
       }
     }
   }
-  free(tmp_2);
   free(acc);
   free(tmp);
   return 0;

@@ -42,10 +42,8 @@ int mm_loop_permutation_c(float* restrict output, int m, int n, int k, const flo
     return 3;
   }
   float* restrict acc = malloc((size_t)1024 * sizeof(float));
-  float* restrict tmp = malloc((size_t)1024 * sizeof(float));
-  if (acc == NULL || tmp == NULL) {
+  if (acc == NULL) {
     free(acc);
-    free(tmp);
     return 4;
   }
   // mapSeq
@@ -129,14 +127,7 @@ int mm_loop_permutation_c(float* restrict output, int m, int n, int k, const flo
           }
           // mapSeq
           for (int q = 0; q < 32; q += 1) {
-            tmp[q + 32 * p] = acc_2[q];
-          }
-        }
-        // mapSeq
-        for (int p = 0; p < 32; p += 1) {
-          // mapSeq
-          for (int q = 0; q < 32; q += 1) {
-            acc[q + 32 * p] = tmp[q + 32 * p];
+            acc[q + 32 * p] = acc_2[q];
           }
         }
       }
@@ -149,7 +140,6 @@ int mm_loop_permutation_c(float* restrict output, int m, int n, int k, const flo
       }
     }
   }
-  free(tmp);
   free(acc);
   return 0;
 }

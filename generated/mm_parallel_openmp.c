@@ -47,14 +47,11 @@ int mm_parallel_openmp(float* restrict output, int m, int n, int k, const float*
   float* restrict tmp_2 =
       malloc((size_t)(1024 * ((m + 31) / 32) * ((n + 31) / 32)) * sizeof(float));
   float* restrict acc = malloc((size_t)1024 * sizeof(float));
-  float* restrict tmp_3 = malloc((size_t)1024 * sizeof(float));
   if ((tmp == NULL && 32 * k * ((n + 31) / 32) != 0) ||
-      (tmp_2 == NULL && 1024 * ((m + 31) / 32) * ((n + 31) / 32) != 0) || acc == NULL ||
-      tmp_3 == NULL) {
+      (tmp_2 == NULL && 1024 * ((m + 31) / 32) * ((n + 31) / 32) != 0) || acc == NULL) {
     free(tmp);
     free(tmp_2);
     free(acc);
-    free(tmp_3);
     return 4;
   }
   // mapSeq
@@ -160,14 +157,7 @@ int mm_parallel_openmp(float* restrict output, int m, int n, int k, const float*
           }
           // mapSeq
           for (int q = 0; q < 32; q += 1) {
-            tmp_3[q + 32 * p] = acc_2[q];
-          }
-        }
-        // mapSeq
-        for (int p = 0; p < 32; p += 1) {
-          // mapSeq
-          for (int q = 0; q < 32; q += 1) {
-            acc[q + 32 * p] = tmp_3[q + 32 * p];
+            acc[q + 32 * p] = acc_2[q];
           }
         }
       }
@@ -194,7 +184,6 @@ int mm_parallel_openmp(float* restrict output, int m, int n, int k, const float*
       }
     }
   }
-  free(tmp_3);
   free(acc);
   free(tmp_2);
   free(tmp);

@@ -49,14 +49,12 @@ int mm_register_tiles_c_x86_64_v4(float* restrict output, int m, int n, int k,
   float* restrict tmp_2 = malloc((size_t)(128 * k) * sizeof(float));
   float* restrict tmp_3 = malloc((size_t)4096 * sizeof(float));
   float* restrict acc = malloc((size_t)4096 * sizeof(float));
-  float* restrict tmp_4 = malloc((size_t)4096 * sizeof(float));
   if ((tmp == NULL && 32 * k * ((n + 31) / 32) != 0) || (tmp_2 == NULL && 128 * k != 0) ||
-      tmp_3 == NULL || acc == NULL || tmp_4 == NULL) {
+      tmp_3 == NULL || acc == NULL) {
     free(tmp);
     free(tmp_2);
     free(tmp_3);
     free(acc);
-    free(tmp_4);
     return 4;
   }
   // mapSeq
@@ -183,17 +181,7 @@ int mm_register_tiles_c_x86_64_v4(float* restrict output, int m, int n, int k,
           for (int q = 0; q < 8; q += 1) {
             // mapSeq
             for (int i2 = 0; i2 < 32; i2 += 1) {
-              tmp_4[i2 + 256 * p + 32 * q] = acc_2[i2 + 32 * q];
-            }
-          }
-        }
-        // mapSeq
-        for (int p = 0; p < 16; p += 1) {
-          // mapSeq
-          for (int q = 0; q < 8; q += 1) {
-            // mapSeq
-            for (int i2 = 0; i2 < 32; i2 += 1) {
-              acc[i2 + 256 * p + 32 * q] = tmp_4[i2 + 256 * p + 32 * q];
+              acc[i2 + 256 * p + 32 * q] = acc_2[i2 + 32 * q];
             }
           }
         }
@@ -309,7 +297,6 @@ int mm_register_tiles_c_x86_64_v4(float* restrict output, int m, int n, int k,
       }
     }
   }
-  free(tmp_4);
   free(acc);
   free(tmp_3);
   free(tmp_2);

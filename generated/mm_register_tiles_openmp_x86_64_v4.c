@@ -49,13 +49,10 @@ int mm_register_tiles_openmp_x86_64_v4(float* restrict output, int m, int n, int
   int nthreads = omp_get_max_threads();
   float* restrict tmp_2 = malloc((size_t)nthreads * ((size_t)2048 * sizeof(float)));
   float* restrict acc = malloc((size_t)nthreads * ((size_t)2048 * sizeof(float)));
-  float* restrict tmp_3 = malloc((size_t)nthreads * ((size_t)2048 * sizeof(float)));
-  if ((tmp == NULL && 32 * k * ((n + 31) / 32) != 0) || tmp_2 == NULL || acc == NULL ||
-      tmp_3 == NULL) {
+  if ((tmp == NULL && 32 * k * ((n + 31) / 32) != 0) || tmp_2 == NULL || acc == NULL) {
     free(tmp);
     free(tmp_2);
     free(acc);
-    free(tmp_3);
     return 4;
   }
 #pragma omp parallel for collapse(2)
@@ -85,7 +82,6 @@ int mm_register_tiles_openmp_x86_64_v4(float* restrict output, int m, int n, int
     for (int j = 0; j < (n + 31) / 32; j += 1) {
       float* restrict tmp_2_own = tmp_2 + (size_t)omp_get_thread_num() * (size_t)2048;
       float* restrict acc_own = acc + (size_t)omp_get_thread_num() * (size_t)2048;
-      float* restrict tmp_3_own = tmp_3 + (size_t)omp_get_thread_num() * (size_t)2048;
       // mapSeq
       for (int l = 0; l < 8; l += 1) {
         // mapSeq
@@ -182,18 +178,7 @@ int mm_register_tiles_openmp_x86_64_v4(float* restrict output, int m, int n, int
 #pragma omp simd
             // mapSeq
             for (int i2 = 0; i2 < 32; i2 += 1) {
-              tmp_3_own[i2 + 256 * p + 32 * q] = acc_2[i2 + 32 * q];
-            }
-          }
-        }
-        // mapSeq
-        for (int p = 0; p < 8; p += 1) {
-          // mapSeq
-          for (int q = 0; q < 8; q += 1) {
-#pragma omp simd
-            // mapSeq
-            for (int i2 = 0; i2 < 32; i2 += 1) {
-              acc_own[i2 + 256 * p + 32 * q] = tmp_3_own[i2 + 256 * p + 32 * q];
+              acc_own[i2 + 256 * p + 32 * q] = acc_2[i2 + 32 * q];
             }
           }
         }
@@ -312,7 +297,6 @@ int mm_register_tiles_openmp_x86_64_v4(float* restrict output, int m, int n, int
       }
     }
   }
-  free(tmp_3);
   free(acc);
   free(tmp_2);
   free(tmp);

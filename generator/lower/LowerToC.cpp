@@ -377,6 +377,19 @@ private:
       return false;
     if (s.head->prim() == Prim::AsScalar && s.args.size() == 1)
       return writesAligned(s.args[0], aligned); // elements [j*k, (j+1)*k) from vector j
+    if ((s.head->prim() == Prim::ReduceSeq || s.head->prim() == Prim::ReduceSeqUnroll) &&
+        s.args.size() == 3) {
+      // reduceSeq(f)(init)(xs) copies init into an accumulator of its own, runs
+      // its loop and writes the result last (dpia/primitives/Reduces.cpp): it
+      // may start from the element being written (the inner fold of a blocked
+      // reduction, `reduceSeq(f)(fst(p))(...)` over `zip(acc, y)`), as long as
+      // neither f nor xs read the accumulator
+      const Expr& init = s.args[1];
+      if (mentions(s.args[0], aligned) || mentions(s.args[2], aligned))
+        return false;
+      std::optional<Paths> parts = alignedParts(init, aligned);
+      return !mentions(init, aligned) || (parts && parts->size() == 1 && parts->count(""));
+    }
     if (s.args.size() != 2)
       return false;
     if (s.head->prim() == Prim::Let) {
