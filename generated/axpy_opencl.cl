@@ -22,7 +22,11 @@
 __kernel void axpy_opencl(global float* restrict output, int n, float a,
                           const global float* restrict x, const global float* restrict y) {
   // mapGlobal(0)
-  for (int i = get_global_id(0); i < n; i += get_global_size(0)) {
-    output[i] = a * x[i] + y[i];
+  for (int i = get_global_id(0); i < n / 4; i += get_global_size(0)) {
+    vstore4((float4)(a)*vload4(0, x + 4 * i) + vload4(0, y + 4 * i), 0, output + 4 * i);
+  }
+  // mapGlobal(0)
+  for (int i = get_global_id(0); i < n % 4; i += get_global_size(0)) {
+    output[i + 4 * (n / 4)] = a * x[i + 4 * (n / 4)] + y[i + 4 * (n / 4)];
   }
 }

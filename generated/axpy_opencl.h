@@ -80,9 +80,9 @@ int axpy_opencl_buffers(risec_cl_context* ctx, cl_mem output, int n, float a, cl
  * chooses the local size). global[d] is clamped to the work and rounded up
  * to a multiple of local[d]; a zero size launches nothing.
  *   launch: the default rule (docs/host.md)
- *   global: [n]
- *   local:  [max(1, min(128, n))]
- *   work:   at most [n]
+ *   global: [max(n/4, n%4)]
+ *   local:  [max(1, min(128, max(n/4, n%4)))]
+ *   work:   at most [max(n/4, n%4)]
  */
 void axpy_opencl_launch(int n, size_t global[3], size_t local[3], cl_uint* dims);
 

@@ -40,15 +40,19 @@ static const char axpy_opencl_source[] =
     "__kernel void axpy_opencl(global float* restrict output, int n, float a,\n"
     "                          const global float* restrict x, const global float* restrict y) {\n"
     "  // mapGlobal(0)\n"
-    "  for (int i = get_global_id(0); i < n; i += get_global_size(0)) {\n"
-    "    output[i] = a * x[i] + y[i];\n"
+    "  for (int i = get_global_id(0); i < n / 4; i += get_global_size(0)) {\n"
+    "    vstore4((float4)(a)*vload4(0, x + 4 * i) + vload4(0, y + 4 * i), 0, output + 4 * i);\n"
+    "  }\n"
+    "  // mapGlobal(0)\n"
+    "  for (int i = get_global_id(0); i < n % 4; i += get_global_size(0)) {\n"
+    "    output[i + 4 * (n / 4)] = a * x[i + 4 * (n / 4)] + y[i + 4 * (n / 4)];\n"
     "  }\n"
     "}\n";
 
 void axpy_opencl_launch(int n, size_t risec_global[3], size_t risec_local[3], cl_uint* risec_dims) {
   *risec_dims = 1;
-  risec_global[0] = (size_t)(n);
-  risec_local[0] = (size_t)(risec_max(1, risec_min(128, n)));
+  risec_global[0] = (size_t)(risec_max(n / 4, n % 4));
+  risec_local[0] = (size_t)(risec_max(1, risec_min(128, risec_max(n / 4, n % 4))));
   risec_global[1] = 1;
   risec_local[1] = 1;
   risec_global[2] = 1;
@@ -135,14 +139,16 @@ int axpy_opencl_ctx(risec_cl_context* risec_ctx, float* restrict output, int n, 
   risec_cl_host_array risec_y_array = {NULL, 0};
   /* in place when the device shares the host's memory and the array is
      aligned as the kernel needs, else through the context's staging buffers */
-  if (risec_rc == 0 &&
-      risec_cl_host_array_begin(risec_ctx, 0, output, risec_output_bytes, _Alignof(float), 1,
-                                &risec_output_array) != RISEC_CL_OK)
+  if (risec_rc == 0 && risec_cl_host_array_begin(risec_ctx, 0, output, risec_output_bytes,
+                                                 (16 > _Alignof(float) ? 16 : _Alignof(float)), 1,
+                                                 &risec_output_array) != RISEC_CL_OK)
     risec_rc = 7;
-  if (risec_rc == 0 && risec_cl_host_array_begin(risec_ctx, 1, x, risec_x_bytes, _Alignof(float), 0,
+  if (risec_rc == 0 && risec_cl_host_array_begin(risec_ctx, 1, x, risec_x_bytes,
+                                                 (16 > _Alignof(float) ? 16 : _Alignof(float)), 0,
                                                  &risec_x_array) != RISEC_CL_OK)
     risec_rc = 7;
-  if (risec_rc == 0 && risec_cl_host_array_begin(risec_ctx, 2, y, risec_y_bytes, _Alignof(float), 0,
+  if (risec_rc == 0 && risec_cl_host_array_begin(risec_ctx, 2, y, risec_y_bytes,
+                                                 (16 > _Alignof(float) ? 16 : _Alignof(float)), 0,
                                                  &risec_y_array) != RISEC_CL_OK)
     risec_rc = 7;
   if (risec_rc == 0)
