@@ -262,6 +262,12 @@ TEST(CodegenOpenCLEndToEnd, ASequentialPhaseBetweenTwoParallelOnes) {
             {{{"n", 0}}, {{"n", 1}}, {{"n", 7}}, {{"n", 100}}});
 }
 
+TEST(CodegenOpenCLEndToEnd, PhasesOfDifferentHierarchies) {
+  // E0647 per phase: a mapGlobal kernel, then a mapWorkGroup/mapLocal one
+  runOnPocl(data("e2e", "ocl_phases_hierarchies.rise"), {oneDim(8, 4), oneDim(3, 1)},
+            {{{"n", 0}}, {{"n", 1}}, {{"n", 7}}, {{"n", 100}}});
+}
+
 TEST(CodegenOpenCLEndToEnd, GlobalTemporary) {
   runOnPocl(
       data("e2e", "ocl_global_temp.rise"), {oneDim(12, 4), oneDim(5, 5), oneDim(64, 32)},

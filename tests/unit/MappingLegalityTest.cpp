@@ -37,8 +37,8 @@ rise::TypedDef typed(const std::string& text, Stage stage, lower::LowerTarget ta
   return stage == Stage::Lowered ? lower::lowerToC(program, def, target) : def;
 }
 
-/// The error of the OpenCL checker on `text` as one kernel (its rule-7
-/// violations thrown as found), or nothing.
+/// The error of the OpenCL checker on `text` as one kernel (its E0647 and
+/// rule-7 violations thrown as found), or nothing.
 std::optional<CompileError> openclError(const std::string& text, Stage stage = Stage::Lowered) {
   try {
     codegen::opencl::checkMappingLegality(typed(text, stage, lower::LowerTarget::OpenCL))

@@ -346,14 +346,17 @@ private:
       if (global && group) {
         const MapNode* second = m == global ? global : group;
         const MapNode* first = m == global ? group : global;
-        reject("E0647", *second,
-               "and " + first->labelAt() +
-                   " in one kernel: a kernel distributes its iterations either over all "
-                   "work-items (mapGlobal) or over work-groups and their work-items "
-                   "(mapWorkGroup, mapLocal), not both (§4.4 of the mapping constraints: one "
-                   "parallelism hierarchy per kernel); use mapGlobal only, or mapWorkGroup and "
-                   "mapLocal only",
-               first, "the map of the other hierarchy");
+        indexing_.addMixedHierarchies(error(
+            "E0647", *second,
+            "and " + first->labelAt() +
+                " in one kernel: a kernel distributes its iterations either over all "
+                "work-items (mapGlobal) or over work-groups and their work-items "
+                "(mapWorkGroup, mapLocal), not both (§4.4 of the mapping constraints: one "
+                "parallelism hierarchy per kernel); use mapGlobal only, or mapWorkGroup and "
+                "mapLocal only, or make each a kernel phase of its own (docs/dpia.md, \"Kernel "
+                "phases\")",
+            first, "the map of the other hierarchy"));
+        return;
       }
     }
   }
@@ -408,8 +411,16 @@ IndexingViolations checkMappingLegality(const TypedDef& lowered) {
 // ---- rule 7 per kernel phase ----------------------------------------------------------
 
 void IndexingViolations::rejectFirst() const {
+  if (!mixed_.empty())
+    throw mixed_.front();
   if (!violations_.empty())
     throw violations_.front().error;
+}
+
+void IndexingViolations::rejectMixed() const {
+  if (!mixed_.empty())
+    throw mixed_.front();
+  throw violations_.front().error;
 }
 
 void IndexingViolations::reject(const GridLoop& g) const {
@@ -461,18 +472,32 @@ void checkIndexingPerPhase(const dpia::Phrase& command, const IndexingViolations
       phases.back().push_back(s);
   if (phases.size() == 1)
     violations.rejectFirst(); // one kernel: the violations stand
-  for (const auto& phase : phases) {
-    std::vector<std::set<GridLoop>> used(phase.size());
+  // per phase, the grid loops of each statement and of all of them
+  struct PhaseLoops {
+    std::vector<std::set<GridLoop>> used;
     std::set<GridLoop> all;
+  };
+  std::vector<PhaseLoops> loops;
+  for (const auto& phase : phases) {
+    PhaseLoops& p = loops.emplace_back();
+    p.used.resize(phase.size());
     for (std::size_t i = 0; i < phase.size(); ++i) {
-      gridLoops(phase[i], used[i]);
-      all.insert(used[i].begin(), used[i].end());
+      gridLoops(phase[i], p.used[i]);
+      p.all.insert(p.used[i].begin(), p.used[i].end());
     }
-    for (const std::set<GridLoop>& u : used) // every statement in every dimension
-      for (const GridLoop& g : all)
+  }
+  for (const PhaseLoops& p : loops) { // one hierarchy per phase (E0647)
+    bool global = false, group = false;
+    for (const GridLoop& g : p.all)
+      (g.kind == GridKind::Global ? global : group) = true;
+    if (global && group)
+      violations.rejectMixed();
+  }
+  for (const PhaseLoops& p : loops)            // rule 7: every statement in every
+    for (const std::set<GridLoop>& u : p.used) // dimension of its phase
+      for (const GridLoop& g : p.all)
         if (!u.count(g))
           violations.reject(g);
-  }
 }
 
 } // namespace risec::codegen::opencl
