@@ -173,6 +173,23 @@ TEST(CodegenOpenMP, AParallelLoopOverALoopNestIsCollapsed) {
       << nest.result.files.source;
 }
 
+TEST(CodegenOpenMP, NoSimdPragmaBetweenCollapsedLoops) {
+  // the collapsed inner loop becomes innermost once its loop of one
+  // iteration is inlined (stage 10): it keeps no pragma of its own
+  Compiled c = compile("omp_collapse_single_iteration.rise",
+                       readFile(e2e("omp_collapse_single_iteration.rise")));
+  const std::string& s = c.result.files.source;
+  EXPECT_NE(s.find("#pragma omp parallel for collapse(2)\n"
+                   "  // mapPar\n"
+                   "  for (int i = 0; i < n; i += 1) {\n"
+                   "    // mapSeq\n"
+                   "    for (int j = 0; j < m; j += 1) {\n"
+                   "      output[j + m * i] = xs[j + m * i] * 2.0f;"),
+            std::string::npos)
+      << s;
+  EXPECT_EQ(s.find("omp simd"), std::string::npos) << s;
+}
+
 TEST(CodegenOpenMP, CTargetStaysSequential) {
   rise::Program program =
       rise::parseProgram(makeSourceFile("omp_sum.rise", readFile(e2e("omp_sum.rise"))));
@@ -281,6 +298,11 @@ TEST(CodegenOpenMPEndToEnd, CollapsedNest) {
                 {{"a", 3}, {"b", 1}, {"c", 2}},
                 {{"a", 2}, {"b", 0}, {"c", 3}},
                 {{"a", 5}, {"b", 33}, {"c", 17}}}});
+}
+TEST(CodegenOpenMPEndToEnd, CollapsedNestOverALoopOfOneIteration) {
+  runEndToEnd({"omp_collapse_single_iteration.rise",
+               "",
+               {{{"n", 0}, {"m", 3}}, {{"n", 1}, {"m", 1}}, {{"n", 7}, {"m", 33}}}});
 }
 TEST(CodegenOpenMPEndToEnd, NestOuterParallel) {
   runEndToEnd({"omp_nest.rise", "", {{{"n", 3}, {"m", 7}}, {{"n", 31}, {"m", 2}}}});

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "codegen/c/CAst.h"
+#include "codegen/c/LoopNests.h"
 
 #include <cstdint>
 #include <optional>
@@ -18,19 +19,6 @@ std::optional<std::int64_t> intValue(const CExpr& e);
 /// Integer arithmetic that may be evaluated once before a loop instead of in
 /// every iteration: no memory, no side effect, nothing that can trap.
 bool pureGuard(const CExpr& e);
-
-/// The number of loops a pragma collapses (`collapse(2)`: 2), else 1: the
-/// loops nested in its loop that must stay perfectly nested loops.
-int collapsed(const CStmt& pragma);
-
-/// A pass over a list of statements (unswitchLoops, inlineSingleIterations).
-using BodyPass = std::vector<CStmt> (*)(const std::vector<CStmt>&);
-
-/// `loop`, behind a pragma that collapses `depth` loops, with the `depth -
-/// 1` loops nested in it kept as they are (they must stay perfectly nested
-/// loops, whatever their trip counts) and `inside` applied to the
-/// statements inside those.
-CStmt keepNest(const CStmt& loop, int depth, const BodyPass& inside);
 
 /// Whether a statement in `body` declares a variable.
 bool declares(const std::vector<CStmt>& body);

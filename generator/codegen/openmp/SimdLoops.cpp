@@ -1,5 +1,6 @@
 #include "codegen/openmp/SimdLoops.h"
 
+#include "codegen/c/LoopNests.h"
 #include "codegen/openmp/Pragmas.h"
 
 #include <map>
@@ -191,9 +192,12 @@ std::vector<CStmt> markSimdLoops(const std::vector<CStmt>& body) {
     bool parallel = s->kind() == StmtNode::Kind::Pragma && isParallelFor(s->text()) &&
                     i + 1 < body.size() && body[i + 1]->kind() == StmtNode::Kind::For;
     if (parallel) {
+      // inside the collapsed loops only: a pragma between them breaks the
+      // nest (a loop of the nest can be innermost once stage 10 has
+      // replaced the single-iteration loop in its body)
       out.push_back(s);
       const CStmt& loop = body[++i];
-      out.push_back(c::mapBodies(loop, markInner));
+      out.push_back(c::keepNest(loop, c::collapsed(s), markInner));
       continue;
     }
     out.push_back(c::mapBodies(s, markSimdLoops));
