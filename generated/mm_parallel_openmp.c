@@ -39,18 +39,14 @@ int mm_parallel_openmp(float* restrict output, int m, int n, int k, const float*
     return 2;
   }
   if ((double)m * (double)k > INT_MAX || (double)n * (double)k > INT_MAX ||
-      (double)m * (double)n > INT_MAX || 32.0 * (double)k * ((31.0 + (double)n) / 32.0) > INT_MAX ||
-      1024.0 * ((31.0 + (double)m) / 32.0) * ((31.0 + (double)n) / 32.0) > INT_MAX) {
+      (double)m * (double)n > INT_MAX || 32.0 * (double)k * ((31.0 + (double)n) / 32.0) > INT_MAX) {
     return 3;
   }
   float* restrict tmp = malloc((size_t)(32 * k * ((n + 31) / 32)) * sizeof(float));
-  float* restrict tmp_2 =
-      malloc((size_t)(1024 * ((m + 31) / 32) * ((n + 31) / 32)) * sizeof(float));
-  float* restrict acc = malloc((size_t)1024 * sizeof(float));
-  if ((tmp == NULL && 32 * k * ((n + 31) / 32) != 0) ||
-      (tmp_2 == NULL && 1024 * ((m + 31) / 32) * ((n + 31) / 32) != 0) || acc == NULL) {
+  int nthreads = omp_get_max_threads();
+  float* restrict acc = malloc((size_t)nthreads * ((size_t)1024 * sizeof(float)));
+  if ((tmp == NULL && 32 * k * ((n + 31) / 32) != 0) || acc == NULL) {
     free(tmp);
-    free(tmp_2);
     free(acc);
     return 4;
   }
@@ -101,15 +97,18 @@ int mm_parallel_openmp(float* restrict output, int m, int n, int k, const float*
       }
     }
   }
-  // mapSeq
+#pragma omp parallel for collapse(2)
+  // mapPar
   for (int i = 0; i < (m + 31) / 32; i += 1) {
     // mapSeq
     for (int j = 0; j < (n + 31) / 32; j += 1) {
+      float* restrict acc_own = acc + (size_t)omp_get_thread_num() * (size_t)1024;
       // mapSeq
       for (int l = 0; l < 32; l += 1) {
+#pragma omp simd
         // mapSeq
         for (int p = 0; p < 32; p += 1) {
-          acc[p + 32 * l] = 0.0f;
+          acc_own[p + 32 * l] = 0.0f;
         }
       }
       // reduceSeq
@@ -117,9 +116,10 @@ int mm_parallel_openmp(float* restrict output, int m, int n, int k, const float*
         // mapSeq
         for (int p = 0; p < 32; p += 1) {
           float acc_2[32];
+#pragma omp simd
           // mapSeq
           for (int q = 0; q < 32; q += 1) {
-            acc_2[q] = acc[q + 32 * p];
+            acc_2[q] = acc_own[q + 32 * p];
           }
           *(risec_f32x32u*)&acc_2[0] =
               *(const risec_f32x32u*)&acc_2[0] +
@@ -155,37 +155,24 @@ int mm_parallel_openmp(float* restrict output, int m, int n, int k, const float*
             *(risec_f32x32u*)&acc_2[0] = *(const risec_f32x32u*)&acc_2[0] +
                                          risec_f32x32_splat(0.0f) * risec_f32x32_splat(0.0f);
           }
+#pragma omp simd
           // mapSeq
           for (int q = 0; q < 32; q += 1) {
-            acc[q + 32 * p] = acc_2[q];
+            acc_own[q + 32 * p] = acc_2[q];
           }
         }
       }
       // mapSeq
-      for (int l = 0; l < 32; l += 1) {
+      for (int l = 0; l < risec_min(32, m - 32 * i); l += 1) {
+#pragma omp simd
         // mapSeq
-        for (int p = 0; p < 32; p += 1) {
-          tmp_2[p + 32 * j + 1024 * i * ((n + 31) / 32) + 32 * l * ((n + 31) / 32)] =
-              acc[p + 32 * l];
+        for (int p = 0; p < risec_min(32, n - 32 * j); p += 1) {
+          output[p + n * l + 32 * j + 32 * n * i] = acc_own[p + 32 * l];
         }
       }
     }
   }
-#pragma omp parallel for
-  // mapPar
-  for (int i = 0; i < (m + 31) / 32; i += 1) {
-    // mapSeq
-    for (int j = 0; j < risec_min(32, m - 32 * i); j += 1) {
-#pragma omp simd
-      // mapSeq
-      for (int l = 0; l < n; l += 1) {
-        output[l + n * j + 32 * n * i] =
-            tmp_2[l + 1024 * i * ((n + 31) / 32) + 32 * j * ((n + 31) / 32)];
-      }
-    }
-  }
   free(acc);
-  free(tmp_2);
   free(tmp);
   return 0;
 }
